@@ -1,0 +1,77 @@
+// Dis opcodes: the enum and per-opcode metadata, all generated from
+// opcodes.def. Contract: op_info(op) is valid for every Op; find_op() maps a
+// mnemonic back to its Op. Nothing else in the project lists opcodes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace dis {
+
+enum class Op : std::uint8_t {
+#define DIS_OP(code, name, S, M, D) name##_ = code,
+#include "opcodes.def"
+#undef DIS_OP
+};
+
+// What an instruction operand slot holds (see opcodes.def for the letters).
+enum class OperandKind : std::uint8_t {
+  N,  // absent
+  B,
+  W,
+  L,
+  F,
+  R,
+  H,
+  X,
+  C,
+  A,
+  P,
+  M,  // address of a memory block
+  T,  // branch target: immediate instruction number
+  J,  // jump table in module data
+  O,  // optional middle word
+};
+
+struct OpInfo {
+  std::string_view name;
+  Op op;
+  OperandKind src, mid, dst;
+};
+
+inline constexpr std::size_t kNumOps = 0
+#define DIS_OP(code, name, S, M, D) +1
+#include "opcodes.def"
+#undef DIS_OP
+    ;
+static_assert(kNumOps == 175, "Dis has 175 opcodes (0x00-0xAE)");
+
+inline constexpr std::array<OpInfo, kNumOps> kOpTable = {{
+#define DIS_OP(code, name, S, M, D) \
+  {#name, Op::name##_, OperandKind::S, OperandKind::M, OperandKind::D},
+#include "opcodes.def"
+#undef DIS_OP
+}};
+
+// The table is in opcode order, so an opcode byte indexes it directly.
+constexpr bool op_table_is_dense() {
+  for (std::size_t i = 0; i < kNumOps; ++i)
+    if (static_cast<std::size_t>(kOpTable[i].op) != i) return false;
+  return true;
+}
+static_assert(op_table_is_dense(), "opcodes.def must list opcodes in order");
+
+constexpr bool valid_opcode(unsigned byte) { return byte < kNumOps; }
+constexpr const OpInfo& op_info(Op op) {
+  return kOpTable[static_cast<std::size_t>(op)];
+}
+constexpr std::string_view op_name(Op op) { return op_info(op).name; }
+
+std::optional<Op> find_op(std::string_view mnemonic);
+
+// True for ops whose destination is a branch target (call, jmp, spawn, b*).
+constexpr bool is_branch(Op op) { return op_info(op).dst == OperandKind::T; }
+
+}  // namespace dis
