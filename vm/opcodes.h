@@ -74,4 +74,17 @@ std::optional<Op> find_op(std::string_view mnemonic);
 // True for ops whose destination is a branch target (call, jmp, spawn, b*).
 constexpr bool is_branch(Op op) { return op_info(op).dst == OperandKind::T; }
 
+// Which operands an instruction carries. Source and destination are present
+// exactly when their kind is not N. The middle is present when its kind is not
+// N, except that it may be omitted where it defaults to the destination (same
+// kind as d, as in `addw s, d` meaning d = d + s) or is the optional O.
+// Reader, assembler, disassembler and verifier all apply this one rule.
+constexpr bool has_src(Op op) { return op_info(op).src != OperandKind::N; }
+constexpr bool has_dst(Op op) { return op_info(op).dst != OperandKind::N; }
+constexpr bool mid_allowed(Op op) { return op_info(op).mid != OperandKind::N; }
+constexpr bool mid_optional(Op op) {
+  const OpInfo& i = op_info(op);
+  return i.mid == OperandKind::O || (i.mid != OperandKind::N && i.mid == i.dst);
+}
+
 }  // namespace dis
