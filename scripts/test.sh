@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every test: the normal build and its tests, the same tests under ASan+UBSan
+# (GCC), and each libFuzzer target (clang) for a short time.
+#   scripts/test.sh            everything (what CI runs)
+#   scripts/test.sh --quick    the normal build and tests only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+fuzz_seconds=${DIS_FUZZ_SECONDS:-60}
+jobs=$(nproc)
+
+scripts/setup.sh build
+echo "== tests (normal build)"
+ctest --test-dir build -j "$jobs" --output-on-failure
+[ $quick -eq 1 ] && exit 0
+
+echo "== tests (switch dispatch)"
+scripts/setup.sh build-switch -DDIS_DISPATCH=switch
+ctest --test-dir build-switch -j "$jobs" --output-on-failure -L vm
+
+echo "== tests (ASan + UBSan)"
+scripts/setup.sh build-asan -DDIS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -j "$jobs" --output-on-failure
+
+echo "== fuzz (${fuzz_seconds}s per target)"
+CC=clang CXX=clang++ scripts/setup.sh build-fuzz -DDIS_FUZZ=ON -DDIS_TESTS=OFF \
+  -DCMAKE_CXX_COMPILER=clang++
+for f in build-fuzz/tests/fuzz/fuzz_*; do
+  [ -x "$f" ] || continue
+  name=$(basename "$f")
+  corpus=build-fuzz/corpus/$name
+  mkdir -p "$corpus"
+  case $name in
+    fuzz_dis*) cp ../shared/testdata/limbo/*/*.dis "$corpus/" ;;
+    fuzz_asm*) cp ../shared/testdata/limbo/*/*.s "$corpus/" ;;
+    fuzz_sbl*) cp ../shared/testdata/limbo/*/*.sbl "$corpus/" ;;
+    fuzz_limbo*) cp ../shared/testdata/limbo/*/*.b "$corpus/" ;;
+  esac
+  echo "-- $name"
+  "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus" 2>&1 | tail -n 3
+done
+echo "all test stages passed"
