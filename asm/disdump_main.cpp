@@ -1,0 +1,82 @@
+// disdump: print .dis modules as Dis assembly (limbo -S syntax; see
+// disassembler.h). Exit 0, or 2 if any file is unreadable or malformed
+// (message on stderr naming the file and byte offset).
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "diag.h"
+#include "dis_file.h"
+#include "disassembler.h"
+#include "sbl.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> read_lines(const fs::path& p, bool& ok) {
+  std::ifstream in(p, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+// Attaches positions and source text from FILE.sbl beside FILE.dis. Anything
+// missing gives a warning and the listing goes on without it.
+void load_source(const std::string& dis_path, dis::Module& m, dis::assembly::DisasmOptions& opt) {
+  const fs::path sbl_path = fs::path(dis_path).replace_extension(".sbl");
+  if (!fs::exists(sbl_path)) {
+    std::cerr << "disdump: warning: " << sbl_path.string()
+              << " not found; listing without source lines\n";
+    return;
+  }
+  try {
+    dis::apply_sbl(m, dis::read_sbl_file(sbl_path.string()));
+  } catch (const dis::InputError& e) {
+    std::cerr << "disdump: warning: " << e.what() << "; listing without source lines\n";
+    return;
+  }
+  const fs::path dir = fs::path(dis_path).parent_path();
+  opt.source_text.clear();
+  for (const std::string& f : m.source_files) {
+    bool ok = false;
+    opt.source_text.push_back(read_lines(dir / f, ok));
+    if (!ok) std::cerr << "disdump: warning: cannot read source " << (dir / f).string() << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"disdump: print Dis modules (.dis) as Dis assembly, as limbo -S writes it"};
+  app.set_version_flag("--version", std::string("disdump ") + DIS_VERSION);
+  std::vector<std::string> files;
+  bool pc = false, source = false;
+  app.add_flag("--pc", pc, "Append each instruction's pc as a '# N' comment");
+  app.add_flag("--source", source,
+               "Interleave source lines (reads FILE.sbl beside FILE.dis and the source it names)");
+  app.add_option("files", files, "Dis modules to print")->required()->check(CLI::ExistingFile);
+  CLI11_PARSE(app, argc, argv);
+
+  int status = 0;
+  for (const std::string& f : files) {
+    try {
+      dis::Module m = dis::read_dis_file(f);
+      dis::assembly::DisasmOptions opt;
+      opt.pc_numbers = pc;
+      opt.source_lines = source;
+      if (source) load_source(f, m, opt);
+      if (files.size() > 1) std::cout << "# " << f << "\n";
+      std::cout << dis::assembly::disassemble(m, opt);
+    } catch (const dis::InputError& e) {
+      std::cerr << e.what() << "\n";
+      status = 2;
+    }
+  }
+  std::cout.flush();
+  return status;
+}
