@@ -40,12 +40,20 @@ void load_source(const std::string& dis_path, dis::Module& m, dis::assembly::Dis
     std::cerr << "disdump: warning: " << e.what() << "; listing without source lines\n";
     return;
   }
+  // Only the files some instruction comes from (not every included .m file).
   const fs::path dir = fs::path(dis_path).parent_path();
-  opt.source_text.clear();
-  for (const std::string& f : m.source_files) {
+  std::vector<bool> used(m.source_files.size(), false);
+  for (const dis::SrcPos& p : m.positions)
+    if (p.file >= 0 && static_cast<std::size_t>(p.file) < used.size())
+      used[static_cast<std::size_t>(p.file)] = true;
+  opt.source_text.assign(m.source_files.size(), {});
+  for (std::size_t i = 0; i < m.source_files.size(); ++i) {
+    if (!used[i]) continue;
     bool ok = false;
-    opt.source_text.push_back(read_lines(dir / f, ok));
-    if (!ok) std::cerr << "disdump: warning: cannot read source " << (dir / f).string() << "\n";
+    opt.source_text[i] = read_lines(dir / m.source_files[i], ok);
+    if (!ok)
+      std::cerr << "disdump: warning: cannot read source " << (dir / m.source_files[i]).string()
+                << "\n";
   }
 }
 
@@ -59,8 +67,13 @@ int main(int argc, char** argv) {
   app.add_flag("--pc", pc, "Append each instruction's pc as a '# N' comment");
   app.add_flag("--source", source,
                "Interleave source lines (reads FILE.sbl beside FILE.dis and the source it names)");
-  app.add_option("files", files, "Dis modules to print")->required()->check(CLI::ExistingFile);
-  CLI11_PARSE(app, argc, argv);
+  app.add_option("files", files, "Dis modules to print")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the usage error
+    return code == 0 ? 0 : 2;
+  }
 
   int status = 0;
   for (const std::string& f : files) {

@@ -101,11 +101,11 @@ TEST(Sbl, KnownPcsPointAtTheirSource) {
 TEST(Sbl, RunningPositionDecoding) {
   const std::string text =
       "limbo .sbl 2.1\nM\n2\na.b\nb.m\n5\n"
-      "12.4,17 3\n"    // file 0 line 12, 4..17
-      "21,30 3\n"      // same file and line: 21..30
-      "1:13.2,9 4\n"   // file 1 line 13
-      "5,14.1 4\n"     // stays in file 1, line 13 col 5 to line 14 col 1
-      "0:2,0:3.0 5\n"  // file 0 but still line 14 (the running line), stop line 3
+      "12.4,17 3\n"   // file 0 line 12, 4..17
+      "21,30 3\n"     // same file and line: 21..30
+      "1:13.2,9 4\n"  // file 1 line 13
+      "5,14.1 4\n"    // stays in file 1, line 13 col 5 to line 14 col 1
+      "0:2,3.0 5\n"   // file 0 but still line 14 (the running line), stop line 3
       "0\n1\n7:f\n1\n32:x:3,4 i\n0\nn0\n";
   const dis::Sbl s = dis::read_sbl(text, "t.sbl");
   ASSERT_EQ(s.pcs.size(), 5u);
@@ -128,6 +128,13 @@ TEST(Sbl, RunningPositionDecoding) {
   EXPECT_EQ(s.fns[0].args[0].src.start, (P{0, 3, 3}));
   EXPECT_EQ(s.fns[0].args[0].type.kind, 'i');
   EXPECT_EQ(dis::write_sbl(s), text);
+
+  // A redundant `file:` or `line.` decodes the same; the writer drops it.
+  std::string verbose = text;
+  verbose.replace(verbose.find("0:2,3.0"), 7, "0:14.2,0:3.0");
+  const dis::Sbl v = dis::read_sbl(verbose, "v.sbl");
+  EXPECT_EQ(v.pcs, s.pcs);
+  EXPECT_EQ(dis::write_sbl(v), text);
 
   dis::Module m;
   m.code.resize(5);
