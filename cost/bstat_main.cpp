@@ -1,0 +1,124 @@
+// bstat: is there a difference between samples, and at what confidence?
+// Prints what FreeBSD's ministat prints, plus optional Welch, rank test and
+// effect size; warnings (small samples, outliers, strata) go to stderr.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bstat_report.h"
+#include "diag.h"
+#include "ministat_text.h"
+#include "sample_input.h"
+
+using namespace dis::cost;
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "bstat: compare samples the way FreeBSD's ministat does (Student's t), "
+      "with Welch's t, a rank test, effect size, outlier and strata warnings"};
+  app.set_version_flag("--version", std::string("bstat ") + DIS_VERSION);
+  std::vector<std::string> files;
+  ColumnSpec spec;
+  std::vector<std::string> names;
+  double confidence = 95;
+  int width = -1;
+  bool no_plot = false, separate = false, stats_only = false, exact = false;
+  bool welch = false, rank = false, effect = false, quiet = false;
+  std::string format = "text", out_path;
+
+  app.add_option("files", files, "samples: one number per line ('-' or none: stdin)");
+  app.add_option("-C,--column", spec.column, "column to read (from 1)")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("-d,--delimiter", spec.delimiters, "field delimiter characters (\" \\t\")")
+      ->check([](const std::string& s) { return s.empty() ? "empty delimiter" : ""; });
+  app.add_option("-n,--name", names, "read the observation line NAME from each file (repeatable)");
+  app.add_option("-c,--confidence", confidence, "confidence: 80 90 95 98 99 99.5")
+      ->check([](const std::string& s) {
+        try {
+          return confidence_index(std::stod(s)) < 0 ? "supported: 80 90 95 98 99 99.5" : "";
+        } catch (...) {
+          return "not a number";
+        }
+      });
+  app.add_option("--width", width, "plot width (ministat's -w; default 74 or the terminal's)")
+      ->check(CLI::Range(2, 10000));
+  app.add_flag("-A", no_plot, "statistics only, no plot (as ministat -A)");
+  app.add_flag("-s", separate, "one avg/median/stddev bar per sample (as ministat -s)");
+  app.add_flag("--stats-only", stats_only, "summary statistics only (ministat -n)");
+  app.add_flag("--exact", exact, "exact t quantiles (Boost.Math) instead of ministat's table");
+  app.add_flag("-w,--welch", welch, "also Welch's t (variances need not be equal)");
+  app.add_flag("--rank", rank, "also the Mann-Whitney U rank test");
+  app.add_flag("--effect", effect, "also the effect size (Cohen's d, Hedges' g)");
+  app.add_flag("-q,--quiet", quiet, "no warnings");
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--out", out_path, "write the report to FILE instead of stdout");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  try {
+    if (files.empty()) files.push_back("-");
+    std::vector<Sample> samples;
+    for (const std::string& f : files) {
+      if (names.empty()) {
+        samples.push_back(read_column_file(f, spec));
+      } else {
+        for (const std::string& n : names) samples.push_back(read_observation_sample(f, n));
+      }
+    }
+    if (samples.size() > static_cast<std::size_t>(kMaxSamples)) {
+      std::cerr << fmt::format("bstat: too many samples: {} (at most {})\n", samples.size(),
+                               kMaxSamples);
+      return 2;
+    }
+    for (const Sample& s : samples) {
+      if (s.values.size() < 3) {
+        std::cerr << fmt::format("Dataset {} must contain at least 3 data points\n", s.name);
+        return 2;
+      }
+    }
+
+    BstatOptions opt;
+    opt.ministat.width = width > 0 ? width : ministat_default_width();
+    opt.ministat.confidence_index = confidence_index(confidence);
+    opt.ministat.exact_t = exact;
+    opt.ministat.plot = !no_plot;
+    opt.ministat.separate_bars = separate;
+    opt.ministat.stats_only = stats_only;
+    opt.welch = welch;
+    opt.rank = rank;
+    opt.effect = effect;
+
+    std::string report;
+    if (format == "json") {
+      report = bstat_json(samples, opt);
+    } else {
+      report = ministat_report(samples, opt.ministat);
+      if (!stats_only) report += bstat_extras(samples, opt);
+    }
+    if (out_path.empty()) {
+      std::cout << report << std::flush;
+    } else {
+      std::ofstream out(out_path);
+      if (!(out << report)) {
+        std::cerr << fmt::format("bstat: {}: cannot write\n", out_path);
+        return 2;
+      }
+    }
+    if (format == "text" && !quiet)
+      for (const std::string& w : bstat_warnings(samples, opt))
+        std::cerr << "bstat: warning: " << w << '\n';
+    return 0;
+  } catch (const dis::InputError& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  }
+}
