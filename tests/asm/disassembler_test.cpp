@@ -207,6 +207,8 @@ TEST(Disassembler, HandBuiltModule) {
       "\tlink\t0,0,0x1234,\"init\"\n"
       "\tlink\t-1,-1,0xabc,\".mp\"\n";
   EXPECT_EQ(disassemble(m), expected);
+  // The assembler reads it back to the same file (nop, signature, indir...).
+  EXPECT_EQ(dis::write_dis(dis::assembly::assemble(expected, "t.s")), dis::write_dis(m));
 
   // Imports, handlers and the source path, in limbo's order after the links.
   m.magic = dis::kXMagic;
@@ -214,6 +216,7 @@ TEST(Disassembler, HandBuiltModule) {
   m.imports = {{{"print", 0xac849033}, {"Frac.add", 0x7a006bb9}}, {{"x", 0x1}}};
   m.handlers = {{36, 1, 5, -1, 0, {{"fail:*", 3}, {"e", 4}}, -1}, {40, 2, 4, 1, 0, {}, 6}};
   m.source_path = "t.b";
+  m.types.push_back({1, 48, {}});  // the second handler's frame type
   const std::string text = disassemble(m);
   const std::string tail =
       "\tldts\t@ldt,2\n"
@@ -232,6 +235,7 @@ TEST(Disassembler, HandBuiltModule) {
       "\tsource\t\"t.b\"\n";
   ASSERT_GE(text.size(), tail.size());
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
+  EXPECT_EQ(dis::write_dis(dis::assembly::assemble(text, "t.s")), dis::write_dis(m));
   const std::string head = "\tstackext\t40\n\tflags\t0x60\n#0\n";
   EXPECT_EQ(text.substr(0, head.size()), head);
 }
