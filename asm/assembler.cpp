@@ -237,8 +237,10 @@ bool is_index_op(Op op) {
   return i.mid == OperandKind::P && i.dst == OperandKind::W;
 }
 
-std::string plural(std::size_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+std::string plural(std::size_t n, std::string_view one, std::string_view many = {}) {
+  if (n == 1) return fmt::format("1 {}", one);
+  if (many.empty()) return fmt::format("{} {}s", n, one);
+  return fmt::format("{} {}", n, many);
 }
 
 // A value that can only be checked once the whole file is read.
@@ -500,6 +502,8 @@ class Assembler {
       t.map.push_back(static_cast<std::uint8_t>(v));
     }
     if (!desc_ids_.insert(t.id).second) fail(icol, fmt::format("descriptor ${} defined twice", id));
+    desc_pos_[t.id] = {line_, icol};
+    if (t.id == 0 && !var_line_) regions_.front().size = size;  // $0 describes module data
     m_.types.push_back(std::move(t));
   }
 
@@ -763,7 +767,8 @@ class Assembler {
     if (static_cast<std::int64_t>(have) != table_->declared)
       error(table_->line, table_->col,
             fmt::format("import table declares {} but {} follow",
-                        plural(static_cast<std::size_t>(table_->declared), "entry"), have));
+                        plural(static_cast<std::size_t>(table_->declared), "entry", "entries"),
+                        have));
     table_.reset();
   }
 
@@ -943,10 +948,22 @@ class Assembler {
                         plural(static_cast<std::size_t>(ldts_count_), "import table"),
                         m_.imports.size()));
 
-    if (!var_line_) {
-      for (const TypeDesc& t : m_.types)
-        if (t.id == 0) m_.data_size = t.size;
+    const TypeDesc* mp_desc = nullptr;
+    for (const TypeDesc& t : m_.types) {
+      if (t.id == 0) mp_desc = &t;
+      // The .dis format numbers descriptors 0..n-1 (in any order).
+      if (t.id >= static_cast<std::int64_t>(m_.types.size()))
+        error(desc_pos_.at(t.id).first, desc_pos_.at(t.id).second,
+              fmt::format("descriptor ${} out of range: with {} the ids are 0..{}", t.id,
+                          plural(m_.types.size(), "descriptor"), m_.types.size() - 1));
     }
+    if (!var_line_ && mp_desc) m_.data_size = mp_desc->size;
+    if (var_line_ && m_.data_size != 0 && (!mp_desc || mp_desc->size != m_.data_size))
+      error(*var_line_, 1,
+            mp_desc ? fmt::format("module data size {} differs from descriptor $0's size {}",
+                                  m_.data_size, mp_desc->size)
+                    : fmt::format("module data size {} but no descriptor $0 describes it",
+                                  m_.data_size));
     if (m_.name.empty()) m_.name = "main";  // Inferno's assembler's default
 
     std::int32_t max_frame = 0;
@@ -960,6 +977,8 @@ class Assembler {
 
     if (flags_) {
       m_.flags = static_cast<std::uint32_t>(*flags_);
+      if (m_.flags & kHasLdt0)
+        error(*flags_line_, flags_col_, "flags include the obsolete HASLDT0 (0x10)");
       if (!m_.imports.empty() && !(m_.flags & kHasLdt))
         error(*flags_line_, flags_col_, "flags lack HASLDT (0x40) but import tables are present");
       if (!m_.handlers.empty() && !(m_.flags & kHasExcept))
@@ -989,6 +1008,7 @@ class Assembler {
   int line_ = 0;
   std::vector<PendingRef> pending_;
   std::set<std::int32_t> desc_ids_;
+  std::map<std::int32_t, std::pair<int, int>> desc_pos_;  // id -> (line, col)
   std::set<std::string> link_names_;
   std::vector<DataRegion> regions_ = std::vector<DataRegion>(1);
   std::optional<int> entry_line_, var_line_, module_line_, ldts_line_, exceptions_line_,
