@@ -247,12 +247,16 @@ std::vector<std::size_t> outlier_indices(std::span<const double> values, double 
 OutlierLayers remove_outlier_layers(std::span<const double> values, int layers, double k) {
   OutlierLayers r;
   r.kept.assign(values.begin(), values.end());
+  r.kept_index.resize(values.size());
+  std::iota(r.kept_index.begin(), r.kept_index.end(), std::size_t{0});
   for (int layer = 0; layer < layers; ++layer) {
     std::vector<std::size_t> idx = outlier_indices(r.kept, k);
     r.removed.push_back(idx.size());
     if (idx.empty()) continue;
     std::vector<double> next;
+    std::vector<std::size_t> next_index;
     next.reserve(r.kept.size() - idx.size());
+    next_index.reserve(r.kept.size() - idx.size());
     std::size_t j = 0;
     for (std::size_t i = 0; i < r.kept.size(); ++i) {
       if (j < idx.size() && idx[j] == i) {
@@ -260,8 +264,10 @@ OutlierLayers remove_outlier_layers(std::span<const double> values, int layers, 
         continue;
       }
       next.push_back(r.kept[i]);
+      next_index.push_back(r.kept_index[i]);
     }
     r.kept = std::move(next);
+    r.kept_index = std::move(next_index);
   }
   return r;
 }

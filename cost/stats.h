@@ -91,6 +91,7 @@ EffectSize effect_size(const SampleStats& sample, const SampleStats& ref);
 // order of the kept values is preserved. removed[i] is the count of layer i.
 struct OutlierLayers {
   std::vector<double> kept;
+  std::vector<std::size_t> kept_index;  // positions of the kept values in the input
   std::vector<std::size_t> removed;
 };
 OutlierLayers remove_outlier_layers(std::span<const double> values, int layers, double k = 2.0);
