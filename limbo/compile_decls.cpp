@@ -1,0 +1,681 @@
+// Declarations, types, module data and the final assembly of the Module.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "compiler_impl.h"
+#include "parser.h"
+#include "signature.h"
+
+namespace dis::limbo {
+
+std::int32_t round_up(std::int32_t v, std::int32_t a) { return (v + a - 1) / a * a; }
+
+Op mov_op(const Type* t) {
+  switch (t->k) {
+    case TK::Int:
+      return Op::movw_;
+    case TK::Byte:
+      return Op::movb_;
+    case TK::Big:
+      return Op::movl_;
+    case TK::Real:
+      return Op::movf_;
+    case TK::Tuple:
+    case TK::Adt:
+      return has_pointers(t) ? Op::movmp_ : Op::movm_;
+    default:
+      return Op::movp_;
+  }
+}
+
+void Compiler::error(const Pos& p, const std::string& msg) {
+  std::string file = p.file >= 0 && static_cast<std::size_t>(p.file) < prog_.files.size()
+                         ? prog_.files[p.file]
+                         : "?";
+  for (auto& d : errs_)
+    if (d.line == p.line && d.file == file && d.message == msg) return;
+  errs_.push_back(Diagnostic{file, p.line, p.col + 1, -1, msg});
+}
+
+void Compiler::fail(const Pos& p, const std::string& msg) {
+  error(p, msg);
+  throw CompileError{};
+}
+
+void Compiler::unsupported(const Pos& p, const std::string& what) {
+  fail(p, what + " not supported");
+}
+
+Type* Compiler::mk(TK k, Type* elem) {
+  types_.emplace_back();
+  Type* t = &types_.back();
+  t->k = k;
+  t->elem = elem;
+  return t;
+}
+
+Sym* Compiler::lookup(const std::string& name) {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(name);
+    if (f != it->end()) return &f->second;
+  }
+  return nullptr;
+}
+
+Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
+  switch (tn->kind) {
+    case TypeNode::Basic:
+      if (tn->name == "int") return t_int_;
+      if (tn->name == "big") return t_big_;
+      if (tn->name == "byte") return t_byte_;
+      if (tn->name == "real") return t_real_;
+      return t_string_;
+    case TypeNode::Ref:
+    case TypeNode::Array:
+    case TypeNode::List:
+    case TypeNode::Chan: {
+      TK k = tn->kind == TypeNode::Ref     ? TK::Ref
+             : tn->kind == TypeNode::Array ? TK::Array
+             : tn->kind == TypeNode::List  ? TK::List
+                                           : TK::Chan;
+      Type* e = resolve(tn->elem.get(), scope);
+      if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Error)
+        fail(tn->pos, "ref of non-adt type " + type_name(e) + " not supported");
+      return mk(k, e);
+    }
+    case TypeNode::Tuple: {
+      Type* t = mk(TK::Tuple);
+      for (auto& e : tn->elems) t->elems.push_back(resolve(e.get(), scope));
+      return t;
+    }
+    case TypeNode::Fn: {
+      Type* t = mk(TK::Fn);
+      t->varargs = tn->varargs;
+      for (auto& p : tn->params)
+        t->params.push_back(FnParam{p.name, resolve(p.type.get(), scope), p.self});
+      t->elem = tn->elem ? resolve(tn->elem.get(), scope) : t_none_;
+      return t;
+    }
+    case TypeNode::Name: {
+      if (scope) {
+        auto it = scope->members.find(tn->name);
+        if (it != scope->members.end() && it->second.kind == ModMember::TypeName)
+          return it->second.type;
+      }
+      Sym* s = lookup(tn->name);
+      if (s && s->kind == Sym::AdtName) return s->adt->type;
+      if (s && s->kind == Sym::TypeAlias) return s->type;
+      if (s && s->kind == Sym::ModType) return s->mod->type;
+      if (s && s->kind == Sym::Imported) {
+        auto it = s->mod->members.find(s->member);
+        if (it != s->mod->members.end() && it->second.kind == ModMember::TypeName)
+          return it->second.type;
+      }
+      fail(tn->pos, "unknown type '" + tn->name + "'");
+    }
+    case TypeNode::Dot: {
+      Type* base = nullptr;
+      TypeNode n;
+      n.kind = TypeNode::Name;
+      n.name = tn->name;
+      n.pos = tn->pos;
+      base = resolve(&n, scope);
+      if (base->k == TK::Adt && base->adt->is_pick) {
+        auto& tags = base->adt->tags;
+        auto f = std::find(tags.begin(), tags.end(), tn->member);
+        if (f != tags.end()) {
+          Type* t = mk(TK::Pick);
+          t->adt = base->adt;
+          t->tag = static_cast<int>(f - tags.begin());
+          return t;
+        }
+      }
+      if (base->k == TK::Module) {
+        auto it = base->mod->members.find(tn->member);
+        if (it != base->mod->members.end() && it->second.kind == ModMember::TypeName)
+          return it->second.type;
+      }
+      fail(tn->pos, "unknown type '" + tn->name + "." + tn->member + "'");
+    }
+    case TypeNode::Arrow: {
+      std::string modname = tn->name;
+      std::string tag;
+      auto arrow = modname.find("->");
+      std::string member = tn->member;
+      if (arrow != std::string::npos) {  // Mod->Adt.Tag
+        tag = member;
+        member = modname.substr(arrow + 2);
+        modname = modname.substr(0, arrow);
+      }
+      Sym* s = lookup(modname);
+      ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
+      if (!mod && s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+      if (!mod) fail(tn->pos, "unknown module '" + modname + "'");
+      auto it = mod->members.find(member);
+      if (it == mod->members.end() || it->second.kind != ModMember::TypeName)
+        fail(tn->pos, "module " + modname + " has no type '" + member + "'");
+      Type* t = it->second.type;
+      if (!tag.empty()) {
+        if (t->k != TK::Adt || !t->adt->is_pick) fail(tn->pos, "unknown pick tag " + tag);
+        auto& tags = t->adt->tags;
+        auto f = std::find(tags.begin(), tags.end(), tag);
+        if (f == tags.end()) fail(tn->pos, "unknown pick tag " + tag);
+        Type* p = mk(TK::Pick);
+        p->adt = t->adt;
+        p->tag = static_cast<int>(f - tags.begin());
+        return p;
+      }
+      return t;
+    }
+  }
+  fail(tn->pos, "bad type");
+}
+
+std::int32_t Compiler::mp_alloc(Type* t) {
+  std::int32_t off = round_up(mp_size_, type_align(t));
+  mp_size_ = off + type_size(t);
+  pointer_offsets(t, off, mp_ptrs_);
+  return off;
+}
+
+Operand Compiler::str_const(const std::string& s) {
+  auto it = str_consts_.find(s);
+  if (it != str_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_string_);
+  str_consts_[s] = off;
+  DataItem d;
+  d.kind = DataKind::String;
+  d.offset = off;
+  d.text = s;
+  m_.data.push_back(d);
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+Operand Compiler::word_const(std::int64_t v) {
+  auto w = static_cast<std::int32_t>(v);
+  if (w >= -(1 << 29) && w < (1 << 29)) return Operand{AddrMode::Imm, w, 0};
+  auto it = word_consts_.find(w);
+  if (it != word_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_int_);
+  word_consts_[w] = off;
+  m_.data.push_back(DataItem{DataKind::Words, off, {w}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+Operand Compiler::big_const(std::int64_t v) {
+  auto it = big_consts_.find(v);
+  if (it != big_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_big_);
+  big_consts_[v] = off;
+  m_.data.push_back(DataItem{DataKind::Bigs, off, {v}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+Operand Compiler::real_const(double v) {
+  auto bits = std::bit_cast<std::uint64_t>(v);
+  auto it = real_consts_.find(bits);
+  if (it != real_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_real_);
+  real_consts_[bits] = off;
+  m_.data.push_back(DataItem{DataKind::Reals, off, {static_cast<std::int64_t>(bits)}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+std::int32_t Compiler::desc_for(std::int32_t size, const std::vector<std::int32_t>& ptrs) {
+  auto map = make_map(ptrs);
+  std::string key = std::to_string(size) + ":" + std::string(map.begin(), map.end());
+  auto it = desc_cache_.find(key);
+  if (it != desc_cache_.end()) return it->second;
+  auto id = static_cast<std::int32_t>(m_.types.size());
+  m_.types.push_back(TypeDesc{id, size, map});
+  desc_cache_[key] = id;
+  return id;
+}
+
+std::int32_t Compiler::desc_for_type(Type* t) {
+  std::vector<std::int32_t> ptrs;
+  pointer_offsets(t, 0, ptrs);
+  return desc_for(type_size(t), ptrs);
+}
+
+std::int32_t Compiler::adt_desc(AdtInfo& a, int variant) {
+  layout_adt(a);
+  std::vector<std::int32_t> ptrs;
+  for (auto& f : a.fields) pointer_offsets(f.type, f.offset, ptrs);
+  if (variant < 0) return desc_for(std::max(a.size, 1), ptrs);
+  Variant& v = a.variants[variant];
+  for (auto& f : v.fields) pointer_offsets(f.type, f.offset, ptrs);
+  return desc_for(v.size, ptrs);
+}
+
+int Compiler::import_table(ModInfo* mod) {
+  for (std::size_t i = 0; i < imports_.size(); ++i)
+    if (imports_[i].mod == mod) return static_cast<int>(i);
+  imports_.push_back(ImportUse{mod, {}});
+  return static_cast<int>(imports_.size() - 1);
+}
+
+// ---- declarations ----
+
+void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
+  a.name = d.name;
+  a.owner = scope;
+  a.is_pick = !d.variants.empty();
+  a.type = mk(TK::Adt);
+  a.type->adt = &a;
+  for (auto& v : d.variants)
+    for (auto& tag : v.tags) a.tags.push_back(tag);
+}
+
+void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
+  for (auto& mbr : d.members) {
+    try {
+      if (mbr.kind == AdtMember::Field) {
+        a.fields.push_back(Field{mbr.name, resolve(mbr.type.get(), scope), mbr.cyclic, 0});
+      } else if (mbr.kind == AdtMember::Func) {
+        Type* ft = resolve(mbr.type.get(), scope);
+        a.func_types[mbr.name] = ft;
+      } else {
+        auto v = const_eval(mbr.value.get());
+        if (!v || v->k != TK::Int) fail(mbr.pos, "adt constant must be an int constant");
+        a.cons[mbr.name] = v->i;
+      }
+    } catch (CompileError&) {
+    }
+  }
+  for (auto& pv : d.variants) {
+    Variant v;
+    v.tags = pv.tags;
+    for (auto& f : pv.fields) {
+      try {
+        v.fields.push_back(Field{f.name, resolve(f.type.get(), scope), f.cyclic, 0});
+      } catch (CompileError&) {
+      }
+    }
+    a.variants.push_back(v);
+    for (std::size_t i = 0; i < pv.tags.size(); ++i)
+      a.tag_variant.push_back(static_cast<int>(a.variants.size() - 1));
+  }
+}
+
+namespace {
+struct PendingAdt {
+  AdtInfo* adt;
+  const Decl* decl;
+  ModInfo* scope;
+};
+}  // namespace
+
+void Compiler::declare_globals() {
+  std::vector<PendingAdt> adts;
+  // Pass 1: names of modules, adts and types.
+  for (auto& dp : prog_.decls) {
+    const Decl& d = *dp;
+    if (d.kind == Decl::Implement) {
+      if (!impl_name_.empty() || d.names.size() != 1)
+        error(d.pos, "only one implemented module is supported");
+      impl_name_ = d.names[0];
+    } else if (d.kind == Decl::Module) {
+      mods_.emplace_back();
+      ModInfo* mod = &mods_.back();
+      mod->name = d.name;
+      mod->type = mk(TK::Module);
+      mod->type->mod = mod;
+      scopes_[0][d.name] =
+          Sym{Sym::ModType, mod->type, {}, 0, 0, "", nullptr, nullptr, mod, "", nullptr};
+      for (auto& mm : d.mod_members) {
+        if (mm->kind == Decl::Adt) {
+          adts_.emplace_back();
+          declare_adt(adts_.back(), *mm, mod);
+          adts.push_back(PendingAdt{&adts_.back(), mm.get(), mod});
+          ModMember mem;
+          mem.kind = ModMember::TypeName;
+          mem.type = adts_.back().type;
+          mod->members[mm->name] = mem;
+          mod->order.push_back(mm->name);
+        }
+      }
+    } else if (d.kind == Decl::Adt) {
+      adts_.emplace_back();
+      declare_adt(adts_.back(), d, nullptr);
+      adts.push_back(PendingAdt{&adts_.back(), &d, nullptr});
+      scopes_[0][d.name] = Sym{Sym::AdtName, adts_.back().type, {},      0,  0,      "",
+                               nullptr,      &adts_.back(),     nullptr, "", nullptr};
+    }
+  }
+  for (auto& mod : mods_)
+    if (mod.name == impl_name_) impl_ = &mod;
+  if (impl_name_.empty())
+    error(Pos{0, 1, 0, 1, 0}, "missing 'implement' declaration");
+  else if (!impl_)
+    error(Pos{0, 1, 0, 1, 0}, "no module declaration for implemented module " + impl_name_);
+  if (impl_) {  // the implemented module's adts are visible by their bare names
+    for (auto& pa : adts)
+      if (pa.scope == impl_)
+        scopes_[0][pa.adt->name] =
+            Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
+  }
+  // Pass 2: module members (types may name other modules' types).
+  for (auto& dp : prog_.decls) {
+    const Decl& d = *dp;
+    if (d.kind != Decl::Module) continue;
+    ModInfo* mod = lookup(d.name)->mod;
+    for (auto& mmp : d.mod_members) {
+      const Decl& mm = *mmp;
+      try {
+        if (mm.kind == Decl::Con) {
+          for (std::size_t i = 0; i < mm.names.size(); ++i) {
+            iota_ = static_cast<std::int64_t>(i);
+            const_mod_ = mod;
+            auto v = const_eval(mm.value.get());
+            const_mod_ = nullptr;
+            if (!v && mm.value->kind == Expr::Call) continue;  // adt-valued con: not usable
+            if (!v) fail(mm.pos, "con value is not constant");
+            ModMember mem;
+            mem.kind = ModMember::Con;
+            mem.con_kind = v->k;
+            mem.ival = v->i;
+            mem.rval = v->r;
+            mem.sval = v->s;
+            mod->members[mm.names[i]] = mem;
+            mod->order.push_back(mm.names[i]);
+          }
+          iota_ = -1;
+        } else if (mm.kind == Decl::Type) {
+          ModMember mem;
+          mem.kind = ModMember::TypeName;
+          mem.type = resolve(mm.type.get(), mod);
+          mod->members[mm.name] = mem;
+        } else if (mm.kind == Decl::Var) {
+          if (!mm.type) fail(mm.pos, "module member needs a type");
+          Type* t = resolve(mm.type.get(), mod);
+          for (auto& n : mm.names) {
+            ModMember mem;
+            mem.kind = t->k == TK::Fn ? ModMember::Func : ModMember::Var;
+            mem.type = t;
+            mod->members[n] = mem;
+            mod->order.push_back(n);
+          }
+        }
+      } catch (CompileError&) {
+        iota_ = -1;
+        const_mod_ = nullptr;
+      }
+    }
+  }
+  for (auto& pa : adts) resolve_adt(*pa.adt, *pa.decl, pa.scope);
+  for (auto& pa : adts) {
+    if (!pa.scope) continue;
+    for (auto& [fname, ft] : pa.adt->func_types) {
+      ModMember mem;
+      mem.kind = ModMember::Func;
+      mem.type = ft;
+      pa.scope->members[pa.adt->name + "." + fname] = mem;
+    }
+  }
+  if (impl_) {
+    for (auto& [name, mem] : impl_->members) {
+      if (mem.kind == ModMember::Con)
+        scopes_[0][name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
+                               nullptr,  nullptr, nullptr, "",       nullptr},
+        scopes_[0][name].type = mem.con_kind == TK::String ? t_string_
+                                : mem.con_kind == TK::Real ? t_real_
+                                : mem.con_kind == TK::Big  ? t_big_
+                                                           : t_int_;
+      if (mem.kind == ModMember::TypeName && !lookup(name))
+        scopes_[0][name] =
+            Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
+    }
+  }
+  // Pass 3: cons, types, globals, imports, functions in order.
+  for (auto& dp : prog_.decls) {
+    const Decl& d = *dp;
+    try {
+      switch (d.kind) {
+        case Decl::Con:
+          for (std::size_t i = 0; i < d.names.size(); ++i) {
+            iota_ = static_cast<std::int64_t>(i);
+            auto v = const_eval(d.value.get());
+            iota_ = -1;
+            if (!v) fail(d.pos, "con value is not constant");
+            Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
+            s.type = v->k == TK::String ? t_string_
+                     : v->k == TK::Real ? t_real_
+                     : v->k == TK::Big  ? t_big_
+                                        : t_int_;
+            scopes_[0][d.names[i]] = s;
+          }
+          break;
+        case Decl::Type:
+          scopes_[0][d.name] = Sym{Sym::TypeAlias,
+                                   resolve(d.type.get(), nullptr),
+                                   {},
+                                   0,
+                                   0,
+                                   "",
+                                   nullptr,
+                                   nullptr,
+                                   nullptr,
+                                   "",
+                                   nullptr};
+          break;
+        case Decl::Var: {
+          Type* t = nullptr;
+          std::optional<ConstVal> init;
+          if (d.value) {
+            init = const_eval(d.value.get());
+            if (!init) unsupported(d.pos, "global initializer that is not a constant is");
+            t = init->k == TK::String ? t_string_
+                : init->k == TK::Real ? t_real_
+                : init->k == TK::Big  ? t_big_
+                                      : t_int_;
+            if (d.type) t = resolve(d.type.get(), nullptr);
+          } else {
+            t = resolve(d.type.get(), nullptr);
+          }
+          for (auto& n : d.names) {
+            if (scopes_[0].count(n) && scopes_[0][n].kind == Sym::Var)
+              error(d.pos, "redeclaration of " + n);
+            std::int32_t off = mp_alloc(t);
+            Sym s{
+                Sym::Var, t, Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr, "",
+                nullptr};
+            scopes_[0][n] = s;
+            if (init) {
+              if (t->k == TK::String)
+                m_.data.push_back(DataItem{DataKind::String, off, {}, init->s});
+              else if (t->k == TK::Int)
+                m_.data.push_back(
+                    DataItem{DataKind::Words, off, {static_cast<std::int32_t>(init->i)}, ""});
+              else if (t->k == TK::Byte)
+                m_.data.push_back(DataItem{DataKind::Bytes, off, {init->i & 0xff}, ""});
+              else if (t->k == TK::Big)
+                m_.data.push_back(DataItem{DataKind::Bigs, off, {init->i}, ""});
+              else if (t->k == TK::Real)
+                m_.data.push_back(
+                    DataItem{DataKind::Reals,
+                             off,
+                             {static_cast<std::int64_t>(std::bit_cast<std::uint64_t>(
+                                 init->k == TK::Real ? init->r : static_cast<double>(init->i)))},
+                             ""});
+            }
+          }
+          break;
+        }
+        case Decl::Import: {
+          Type* mt = type_of(d.value.get());
+          if (mt->k != TK::Module)
+            fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+          for (auto& n : d.names) {
+            auto it = mt->mod->members.find(n);
+            if (it == mt->mod->members.end())
+              fail(d.pos, "module " + mt->mod->name + " has no member " + n);
+            Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mt->mod, n,
+                  d.value.get()};
+            if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
+              s.adt = it->second.type->adt;
+            scopes_[0][n] = s;
+          }
+          break;
+        }
+        case Decl::Func: {
+          funcs_.emplace_back();
+          FuncInfo& f = funcs_.back();
+          f.decl = &d;
+          f.name = d.adt.empty() ? d.name : d.adt + "." + d.name;
+          f.type = resolve(d.type.get(), nullptr);
+          f.desc = static_cast<std::int32_t>(m_.types.size());
+          m_.types.push_back(TypeDesc{f.desc, 0, {}});
+          if (!d.adt.empty()) {
+            Sym* as = lookup(d.adt);
+            if (!as || as->kind != Sym::AdtName) fail(d.pos, "unknown adt '" + d.adt + "'");
+            f.adt = as->adt;
+            auto ft = f.adt->func_types.find(d.name);
+            if (ft == f.adt->func_types.end())
+              fail(d.pos, "adt " + d.adt + " has no function " + d.name);
+            if (!same_type(ft->second, f.type))
+              error(d.pos, "function " + f.name + " defined as " + type_name(f.type) +
+                               " but declared " + type_name(ft->second));
+            if (f.adt->funcs.count(d.name)) fail(d.pos, "function " + f.name + " defined twice");
+            f.adt->funcs[d.name] = &f;
+            f.exported = f.adt->owner && f.adt->owner == impl_;
+          } else {
+            if (scopes_[0].count(d.name) && scopes_[0][d.name].kind == Sym::Func)
+              fail(d.pos, "function " + d.name + " defined twice");
+            Sym s{Sym::Func, f.type, {}, 0, 0, "", &f, nullptr, nullptr, "", nullptr};
+            scopes_[0][d.name] = s;
+            if (impl_) {
+              auto it = impl_->members.find(d.name);
+              if (it != impl_->members.end() && it->second.kind == ModMember::Func) {
+                f.exported = true;
+                if (!same_type(it->second.type, f.type))
+                  error(d.pos, "function " + d.name + " defined as " + type_name(f.type) +
+                                   " but declared " + type_name(it->second.type));
+              }
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    } catch (CompileError&) {
+      iota_ = -1;
+    }
+  }
+}
+
+Module Compiler::run() {
+  m_.types.push_back(TypeDesc{0, 0, {}});  // MP, filled in at the end
+  types_.emplace_back();
+  auto basic = [&](TK k) {
+    types_.emplace_back();
+    types_.back().k = k;
+    return &types_.back();
+  };
+  t_int_ = basic(TK::Int);
+  t_big_ = basic(TK::Big);
+  t_byte_ = basic(TK::Byte);
+  t_real_ = basic(TK::Real);
+  t_string_ = basic(TK::String);
+  t_none_ = basic(TK::None);
+  t_nil_ = basic(TK::Nil);
+  t_error_ = basic(TK::Error);
+  scopes_.emplace_back();
+  declare_globals();
+  m_.source_files = prog_.files;
+  for (auto& f : funcs_) {
+    try {
+      compile_function(f);
+    } catch (CompileError&) {
+    }
+  }
+  if (impl_) {
+    for (auto& [name, mem] : impl_->members) {
+      if (mem.kind != ModMember::Func) continue;
+      bool found = false;
+      for (auto& f : funcs_) found |= f.name == name;
+      if (!found)
+        error(Pos{0, 1, 0, 1, 0},
+              "function " + name + " of module " + impl_->name + " is not defined");
+    }
+  }
+  if (!errs_.empty()) throw InputError(errs_);
+  finish_module();
+  return std::move(m_);
+}
+
+void Compiler::finish_module() {
+  for (auto& cf : call_fixes_)
+    m_.code[static_cast<std::size_t>(cf.pc)].dst = Operand{AddrMode::Imm, cf.f->pc, 0};
+  // Import tables: functions sorted by bare name (the compiler's order).
+  std::vector<std::vector<std::string>> sorted(imports_.size());
+  for (std::size_t i = 0; i < imports_.size(); ++i) {
+    auto names = imports_[i].names;
+    auto bare = [](const std::string& n) {
+      auto d = n.find('.');
+      return d == std::string::npos ? n : n.substr(d + 1);
+    };
+    std::stable_sort(names.begin(), names.end(),
+                     [&](auto& a, auto& b) { return bare(a) < bare(b); });
+    sorted[i] = names;
+    ImportTable tab;
+    for (auto& n : names)
+      tab.push_back(Import{n, type_sig(sig_string(imports_[i].mod->members[n].type))});
+    m_.imports.push_back(tab);
+  }
+  for (auto& fx : import_fixes_) {
+    auto& names = sorted[static_cast<std::size_t>(fx.table)];
+    auto idx =
+        static_cast<std::int32_t>(std::find(names.begin(), names.end(), fx.name) - names.begin());
+    m_.code[static_cast<std::size_t>(fx.pc)].mid = Middle{MidMode::Imm, idx};
+  }
+  for (auto& tf : table_fixes_)
+    m_.data[tf.item].values[tf.index] = label_pc_[static_cast<std::size_t>(tf.label)];
+  if (!m_.imports.empty()) m_.flags |= kHasLdt;
+  if (!m_.handlers.empty()) m_.flags |= kHasExcept;
+  m_.data_size = round_up(mp_size_, 4);
+  m_.types[0] = TypeDesc{0, m_.data_size, make_map(mp_ptrs_)};
+  m_.name = impl_name_;
+  // Links sorted by bare name.
+  std::vector<FuncInfo*> ex;
+  for (auto& f : funcs_)
+    if (f.exported) ex.push_back(&f);
+  auto bare = [](const std::string& n) {
+    auto d = n.find('.');
+    return d == std::string::npos ? n : n.substr(d + 1);
+  };
+  std::stable_sort(ex.begin(), ex.end(),
+                   [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
+  for (FuncInfo* f : ex)
+    m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
+  for (auto& f : funcs_)
+    if (f.name == "init" && f.exported) {
+      m_.entry_pc = f.pc;
+      m_.entry_type = f.desc;
+    }
+  std::string base = prog_.files[0];
+  auto slash = base.rfind('/');
+  m_.source_path = slash == std::string::npos ? base : base.substr(slash + 1);
+  m_.stack_extent = 0;
+}
+
+Module compile_source(const std::string& path, const std::string& source,
+                      const CompileOptions& opts) {
+  Program prog = parse_program(path, source, opts.include_dirs);
+  Compiler c(prog, opts);
+  return c.run();
+}
+
+Module compile_file(const std::string& path, const CompileOptions& opts) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot open file"});
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return compile_source(path, ss.str(), opts);
+}
+
+}  // namespace dis::limbo

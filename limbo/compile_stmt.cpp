@@ -1,0 +1,913 @@
+// Functions, calls, assignments and statements.
+#include <algorithm>
+
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+namespace {
+Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
+Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
+bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
+
+bool has_call(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Call || e->kind == Expr::Load || (e->kind == Expr::Unary && e->op == "<-"))
+    return true;
+  if (has_call(e->a.get()) || has_call(e->b.get()) || has_call(e->c.get())) return true;
+  for (auto& x : e->args)
+    if (has_call(x.get())) return true;
+  for (auto& in : e->inits)
+    if (has_call(in.value.get())) return true;
+  return false;
+}
+
+Op arith_assign_op(const std::string& op, TK k) {
+  auto pick = [&](Op b, Op w, Op l, Op f) {
+    switch (k) {
+      case TK::Byte:
+        return b;
+      case TK::Int:
+        return w;
+      case TK::Big:
+        return l;
+      case TK::Real:
+        return f;
+      default:
+        return Op::nop_;
+    }
+  };
+  if (op == "+=")
+    return k == TK::String ? Op::addc_ : pick(Op::addb_, Op::addw_, Op::addl_, Op::addf_);
+  if (op == "-=") return pick(Op::subb_, Op::subw_, Op::subl_, Op::subf_);
+  if (op == "*=") return pick(Op::mulb_, Op::mulw_, Op::mull_, Op::mulf_);
+  if (op == "/=") return pick(Op::divb_, Op::divw_, Op::divl_, Op::divf_);
+  if (op == "%=") return pick(Op::modb_, Op::modw_, Op::modl_, Op::nop_);
+  if (op == "&=") return pick(Op::andb_, Op::andw_, Op::andl_, Op::nop_);
+  if (op == "|=") return pick(Op::orb_, Op::orw_, Op::orl_, Op::nop_);
+  if (op == "^=") return pick(Op::xorb_, Op::xorw_, Op::xorl_, Op::nop_);
+  if (op == "<<=") return pick(Op::shlb_, Op::shlw_, Op::shll_, Op::nop_);
+  if (op == ">>=") return pick(Op::shrb_, Op::shrw_, Op::shrl_, Op::nop_);
+  if (op == "**=") return pick(Op::nop_, Op::expw_, Op::expl_, Op::expf_);
+  return Op::nop_;
+}
+}  // namespace
+
+// ---- functions ----
+
+void Compiler::compile_function(FuncInfo& f) {
+  fn_ = &f;
+  frame_size_ = 32;
+  frame_ptrs_.clear();
+  temps_.clear();
+  jump_fixes_.clear();
+  loops_.clear();
+  exc_slots_.clear();
+  scopes_.emplace_back();
+  f.pc = pc();
+  cur_pos_ = f.decl->pos;
+  ++block_;
+  for (auto& p : f.type->params) {
+    std::int32_t off = frame_alloc(p.type);
+    if (!p.name.empty()) {
+      Sym s;
+      s.kind = Sym::Var;
+      s.type = p.type;
+      s.loc = fp(off);
+      scopes_.back()[p.name] = s;
+    }
+  }
+  try {
+    gen_block(*f.decl->body);
+  } catch (CompileError&) {
+  }
+  Pos endp = f.decl->pos;
+  endp.line = f.decl->pos.end_line;
+  endp.col = f.decl->pos.end_col > 0 ? f.decl->pos.end_col - 1 : 0;
+  cur_pos_ = endp;
+  emit(Op::ret_, Operand{}, Operand{});
+  for (auto& jf : jump_fixes_)
+    m_.code[static_cast<std::size_t>(jf.pc)].dst =
+        imm(label_pc_[static_cast<std::size_t>(jf.label)]);
+  jump_fixes_.clear();
+  m_.types[static_cast<std::size_t>(f.desc)] =
+      TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
+  scopes_.pop_back();
+  fn_ = nullptr;
+}
+
+// ---- calls ----
+
+Loc Compiler::gen_call(const Expr* e, const Loc* dest) { return gen_call_full(e, dest, false); }
+
+Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
+  const Expr* callee = e->a.get();
+  FuncInfo* local = nullptr;
+  ModInfo* mod = nullptr;
+  std::string mname;
+  const Expr* modexpr = nullptr;
+  Type* ft = nullptr;
+  const Expr* self_arg = nullptr;
+  auto adt_call = [&](AdtInfo* ad, const std::string& name, const Expr* self) {
+    auto it = ad->func_types.find(name);
+    if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
+    ft = it->second;
+    self_arg = self;
+    if (ad->owner && ad->owner != impl_) {
+      Sym* imp = lookup(ad->name);
+      if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
+        fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+      mod = ad->owner;
+      mname = ad->name + "." + name;
+      modexpr = imp->modexpr;
+    } else {
+      auto f = ad->funcs.find(name);
+      if (f == ad->funcs.end())
+        fail(e->pos, "function " + ad->name + "." + name + " is not defined");
+      local = f->second;
+    }
+  };
+  if (callee->kind == Expr::Ident) {
+    Sym* s = lookup(callee->op);
+    if (!s) fail(callee->pos, "undefined function " + callee->op);
+    if (s->kind == Sym::Func) {
+      local = s->func;
+      ft = s->type;
+    } else if (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)) {
+      if (spawn) fail(e->pos, "spawn needs a function call");
+      return gen_construct(s->adt->type, e->args, e->pos, dest);
+    } else if (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn) {
+      mod = s->mod;
+      mname = s->member;
+      modexpr = s->modexpr;
+      ft = s->type;
+    } else if (s->kind == Sym::Var && s->type->k == TK::Fn) {
+      unsupported(e->pos, "calling a function reference is");
+    } else {
+      fail(callee->pos, callee->op + " is not a function");
+    }
+  } else if (callee->kind == Expr::ModField) {
+    Type* mt = type_of(callee->a.get());
+    if (mt->k != TK::Module) fail(callee->pos, "-> needs a module value, not " + type_name(mt));
+    auto it = mt->mod->members.find(callee->op);
+    if (it == mt->mod->members.end() || it->second.kind != ModMember::Func)
+      fail(callee->pos, "module " + mt->mod->name + " has no function " + callee->op);
+    mod = mt->mod;
+    mname = callee->op;
+    modexpr = callee->a.get();
+    ft = it->second.type;
+  } else if (callee->kind == Expr::Field) {
+    Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
+    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
+      adt_call(s->adt, callee->op, nullptr);
+    } else {
+      Type* t = type_of(callee->a.get());
+      Type* at = t->k == TK::Ref ? t->elem : t;
+      if (at->k != TK::Adt && at->k != TK::Pick)
+        fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      adt_call(at->adt, callee->op, callee->a.get());
+    }
+  } else {
+    unsupported(e->pos, "this kind of call is");
+  }
+  // Arguments, with the self value first.
+  std::vector<const Expr*> args;
+  if (self_arg) args.push_back(self_arg);
+  for (auto& a : e->args) args.push_back(a.get());
+  std::size_t nfixed = ft->params.size();
+  if (ft->varargs ? args.size() < nfixed : args.size() != nfixed)
+    fail(e->pos, "wrong number of arguments: " + std::to_string(args.size() - (self_arg ? 1 : 0)) +
+                     " given, " + std::to_string(nfixed - (self_arg ? 1 : 0)) + " expected");
+  if (self_arg && !ft->params.empty() && !ft->params[0].self)
+    fail(e->pos, "function " + callee->op + " has no self argument");
+  std::vector<Type*> ptypes;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i < nfixed) {
+      ptypes.push_back(ft->params[i].type);
+    } else {
+      Type* t = type_of(args[i]);
+      if (t->k == TK::Nil) fail(args[i]->pos, "nil passed as a variable argument");
+      if (t->k == TK::None) fail(args[i]->pos, "expression has no value");
+      ptypes.push_back(t);
+    }
+  }
+  // Self adt values are passed by value; a ref self gets the pointer.
+  std::vector<std::int32_t> offs;
+  std::vector<std::int32_t> ptrs;
+  std::int32_t off = 32;
+  for (auto* t : ptypes) {
+    off = round_up(off, std::max(type_align(t), 1));
+    offs.push_back(off);
+    pointer_offsets(t, off, ptrs);
+    off += type_size(t);
+  }
+  // Arguments containing calls are computed before the frame exists.
+  std::vector<std::optional<Loc>> pre(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (has_call(args[i])) {
+      Loc t = temp(ptypes[i]);
+      pre[i] = gen_to(args[i], ptypes[i], &t);
+    }
+  Operand modop;
+  int table = -1;
+  if (mod) {
+    modop = direct(gen(modexpr));
+    table = import_table(mod);
+    auto& names = imports_[static_cast<std::size_t>(table)].names;
+    if (std::find(names.begin(), names.end(), mname) == names.end()) names.push_back(mname);
+  }
+  Loc fr = temp(t_int_);
+  if (local) {
+    emit(Op::frame_, imm(local->desc), fr.op);
+  } else if (ft->varargs) {
+    emit(Op::frame_, imm(desc_for(round_up(off, 8), ptrs)), fr.op);
+  } else {
+    std::int32_t at = emit(Op::mframe_, modop, Middle{MidMode::Imm, 0}, fr.op);
+    import_fixes_.push_back(ImportFix{at, table, mname});
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
+    if (pre[i]) {
+      move(*pre[i], slot);
+    } else {
+      gen_to(args[i], ptypes[i], &slot);
+    }
+  }
+  Type* rt = ft->elem ? ft->elem : t_none_;
+  Loc r{imm(0), t_none_};
+  if (rt->k != TK::None && !spawn) {
+    r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
+    emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
+  }
+  if (local) {
+    std::int32_t at = emit(spawn ? Op::spawn_ : Op::call_, fr.op, imm(0));
+    call_fixes_.push_back(CallFix{at, local});
+  } else {
+    std::int32_t at = emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Imm, 0}, modop);
+    import_fixes_.push_back(ImportFix{at, table, mname});
+  }
+  if (dest && rt->k != TK::None && !(dest->op == r.op)) {
+    move(r, *dest);
+    return *dest;
+  }
+  return r;
+}
+
+// ---- assignment ----
+
+void Compiler::assign_expr(const Expr* e) {
+  const Expr* lhs = e->a.get();
+  const Expr* rhs = e->b.get();
+  const std::string& op = e->op;
+  if (op == ":=") {
+    if (lhs->kind == Expr::Ident) {
+      Type* t = type_of(rhs);
+      if (t->k == TK::Error) {
+        gen(rhs);  // reports the error
+      }
+      if (t->k == TK::Nil) fail(e->pos, "cannot declare " + lhs->op + " from nil");
+      if (t->k == TK::None)
+        fail(e->pos, "cannot declare " + lhs->op + " from an expression with no value");
+      std::int32_t off = frame_alloc(t);
+      Loc l{fp(off), t};
+      gen_to(rhs, t, &l);
+      Sym s;
+      s.kind = Sym::Var;
+      s.type = t;
+      s.loc = l.op;
+      scopes_.back()[lhs->op] = s;
+      return;
+    }
+    if (lhs->kind == Expr::TupleLit) {
+      Type* t = type_of(rhs);
+      Loc v = gen(rhs);
+      if (v.op.mode == AddrMode::Imm) fail(e->pos, "cannot unpack " + type_name(t));
+      tuple_assign(lhs, v, true);
+      return;
+    }
+    fail(e->pos, "only names can be declared with :=");
+  }
+  if (op == "<-=") {
+    Loc c = gen(lhs);
+    if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
+    Loc v = gen_to(rhs, c.t->elem);
+    if (v.op.mode == AddrMode::Imm) {
+      Loc t = temp(c.t->elem);
+      move(v, t);
+      v = t;
+    }
+    emit(Op::send_, v.op, direct(c));
+    return;
+  }
+  if (op == "=") {
+    if (lhs->kind == Expr::TupleLit) {
+      Type* t = type_of(rhs);
+      Loc tmp = temp(t);
+      Loc v = gen_to(rhs, t, &tmp);
+      tuple_assign(lhs, v, false);
+      return;
+    }
+    if (lhs->kind == Expr::Nil) {
+      gen(rhs);
+      return;
+    }
+    if (lhs->kind == Expr::Index && type_of(lhs->a.get())->k == TK::String) {
+      Loc s = lvalue(lhs->a.get());
+      Loc i = gen_to(lhs->b.get(), t_int_);
+      Loc c = gen_to(rhs, t_int_);
+      emit(Op::insc_, c.op, as_mid(i), s.op);
+      return;
+    }
+    if (lhs->kind == Expr::Slice) {
+      Type* at = type_of(lhs->a.get());
+      if (at->k != TK::Array) fail(e->pos, "only array slices can be assigned to");
+      if (lhs->c) unsupported(e->pos, "assignment to a slice with an upper bound is");
+      Loc d = gen(lhs->a.get());
+      Loc lo = gen_to(lhs->b.get(), t_int_);
+      Loc src = gen_to(rhs, at);
+      emit(Op::slicela_, src.op, as_mid(lo), direct(d));
+      return;
+    }
+    Loc l = lvalue(lhs);
+    gen_to(rhs, l.t, &l);
+    return;
+  }
+  // compound assignment
+  if (lhs->kind == Expr::Index && type_of(lhs->a.get())->k == TK::String) {
+    Loc s = lvalue(lhs->a.get());
+    Loc i = gen_to(lhs->b.get(), t_int_);
+    Loc c = temp(t_int_);
+    emit(Op::indc_, s.op, as_mid(i), c.op);
+    Loc v = gen_to(rhs, t_int_);
+    Op aop = arith_assign_op(op, TK::Int);
+    if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on int");
+    emit(aop, v.op, Middle{}, c.op);
+    emit(Op::insc_, c.op, as_mid(i), s.op);
+    return;
+  }
+  Loc l = lvalue(lhs);
+  Op aop = arith_assign_op(op, l.t->k);
+  if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(l.t));
+  bool shift = op == "<<=" || op == ">>=" || op == "**=";
+  Loc v = gen_to(rhs, shift ? t_int_ : l.t);
+  if (!shift) check_assignable(l.t, v.t, e->pos, "assignment");
+  if (is_ind(l.op) && (l.t->k == TK::String)) {
+    Loc t = temp(l.t);
+    move(l, t);
+    emit(aop, v.op, Middle{}, t.op);
+    move(t, l);
+    return;
+  }
+  emit(aop, v.op, Middle{}, l.op);
+}
+
+// ---- statements ----
+
+void Compiler::gen_block(const Stmt& s) {
+  scopes_.emplace_back();
+  std::int32_t brk = -1;
+  if (!s.label.empty()) {
+    brk = new_label();
+    loops_.push_back(LoopCtx{s.label, brk, -1, true});
+  }
+  for (auto& st : s.stmts) {
+    try {
+      gen_stmt(*st);
+    } catch (CompileError&) {
+    }
+    release_temps();
+  }
+  if (brk >= 0) {
+    loops_.pop_back();
+    place(brk);
+  }
+  scopes_.pop_back();
+}
+
+void Compiler::set_pos(const Pos& p) {
+  cur_pos_ = p;
+  ++block_;
+}
+
+void Compiler::gen_stmt(const Stmt& s) {
+  set_pos(s.pos);
+  switch (s.kind) {
+    case Stmt::Empty:
+      return;
+    case Stmt::ExprS: {
+      const Expr* e = s.e.get();
+      if (e->kind == Expr::PostInc || e->kind == Expr::PostDec ||
+          (e->kind == Expr::Unary && (e->op == "++" || e->op == "--"))) {
+        Loc l = lvalue(e->a.get());
+        bool inc = e->kind == Expr::PostInc || e->op == "++";
+        Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
+        if (aop == Op::nop_ || l.t->k == TK::String)
+          fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
+        Operand one = l.t->k == TK::Big    ? big_const(1)
+                      : l.t->k == TK::Real ? real_const(1.0)
+                                           : imm(1);
+        emit(aop, one, Middle{}, l.op);
+      } else if (e->kind == Expr::Assign) {
+        assign_expr(e);
+      } else if (e->kind == Expr::Call) {
+        gen_call(e, nullptr);
+      } else {
+        gen(e);
+      }
+      return;
+    }
+    case Stmt::Decl: {
+      Type* t = resolve(s.type.get(), nullptr);
+      for (std::size_t i = 0; i < s.names.size(); ++i) {
+        declare_local(s.names[i], t, s.pos);
+        // a pointer declared in a loop starts nil each time round
+        if (is_pointer(t)) {
+          Sym* sym = lookup(s.names[i]);
+          emit(Op::movp_, imm(-1), sym->loc);
+        }
+      }
+      if (s.e) unsupported(s.pos, "declaration with initializer is");
+      return;
+    }
+    case Stmt::ConDecl: {
+      for (std::size_t i = 0; i < s.names.size(); ++i) {
+        iota_ = static_cast<std::int64_t>(i);
+        auto v = const_eval(s.e.get());
+        iota_ = -1;
+        if (!v) fail(s.pos, "con value is not constant");
+        Sym sym;
+        sym.kind = Sym::Con;
+        sym.ival = v->i;
+        sym.rval = v->r;
+        sym.sval = v->s;
+        sym.type = v->k == TK::String ? t_string_
+                   : v->k == TK::Real ? t_real_
+                   : v->k == TK::Big  ? t_big_
+                                      : t_int_;
+        scopes_.back()[s.names[i]] = sym;
+      }
+      return;
+    }
+    case Stmt::TypeDecl:
+    case Stmt::ImportDecl:
+      unsupported(s.pos, "type and import declarations inside functions are");
+    case Stmt::Block:
+      gen_block(s);
+      return;
+    case Stmt::If: {
+      std::int32_t lelse = new_label();
+      gen_cond(s.e.get(), false, lelse);
+      release_temps();
+      gen_stmt_scoped(*s.body);
+      if (s.else_body) {
+        std::int32_t lend = new_label();
+        jump(Op::jmp_, Operand{}, Middle{}, lend);
+        place(lelse);
+        gen_stmt_scoped(*s.else_body);
+        place(lend);
+      } else {
+        place(lelse);
+      }
+      return;
+    }
+    case Stmt::While: {
+      std::int32_t top = new_label(), end = new_label();
+      place(top);
+      if (s.e) gen_cond(s.e.get(), false, end);
+      release_temps();
+      loops_.push_back(LoopCtx{s.label, end, top, false});
+      gen_stmt_scoped(*s.body);
+      loops_.pop_back();
+      set_pos(s.pos);
+      jump(Op::jmp_, Operand{}, Middle{}, top);
+      place(end);
+      return;
+    }
+    case Stmt::DoWhile: {
+      std::int32_t top = new_label(), cont = new_label(), end = new_label();
+      place(top);
+      loops_.push_back(LoopCtx{s.label, end, cont, false});
+      gen_stmt_scoped(*s.body);
+      loops_.pop_back();
+      place(cont);
+      set_pos(s.e ? s.e->pos : s.pos);
+      if (s.e)
+        gen_cond(s.e.get(), true, top);
+      else
+        jump(Op::jmp_, Operand{}, Middle{}, top);
+      place(end);
+      return;
+    }
+    case Stmt::For:
+      gen_for(s);
+      return;
+    case Stmt::Break:
+    case Stmt::Continue: {
+      bool brk = s.kind == Stmt::Break;
+      for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+        if (!s.label.empty() ? it->label == s.label : (brk ? !it->block_only : it->cont >= 0)) {
+          std::int32_t target = brk ? it->brk : it->cont;
+          if (target < 0) fail(s.pos, "continue " + s.label + " does not name a loop");
+          jump(Op::jmp_, Operand{}, Middle{}, target);
+          return;
+        }
+      }
+      fail(s.pos, std::string(brk ? "break" : "continue") +
+                      (s.label.empty() ? " outside a loop" : " to unknown label " + s.label));
+    }
+    case Stmt::Return: {
+      Type* rt = fn_->type->elem ? fn_->type->elem : t_none_;
+      if (s.e) {
+        if (rt->k == TK::None)
+          fail(s.pos, "return value in function " + fn_->name + " that returns nothing");
+        Loc d{Operand{AddrMode::IndFp, 16, 0}, rt};
+        gen_to(s.e.get(), rt, &d);
+      } else if (rt->k != TK::None) {
+        fail(s.pos, "missing return value: function " + fn_->name + " returns " + type_name(rt));
+      }
+      emit(Op::ret_, Operand{}, Operand{});
+      return;
+    }
+    case Stmt::Case:
+      gen_case(s);
+      return;
+    case Stmt::Pick:
+      gen_pick(s);
+      return;
+    case Stmt::Alt:
+      gen_alt(s);
+      return;
+    case Stmt::Exception:
+      gen_exception(s);
+      return;
+    case Stmt::Spawn:
+      if (s.e->kind != Expr::Call) fail(s.pos, "spawn needs a function call");
+      gen_call_full(s.e.get(), nullptr, true);
+      return;
+    case Stmt::Exit:
+      emit(Op::exit_, Operand{}, Operand{});
+      return;
+    case Stmt::Raise: {
+      if (s.e) {
+        Loc v = gen(s.e.get());
+        if (v.t->k != TK::String)
+          unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
+        emit(Op::raise_, direct(v), Operand{});
+      } else {
+        if (exc_slots_.empty()) fail(s.pos, "raise without a value outside an exception handler");
+        emit(Op::raise_, fp(exc_slots_.back()), Operand{});
+      }
+      return;
+    }
+  }
+}
+
+void Compiler::gen_stmt_scoped(const Stmt& s) {
+  scopes_.emplace_back();
+  try {
+    gen_stmt(s);
+  } catch (CompileError&) {
+  }
+  release_temps();
+  scopes_.pop_back();
+}
+
+void Compiler::gen_for(const Stmt& s) {
+  // Names declared in the init part stay visible after the loop.
+  if (s.init) {
+    set_pos(s.init->pos);
+    if (s.init->kind == Expr::Assign)
+      assign_expr(s.init.get());
+    else
+      gen(s.init.get());
+    release_temps();
+  }
+  std::int32_t top = new_label(), cont = new_label(), end = new_label();
+  place(top);
+  if (s.e) {
+    set_pos(s.e->pos);
+    gen_cond(s.e.get(), false, end);
+    release_temps();
+  }
+  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  gen_stmt_scoped(*s.body);
+  loops_.pop_back();
+  place(cont);
+  if (s.step) {
+    Stmt st;
+    st.kind = Stmt::ExprS;
+    st.e = s.step;
+    st.pos = s.step->pos;
+    gen_stmt(st);
+    release_temps();
+  }
+  jump(Op::jmp_, Operand{}, Middle{}, top);
+  place(end);
+}
+
+// A case table in MP: n, then (lo, hi, pc) per entry, then the default pc.
+void Compiler::gen_case(const Stmt& s) {
+  Type* t = type_of(s.e.get());
+  if (t->k != TK::Int && t->k != TK::String && t->k != TK::Byte)
+    unsupported(s.pos, "case on " + type_name(t) + " is");
+  Loc v = gen(s.e.get());
+  if (t->k == TK::Byte) {
+    Loc w = temp(t_int_);
+    emit(Op::cvtbw_, v.op, w.op);
+    v = w;
+  }
+  struct Entry {
+    ConstVal lo, hi;
+    std::int32_t label;
+  };
+  std::vector<Entry> entries;
+  std::int32_t deflt = -1, end = new_label();
+  std::vector<std::int32_t> arm_labels;
+  for (auto& arm : s.arms) {
+    std::int32_t l = new_label();
+    arm_labels.push_back(l);
+    for (auto& lab : arm.labels) {
+      if (lab.star) {
+        deflt = l;
+        continue;
+      }
+      auto lo = const_eval(lab.lo.get());
+      auto hi = lab.hi ? const_eval(lab.hi.get()) : lo;
+      if (!lo || !hi) fail(lab.lo->pos, "case label is not a constant");
+      TK want = t->k == TK::String ? TK::String : TK::Int;
+      if (lo->k != want || hi->k != want)
+        fail(lab.lo->pos, "case label type does not match " + type_name(t));
+      entries.push_back(Entry{*lo, *hi, l});
+    }
+  }
+  if (t->k == TK::String)
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.lo.s < b.lo.s; });
+  else
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.lo.i < b.lo.i; });
+  auto n = static_cast<std::int32_t>(entries.size());
+  std::int32_t base = round_up(mp_size_, 4);
+  mp_size_ = base + 4 + 12 * n + 4;
+  m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
+  auto word_fix = [&](std::int32_t off, std::int32_t label) {
+    m_.data.push_back(DataItem{DataKind::Words, off, {0}, ""});
+    table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, label});
+  };
+  for (std::int32_t i = 0; i < n; ++i) {
+    std::int32_t off = base + 4 + 12 * i;
+    const Entry& en = entries[static_cast<std::size_t>(i)];
+    if (t->k == TK::String) {
+      mp_ptrs_.push_back(off);
+      mp_ptrs_.push_back(off + 4);
+      m_.data.push_back(DataItem{DataKind::String, off, {}, en.lo.s});
+      m_.data.push_back(DataItem{DataKind::String, off + 4, {}, en.hi.s});
+    } else {
+      m_.data.push_back(
+          DataItem{DataKind::Words,
+                   off,
+                   {static_cast<std::int32_t>(en.lo.i), static_cast<std::int32_t>(en.hi.i + 1)},
+                   ""});
+    }
+    word_fix(off + 8, en.label);
+  }
+  word_fix(base + 4 + 12 * n, deflt >= 0 ? deflt : end);
+  emit(t->k == TK::String ? Op::casec_ : Op::case_, v.op, Operand{AddrMode::Mp, base, 0});
+  release_temps();
+  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  for (std::size_t i = 0; i < s.arms.size(); ++i) {
+    place(arm_labels[i]);
+    gen_stmt_scoped(*s.arms[i].body);
+    jump(Op::jmp_, Operand{}, Middle{}, end);
+  }
+  loops_.pop_back();
+  place(end);
+}
+
+void Compiler::gen_pick(const Stmt& s) {
+  Type* t = type_of(s.e.get());
+  if (t->k != TK::Ref || (t->elem->k != TK::Adt && t->elem->k != TK::Pick) ||
+      !t->elem->adt->is_pick)
+    fail(s.pos, "pick needs a ref pick adt, not " + type_name(t));
+  AdtInfo* ad = t->elem->adt;
+  Loc v = temp(mk(TK::Ref, ad->type));
+  gen_to(s.e.get(), v.t, &v);
+  Loc tag = temp(t_int_);
+  emit(Op::movw_, Operand{AddrMode::IndFp, v.op.a, 0}, tag.op);
+  std::int32_t end = new_label(), deflt = end;
+  std::vector<std::int32_t> labels(ad->tags.size(), -1);
+  std::vector<std::int32_t> arm_labels;
+  for (auto& arm : s.arms) {
+    std::int32_t l = new_label();
+    arm_labels.push_back(l);
+    for (auto& tg : arm.tags) {
+      if (tg == "*") {
+        deflt = l;
+        continue;
+      }
+      auto f = std::find(ad->tags.begin(), ad->tags.end(), tg);
+      if (f == ad->tags.end()) fail(arm.pos, "no tag " + tg + " in " + ad->name);
+      labels[static_cast<std::size_t>(f - ad->tags.begin())] = l;
+    }
+  }
+  auto n = static_cast<std::int32_t>(ad->tags.size());
+  std::int32_t base = round_up(mp_size_, 4);
+  mp_size_ = base + 4 + 12 * n + 4;
+  m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
+  for (std::int32_t i = 0; i < n; ++i) {
+    std::int32_t off = base + 4 + 12 * i;
+    m_.data.push_back(DataItem{DataKind::Words, off, {i, i + 1, 0}, ""});
+    table_fixes_.push_back(TableFix{
+        m_.data.size() - 1, 2,
+        labels[static_cast<std::size_t>(i)] >= 0 ? labels[static_cast<std::size_t>(i)] : deflt});
+  }
+  m_.data.push_back(DataItem{DataKind::Words, base + 4 + 12 * n, {0}, ""});
+  table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, deflt});
+  emit(Op::case_, tag.op, Operand{AddrMode::Mp, base, 0});
+  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  for (std::size_t i = 0; i < s.arms.size(); ++i) {
+    place(arm_labels[i]);
+    scopes_.emplace_back();
+    const CaseArm& arm = s.arms[i];
+    Type* vt = ad->type;
+    if (arm.tags.size() >= 1 && arm.tags[0] != "*") {
+      auto f = std::find(ad->tags.begin(), ad->tags.end(), arm.tags[0]);
+      int ti = static_cast<int>(f - ad->tags.begin());
+      bool same = true;
+      for (auto& tg : arm.tags) {
+        auto g = std::find(ad->tags.begin(), ad->tags.end(), tg);
+        if (g == ad->tags.end() ||
+            ad->tag_variant[static_cast<std::size_t>(g - ad->tags.begin())] !=
+                ad->tag_variant[static_cast<std::size_t>(ti)])
+          same = false;
+      }
+      if (same) {
+        vt = mk(TK::Pick);
+        vt->adt = ad;
+        vt->tag = ti;
+      }
+    }
+    Loc x;
+    declare_local(s.names[0], mk(TK::Ref, vt), s.pos, &x);
+    emit(Op::movp_, v.op, x.op);
+    try {
+      gen_stmt(*arm.body);
+    } catch (CompileError&) {
+    }
+    release_temps();
+    scopes_.pop_back();
+    jump(Op::jmp_, Operand{}, Middle{}, end);
+  }
+  loops_.pop_back();
+  place(end);
+}
+
+void Compiler::gen_alt(const Stmt& s) {
+  struct Arm {
+    const AltArm* arm;
+    bool send;
+    Loc chan, val;
+    const Expr* target = nullptr;  // receive into (x := / x =)
+    bool declare = false;
+  };
+  std::vector<Arm> sends, recvs;
+  const AltArm* deflt = nullptr;
+  for (auto& a : s.alts) {
+    if (!a.guard) {
+      deflt = &a;
+      continue;
+    }
+    const Expr* g = a.guard.get();
+    Arm arm{&a, false, {}, {}, nullptr, false};
+    if (g->kind == Expr::Assign && g->op == "<-=") {
+      arm.send = true;
+      arm.chan = gen(g->a.get());
+      if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
+      Loc t = temp(arm.chan.t->elem);
+      arm.val = gen_to(g->b.get(), arm.chan.t->elem, &t);
+      sends.push_back(arm);
+      continue;
+    }
+    const Expr* r = g;
+    if (g->kind == Expr::Assign && (g->op == ":=" || g->op == "=")) {
+      arm.target = g->a.get();
+      arm.declare = g->op == ":=";
+      r = g->b.get();
+    }
+    if (r->kind != Expr::Unary || r->op != "<-") fail(g->pos, "alt arm needs a channel operation");
+    arm.chan = gen(r->a.get());
+    if (arm.chan.t->k != TK::Chan) fail(g->pos, "<- needs a channel, not " + type_name(arm.chan.t));
+    arm.val = temp(arm.chan.t->elem);
+    recvs.push_back(arm);
+  }
+  std::vector<Arm> all = sends;
+  all.insert(all.end(), recvs.begin(), recvs.end());
+  auto n = static_cast<std::int32_t>(all.size());
+  Type* tab = mk(TK::Tuple);
+  for (std::int32_t i = 0; i < 2 + 2 * n; ++i) tab->elems.push_back(t_int_);
+  std::int32_t base = frame_alloc(tab);
+  for (std::int32_t i = 0; i < n; ++i) {
+    const Arm& a = all[static_cast<std::size_t>(i)];
+    emit(Op::movw_, direct(a.chan), fp(base + 8 + 8 * i));
+    emit(Op::lea_, a.val.op, fp(base + 12 + 8 * i));
+  }
+  emit(Op::movw_, imm(static_cast<std::int32_t>(sends.size())), fp(base));
+  emit(Op::movw_, imm(static_cast<std::int32_t>(recvs.size())), fp(base + 4));
+  Loc idx = temp(t_int_);
+  emit(deflt ? Op::nbalt_ : Op::alt_, fp(base), idx.op);
+  std::int32_t jt = round_up(mp_size_, 4);
+  mp_size_ = jt + 4 * (n + 1);
+  std::int32_t end = new_label();
+  std::vector<std::int32_t> labels;
+  for (std::int32_t i = 0; i <= n; ++i) {
+    labels.push_back(i < n || deflt ? new_label() : end);
+    m_.data.push_back(DataItem{DataKind::Words, jt + 4 * i, {0}, ""});
+    table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, labels.back()});
+  }
+  emit(Op::goto_, idx.op, Operand{AddrMode::Mp, jt, 0});
+  release_temps();
+  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  for (std::int32_t i = 0; i <= n; ++i) {
+    const AltArm* arm = i < n ? all[static_cast<std::size_t>(i)].arm : deflt;
+    if (!arm) continue;
+    place(labels[static_cast<std::size_t>(i)]);
+    scopes_.emplace_back();
+    set_pos(arm->pos);
+    if (i < n && all[static_cast<std::size_t>(i)].target) {
+      const Arm& a = all[static_cast<std::size_t>(i)];
+      if (a.declare) {
+        if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
+        Loc l;
+        declare_local(a.target->op, a.val.t, arm->pos, &l);
+        move(a.val, l);
+      } else {
+        Loc l = lvalue(a.target);
+        move(a.val, l);
+      }
+    }
+    try {
+      gen_stmt(*arm->body);
+    } catch (CompileError&) {
+    }
+    release_temps();
+    scopes_.pop_back();
+    jump(Op::jmp_, Operand{}, Middle{}, end);
+  }
+  loops_.pop_back();
+  place(end);
+}
+
+void Compiler::gen_exception(const Stmt& s) {
+  std::int32_t slot = frame_alloc(t_string_);
+  std::int32_t end = new_label();
+  std::int32_t pc1 = pc();
+  gen_stmt_scoped(*s.body);
+  std::int32_t pc2 = pc();
+  jump(Op::jmp_, Operand{}, Middle{}, end);
+  Handler h;
+  h.offset = slot;
+  h.pc1 = pc1;
+  h.pc2 = pc2;
+  h.type = -1;
+  std::vector<HandlerCase> exact, patterns;
+  exc_slots_.push_back(slot);
+  for (auto& arm : s.arms) {
+    std::int32_t at = pc();
+    for (auto& lab : arm.labels) {
+      if (lab.star) {
+        h.wildcard_pc = at;
+        continue;
+      }
+      auto v = const_eval(lab.lo.get());
+      if (!v || v->k != TK::String) fail(arm.pos, "exception label must be a string constant");
+      if (lab.hi) unsupported(arm.pos, "range of exception names is");
+      (!v->s.empty() && v->s.back() == '*' ? patterns : exact).push_back(HandlerCase{v->s, at});
+    }
+    scopes_.emplace_back();
+    if (!s.names.empty()) {
+      Sym sym;
+      sym.kind = Sym::Var;
+      sym.type = t_string_;
+      sym.loc = fp(slot);
+      scopes_.back()[s.names[0]] = sym;
+    }
+    set_pos(arm.pos);
+    try {
+      gen_stmt(*arm.body);
+    } catch (CompileError&) {
+    }
+    release_temps();
+    scopes_.pop_back();
+    jump(Op::jmp_, Operand{}, Middle{}, end);
+  }
+  exc_slots_.pop_back();
+  std::sort(exact.begin(), exact.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  std::stable_sort(patterns.begin(), patterns.end(),
+                   [](auto& a, auto& b) { return a.name.size() > b.name.size(); });
+  h.cases = exact;
+  h.cases.insert(h.cases.end(), patterns.begin(), patterns.end());
+  m_.handlers.push_back(h);
+  place(end);
+}
+
+}  // namespace dis::limbo

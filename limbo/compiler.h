@@ -1,0 +1,25 @@
+// The Limbo compiler's entry points: source file to dis::Module. The Module
+// carries code, type descriptors (MP, frames, adts), data, links, import
+// tables, handlers and a position per instruction (Module::positions, files
+// in Module::source_files). Every error of a run is thrown as one InputError
+// with `file.b:LINE:COL: message` diagnostics; unsupported constructs are
+// refused with "not supported" naming the line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "module.h"
+
+namespace dis::limbo {
+
+struct CompileOptions {
+  std::vector<std::string> include_dirs;  // -I, searched after the file's own directory
+};
+
+Module compile_source(const std::string& path, const std::string& source,
+                      const CompileOptions& opts);
+Module compile_file(const std::string& path,
+                    const CompileOptions& opts);  // InputError if unreadable
+
+}  // namespace dis::limbo

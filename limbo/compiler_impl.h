@@ -1,0 +1,222 @@
+// Internal: the compiler's state shared by compile_decls.cpp (declarations,
+// types, module assembly), compile_expr.cpp (expressions) and
+// compile_stmt.cpp (statements). Not a public interface.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ast.h"
+#include "compiler.h"
+#include "diag.h"
+#include "limbo_types.h"
+#include "module.h"
+
+namespace dis::limbo {
+
+struct FuncInfo {
+  std::string name;  // link name: "fn" or "Adt.fn"
+  Type* type = nullptr;
+  const Decl* decl = nullptr;
+  AdtInfo* adt = nullptr;
+  std::int32_t desc = -1;  // frame descriptor
+  std::int32_t pc = -1;
+  bool exported = false;
+};
+
+// A value's location: an operand plus its type.
+struct Loc {
+  Operand op;
+  Type* t = nullptr;
+};
+
+struct Sym {
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported };
+  Kind kind = Var;
+  Type* type = nullptr;
+  Operand loc;            // Var: Mp or Fp slot
+  std::int64_t ival = 0;  // Con
+  double rval = 0;
+  std::string sval;
+  FuncInfo* func = nullptr;
+  AdtInfo* adt = nullptr;
+  ModInfo* mod = nullptr;
+  std::string member;             // Imported: member name in mod
+  const Expr* modexpr = nullptr;  // Imported: the module value expression
+};
+
+struct ConstVal {
+  TK k = TK::Int;
+  std::int64_t i = 0;
+  double r = 0;
+  std::string s;
+};
+
+struct JumpFix {
+  std::int32_t pc;
+  std::int32_t label;
+};
+
+class CompileError {};  // aborts the current statement after an error
+
+class Compiler {
+ public:
+  Compiler(Program& prog, const CompileOptions& opts) : prog_(prog), opts_(opts) {}
+  Module run();
+
+  // ---- shared state ----
+  Program& prog_;
+  const CompileOptions& opts_;
+  Module m_;
+  std::vector<Diagnostic> errs_;
+  std::deque<Type> types_;
+  std::deque<AdtInfo> adts_;
+  std::deque<ModInfo> mods_;
+  std::deque<FuncInfo> funcs_;
+  Type *t_int_ = nullptr, *t_big_ = nullptr, *t_byte_ = nullptr, *t_real_ = nullptr,
+       *t_string_ = nullptr, *t_none_ = nullptr, *t_nil_ = nullptr, *t_error_ = nullptr;
+  std::vector<std::map<std::string, Sym>> scopes_;
+  ModInfo* impl_ = nullptr;  // the implemented module
+  std::string impl_name_;
+
+  // module data
+  std::int32_t mp_size_ = 0;
+  std::vector<std::int32_t> mp_ptrs_;
+  std::map<std::string, std::int32_t> str_consts_;
+  std::map<std::int64_t, std::int32_t> word_consts_, big_consts_;
+  std::map<std::uint64_t, std::int32_t> real_consts_;
+  std::map<std::string, std::int32_t> desc_cache_;
+
+  // import tables: per module type name, the functions used
+  struct ImportUse {
+    ModInfo* mod;
+    std::vector<std::string> names;  // link names used
+  };
+  std::vector<ImportUse> imports_;
+  struct ImportFix {
+    std::int32_t pc;
+    int table;
+    std::string name;
+  };
+  std::vector<ImportFix> import_fixes_;
+  struct CallFix {
+    std::int32_t pc;
+    FuncInfo* f;
+  };
+  std::vector<CallFix> call_fixes_;
+  struct TableFix {  // case/goto tables: words holding pcs of labels
+    std::size_t item;
+    std::size_t index;
+    std::int32_t label;
+  };
+  std::vector<TableFix> table_fixes_;
+
+  // current function
+  FuncInfo* fn_ = nullptr;
+  std::int32_t frame_size_ = 0;
+  std::vector<std::int32_t> frame_ptrs_;
+  struct TempSlot {
+    std::string key;
+    std::int32_t off;
+    bool busy;
+  };
+  std::vector<TempSlot> temps_;
+  std::vector<std::int32_t> label_pc_;  // label id -> pc (-1 unknown)
+  std::vector<JumpFix> jump_fixes_;
+  struct LoopCtx {
+    std::string label;
+    std::int32_t brk, cont;  // label ids (-1 for none)
+    bool block_only;         // a labelled block: only `break label` leaves it
+  };
+  std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
+  std::vector<LoopCtx> loops_;
+  Pos cur_pos_;
+  std::int32_t block_ = 0;
+  std::int64_t iota_ = -1;
+  ModInfo* const_mod_ = nullptr;  // module whose cons are being declared
+
+  // ---- diagnostics ----
+  void error(const Pos& p, const std::string& msg);
+  [[noreturn]] void fail(const Pos& p, const std::string& msg);
+  [[noreturn]] void unsupported(const Pos& p, const std::string& what);
+
+  // ---- types and declarations (compile_decls.cpp) ----
+  Type* mk(TK k, Type* elem = nullptr);
+  Type* resolve(const TypeNode* tn, ModInfo* scope);
+  Sym* lookup(const std::string& name);
+  void declare_globals();
+  void declare_module(const Decl& d);
+  void declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
+  void resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
+  void compile_function(FuncInfo& f);
+  std::int32_t mp_alloc(Type* t);
+  std::int32_t desc_for(std::int32_t size, const std::vector<std::int32_t>& ptrs);
+  std::int32_t desc_for_type(Type* t);
+  std::int32_t adt_desc(AdtInfo& a, int variant);
+  Operand str_const(const std::string& s);
+  Operand word_const(std::int64_t v);  // an immediate when it fits, else MP
+  Operand big_const(std::int64_t v);
+  Operand real_const(double v);
+  int import_table(ModInfo* mod);
+  void finish_module();
+
+  // ---- code emission ----
+  std::int32_t emit(Op op, const Operand& src, const Middle& mid, const Operand& dst);
+  std::int32_t emit(Op op, const Operand& src, const Operand& dst) {
+    return emit(op, src, Middle{}, dst);
+  }
+  std::int32_t pc() const { return static_cast<std::int32_t>(m_.code.size()); }
+  std::int32_t new_label();
+  void place(std::int32_t label);
+  std::int32_t jump(Op op, const Operand& src, const Middle& mid, std::int32_t label);
+  std::int32_t frame_alloc(Type* t);
+  Loc temp(Type* t);
+  void release_temps();
+  Middle as_mid(const Loc& l);
+  Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
+
+  // ---- expressions (compile_expr.cpp) ----
+  std::optional<ConstVal> const_eval(const Expr* e);
+  Type* type_of(const Expr* e);  // type of an expression without generating code
+  Loc gen(const Expr* e, const Loc* dest = nullptr);
+  Loc gen_to(const Expr* e, Type* want, const Loc* dest = nullptr);  // with conversion of constants
+  void move(const Loc& src, const Loc& dst);
+  Loc lvalue(const Expr* e);
+  void assign_expr(const Expr* e);
+  void gen_cond(const Expr* e, bool when, std::int32_t label);
+  Loc gen_call(const Expr* e, const Loc* dest);
+  Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
+  Loc gen_binary(const Expr* e, const Loc* dest);
+  Loc gen_unary(const Expr* e, const Loc* dest);
+  Loc gen_cast(const Expr* e, const Loc* dest);
+  Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
+  Loc gen_array_lit(const Expr* e, const Loc* dest);
+  Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
+  Loc index_loc(const Expr* e);
+  void check_assignable(Type* to, Type* from, const Pos& pos, const char* what);
+  Loc result_loc(Type* t, const Loc* dest);
+  Loc materialize_bool(const Expr* e, const Loc* dest);
+  void tuple_assign(const Expr* lhs, const Loc& val, bool declare);
+  void declare_local(const std::string& name, Type* t, const Pos& pos, Loc* out = nullptr);
+
+  // ---- statements (compile_stmt.cpp) ----
+  void gen_stmt(const Stmt& s);
+  void gen_block(const Stmt& s);
+  void gen_stmt_scoped(const Stmt& s);
+  void set_pos(const Pos& p);
+  void gen_case(const Stmt& s);
+  void gen_pick(const Stmt& s);
+  void gen_alt(const Stmt& s);
+  void gen_exception(const Stmt& s);
+  void gen_for(const Stmt& s);
+};
+
+Op mov_op(const Type* t);
+std::int32_t round_up(std::int32_t v, std::int32_t a);
+
+}  // namespace dis::limbo

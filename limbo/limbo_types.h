@@ -1,0 +1,123 @@
+// Limbo types as the compiler sees them: kinds, 32-bit Dis layout (sizes,
+// alignment, pointer maps) and the canonical signature strings of
+// DIS-FACTS.md section 11 (hashed by dis::type_sig).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dis::limbo {
+
+struct Type;
+struct AdtInfo;
+struct ModInfo;
+
+enum class TK : std::uint8_t {
+  None,  // no value (function without result)
+  Int,
+  Big,
+  Byte,
+  Real,
+  String,
+  Nil,  // the type of `nil` before it meets a pointer type
+  Ref,
+  Array,
+  List,
+  Chan,
+  Tuple,
+  Adt,
+  Pick,  // Pick: one variant `Adt.Tag` of a pick adt
+  Module,
+  Fn,
+  Error,  // after a reported error: compatible with everything
+};
+
+struct FnParam {
+  std::string name;
+  Type* type = nullptr;
+  bool self = false;
+};
+
+struct Type {
+  TK k = TK::None;
+  Type* elem = nullptr;         // Ref/Array/List/Chan element; Fn result
+  std::vector<Type*> elems;     // Tuple
+  AdtInfo* adt = nullptr;       // Adt, Pick
+  int tag = -1;                 // Pick: variant index
+  ModInfo* mod = nullptr;       // Module
+  std::vector<FnParam> params;  // Fn
+  bool varargs = false;         // Fn
+};
+
+struct Field {
+  std::string name;
+  Type* type = nullptr;
+  bool cyclic = false;
+  std::int32_t offset = 0;
+};
+
+struct FuncInfo;
+
+struct Variant {
+  std::vector<std::string> tags;  // all tags sharing these fields
+  std::vector<Field> fields;      // own fields (offsets after common fields)
+  std::int32_t size = 0;
+  std::int32_t desc = -1;  // type descriptor for `ref Adt.Tag(...)`, per module
+};
+
+struct AdtInfo {
+  std::string name;
+  ModInfo* owner = nullptr;   // module declaring it (null: the implementation file)
+  std::vector<Field> fields;  // common fields (after the tag word for pick adts)
+  bool is_pick = false;
+  std::vector<std::string> tags;  // pick tags in declaration order
+  std::vector<int> tag_variant;   // tag index -> variant index
+  std::vector<Variant> variants;
+  std::map<std::string, FuncInfo*> funcs;
+  std::map<std::string, Type*> func_types;  // declared member function types
+  std::map<std::string, std::int64_t> cons;
+  std::int32_t size = 0, align = 1;
+  std::int32_t desc = -1;  // heap descriptor for `ref Adt(...)`
+  bool laid_out = false;
+  Type* type = nullptr;  // the Adt type
+};
+
+struct ModMember {
+  enum Kind { Func, Var, Con, TypeName };
+  Kind kind = Func;
+  Type* type = nullptr;
+  std::int64_t ival = 0;
+  double rval = 0;
+  std::string sval;
+  TK con_kind = TK::Int;
+};
+
+struct ModInfo {
+  std::string name;
+  std::vector<std::string> order;            // declaration order of members
+  std::map<std::string, ModMember> members;  // functions, vars, cons, types (adt funcs as Adt.fn)
+  Type* type = nullptr;
+};
+
+// Layout of a type in 32-bit Dis: size, alignment, and the byte offsets of
+// the pointer words it contains.
+std::int32_t type_size(const Type* t);
+std::int32_t type_align(const Type* t);
+void pointer_offsets(const Type* t, std::int32_t base, std::vector<std::int32_t>& out);
+bool is_pointer(const Type* t);  // one pointer word (string, ref, array, list, chan, module, fn)
+bool has_pointers(const Type* t);
+void layout_adt(AdtInfo& a);
+
+// A descriptor pointer map from pointer offsets (bit 0x80>>i of byte j marks
+// the word at 4*(8j+i)), trailing zero bytes dropped.
+std::vector<std::uint8_t> make_map(const std::vector<std::int32_t>& ptr_offsets);
+
+// Canonical signature string (DIS-FACTS.md 11) of a function or other type.
+std::string sig_string(const Type* t);
+// Module value string `m{...}` members sorted as Inferno's compiler does.
+std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
+bool same_type(const Type* a, const Type* b);
+
+}  // namespace dis::limbo
