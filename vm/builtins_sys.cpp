@@ -1,0 +1,401 @@
+// $Sys: printing, strings and UTF-8, files on the host file system (relative
+// to the working directory), time. Registered through the embedding API with
+// the rows of builtin_types (Inferno's signatures and frames); functions not
+// implemented here raise "sys: not implemented" when called.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include "builtin_types.h"
+#include "format.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+// The varargs of a print-family call, read from the caller-built frame.
+class FrameArgs : public FormatArgs {
+ public:
+  FrameArgs(Call& c, std::uint32_t start) : c_(c), off_(start) {
+    Ptr f = c.frame_ptr();
+    BlockHeader* h = nullptr;
+    (void)h;
+    // The frame's size bounds the arguments (its type is in the header word).
+    std::uint32_t t = ld<std::uint32_t>(c.frame() + 12);
+    end_ = t < c.heap().num_types() ? c.heap().type(t).size : start;
+    (void)f;
+  }
+  std::int32_t next_int() override {
+    align(4);
+    if (off_ + 4 > end_) return 0;
+    std::int32_t v = c_.arg_int(off_);
+    off_ += 4;
+    return v;
+  }
+  std::int64_t next_big() override {
+    align(8);
+    if (off_ + 8 > end_) return 0;
+    std::int64_t v = c_.arg_big(off_);
+    off_ += 8;
+    return v;
+  }
+  double next_real() override {
+    align(8);
+    if (off_ + 8 > end_) return 0;
+    double v = c_.arg_real(off_);
+    off_ += 8;
+    return v;
+  }
+  std::string next_string() override {
+    align(4);
+    if (off_ + 4 > end_) return "";
+    std::string v = c_.arg_string(off_);
+    off_ += 4;
+    return v;
+  }
+  bool exhausted() const override { return off_ >= end_; }
+
+ private:
+  void align(std::uint32_t a) { off_ = (off_ + a - 1) & ~(a - 1); }
+  Call& c_;
+  std::uint32_t off_;
+  std::uint32_t end_;
+};
+
+namespace {
+
+constexpr std::int32_t kBusecFd = 1 << 28;  // the /dev/busec pseudo-descriptor
+
+std::string do_format(Call& c, std::uint32_t fmt_off) {
+  FrameArgs args(c, fmt_off + 4);
+  return format(c.arg_string(fmt_off), args, c.impl().errstr);
+}
+
+std::int32_t fd_of(Call& c, std::uint32_t off) {
+  Ptr fd = c.arg_ptr(off);
+  if (fd == H) c.raise("dereference of nil");
+  if (!c.heap().checked_header(fd)) c.raise("dereference of nil");
+  return ld<std::int32_t>(c.heap().cage().at(fd));
+}
+
+Ptr new_fd(Impl& vm, std::int32_t fd) {
+  Ptr p = vm.heap.new_object(vm.fd_type);
+  st<std::int32_t>(vm.cage.at(p), fd);
+  return p;
+}
+
+void set_errstr(Impl& vm) { vm.errstr = std::strerror(errno); }
+
+std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
+  ArrayRef r = array_ref(c.heap(), a);
+  if (n > r.len) n = r.len;
+  if (n < 0) n = 0;
+  return c.heap().cage().at(r.data);
+}
+
+std::string busec_text(Impl& vm) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                  vm.busec_start)
+                .count();
+  return std::to_string(us);
+}
+
+void sys_print(Call& c) {
+  std::string s = do_format(c, 32);
+  c.write_fd(1, s.data(), s.size());
+  c.ret_int(static_cast<std::int32_t>(s.size()));
+}
+
+void sys_fprint(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  std::string s = do_format(c, 36);
+  std::int64_t r = c.write_fd(fd, s.data(), s.size());
+  c.ret_int(static_cast<std::int32_t>(r < 0 ? -1 : r));
+}
+
+void sys_sprint(Call& c) { c.ret_string(do_format(c, 32)); }
+
+void sys_aprint(Call& c) {
+  std::string s = do_format(c, 32);
+  c.ret_ptr(array_of_bytes(c.heap(), s.data(), s.size()));
+}
+
+void sys_byte2char(Call& c) {
+  Ptr a = c.arg_ptr(32);
+  std::int32_t n = c.arg_int(36);
+  ArrayRef r = array_ref(c.heap(), a);
+  if (n < 0 || n >= r.len) c.raise("array bounds error");
+  std::uint32_t rune;
+  const std::uint8_t* p = c.heap().cage().at(r.data) + n;
+  std::size_t avail = static_cast<std::size_t>(r.len - n);
+  // Incomplete sequence at the end: (0, 0, 0) as Inferno returns.
+  std::int32_t len = utf8_decode(p, avail, rune);
+  std::int32_t status = 1;
+  if (rune == 0xFFFD && len == 1 && p[0] >= 0x80) {
+    // Distinguish a short (possibly incomplete) sequence from a bad one.
+    int want = (p[0] & 0xE0) == 0xC0   ? 2
+               : (p[0] & 0xF0) == 0xE0 ? 3
+               : (p[0] & 0xF8) == 0xF0 ? 4
+                                       : 1;
+    bool prefix_ok = true;
+    for (std::size_t i = 1; i < avail && i < static_cast<std::size_t>(want); ++i)
+      if ((p[i] & 0xC0) != 0x80) prefix_ok = false;
+    if (want > 1 && static_cast<std::size_t>(want) > avail && prefix_ok) {
+      rune = 0, len = 0, status = 0;
+    } else {
+      status = 0;
+    }
+  }
+  if (auto* res = c.result()) {
+    st<std::int32_t>(res, static_cast<std::int32_t>(rune));
+    st<std::int32_t>(res + 4, len);
+    st<std::int32_t>(res + 8, status);
+  }
+}
+
+void sys_char2byte(Call& c) {
+  std::int32_t ch = c.arg_int(32);
+  Ptr a = c.arg_ptr(36);
+  std::int32_t n = c.arg_int(40);
+  ArrayRef r = array_ref(c.heap(), a);
+  if (n < 0 || n > r.len) c.raise("array bounds error");
+  std::string u;
+  utf8_append(u, static_cast<std::uint32_t>(ch));
+  if (static_cast<std::int64_t>(u.size()) > r.len - n) {
+    c.ret_int(0);
+    return;
+  }
+  std::memcpy(c.heap().cage().at(r.data) + n, u.data(), u.size());
+  c.ret_int(static_cast<std::int32_t>(u.size()));
+}
+
+void sys_utfbytes(Call& c) {
+  Ptr a = c.arg_ptr(32);
+  std::int32_t n = c.arg_int(36);
+  std::uint8_t* p = array_bytes(c, a, n);
+  std::int32_t i = 0;
+  while (i < n) {
+    std::uint32_t r;
+    std::uint8_t b = p[i];
+    int want = b < 0x80             ? 1
+               : (b & 0xE0) == 0xC0 ? 2
+               : (b & 0xF0) == 0xE0 ? 3
+               : (b & 0xF8) == 0xF0 ? 4
+                                    : 1;
+    if (i + want > n) break;
+    i += utf8_decode(p + i, static_cast<std::size_t>(n - i), r);
+  }
+  c.ret_int(i);
+}
+
+void sys_tokenize(Call& c) {
+  std::u32string s = str_runes(c.heap(), c.arg_ptr(32));
+  std::u32string delim = str_runes(c.heap(), c.arg_ptr(36));
+  std::vector<std::u32string> toks;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && delim.find(s[i]) != std::u32string::npos) ++i;
+    if (i >= s.size()) break;
+    std::size_t j = i;
+    while (j < s.size() && delim.find(s[j]) == std::u32string::npos) ++j;
+    toks.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  Heap& h = c.heap();
+  Ptr list = H;
+  for (auto it = toks.rbegin(); it != toks.rend(); ++it) {
+    Ptr str = str_from_runes(h, *it);
+    list = list_cons(h, kTypePtr, 4, reinterpret_cast<std::uint8_t*>(&str), list);
+    h.decref(str);
+  }
+  if (auto* r = c.result()) st<std::int32_t>(r, static_cast<std::int32_t>(toks.size()));
+  c.ret_ptr(list, 4);
+}
+
+int open_flags(std::int32_t mode) {
+  int f;
+  switch (mode & 3) {
+    case 0:
+      f = O_RDONLY;
+      break;
+    case 1:
+      f = O_WRONLY;
+      break;
+    default:
+      f = O_RDWR;
+  }
+  if (mode & 16) f |= O_TRUNC;  // Sys->OTRUNC
+  return f | O_CLOEXEC;
+}
+
+void sys_open(Call& c) {
+  std::string path = c.arg_string(32);
+  std::int32_t mode = c.arg_int(36);
+  if (path == "/dev/busec") {
+    c.ret_ptr(new_fd(c.impl(), kBusecFd));
+    return;
+  }
+  int fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode));
+  if (fd < 0) {
+    set_errstr(c.impl());
+    c.ret_ptr(H);
+    return;
+  }
+  c.ret_ptr(new_fd(c.impl(), fd));
+}
+
+void sys_create(Call& c) {
+  std::string path = c.arg_string(32);
+  std::int32_t mode = c.arg_int(36);
+  std::int32_t perm = c.arg_int(40);
+  int fd;
+  if (perm & static_cast<std::int32_t>(0x80000000u))  // Sys->DMDIR
+    fd = ::mkdir(c.impl().host_path(path).c_str(), static_cast<mode_t>(perm & 0777)) == 0
+             ? ::open(c.impl().host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
+             : -1;
+  else
+    fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
+                static_cast<mode_t>(perm & 0777));
+  if (fd < 0) {
+    set_errstr(c.impl());
+    c.ret_ptr(H);
+    return;
+  }
+  c.ret_ptr(new_fd(c.impl(), fd));
+}
+
+void sys_read(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  Ptr a = c.arg_ptr(36);
+  std::int32_t n = c.arg_int(40);
+  std::uint8_t* p = array_bytes(c, a, n);
+  if (fd == kBusecFd) {
+    std::string t = busec_text(c.impl());
+    std::int32_t k = std::min<std::int32_t>(n, static_cast<std::int32_t>(t.size()));
+    std::memcpy(p, t.data(), static_cast<std::size_t>(k));
+    c.ret_int(k);
+    return;
+  }
+  if (fd == 1 || fd == 2) c.impl().out->flush();
+  ssize_t r = ::read(fd, p, static_cast<std::size_t>(n));
+  if (r < 0) set_errstr(c.impl());
+  c.ret_int(static_cast<std::int32_t>(r));
+}
+
+void sys_write(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  Ptr a = c.arg_ptr(36);
+  std::int32_t n = c.arg_int(40);
+  std::uint8_t* p = array_bytes(c, a, n);
+  if (fd == kBusecFd) {
+    c.impl().busec_start = std::chrono::steady_clock::now();
+    c.ret_int(n);
+    return;
+  }
+  std::int64_t r = c.write_fd(fd, p, static_cast<std::size_t>(n));
+  if (r < 0) set_errstr(c.impl());
+  c.ret_int(static_cast<std::int32_t>(r));
+}
+
+void sys_seek(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  std::int64_t off = c.arg_big(40);
+  std::int32_t start = c.arg_int(48);
+  int whence = start == 1 ? SEEK_CUR : start == 2 ? SEEK_END : SEEK_SET;
+  off_t r = ::lseek(fd, static_cast<off_t>(off), whence);
+  if (r < 0) set_errstr(c.impl());
+  c.ret_big(r);
+}
+
+void sys_fildes(Call& c) {
+  std::int32_t fd = c.arg_int(32);
+  if (fd < 0 || (fd > 2 && fcntl(fd, F_GETFD) < 0)) {
+    c.ret_ptr(H);
+    return;
+  }
+  c.ret_ptr(new_fd(c.impl(), fd));
+}
+
+void sys_dup(Call& c) {
+  std::int32_t a = c.arg_int(32), b = c.arg_int(36);
+  int r = b < 0 ? ::dup(a) : ::dup2(a, b);
+  if (r < 0) set_errstr(c.impl());
+  c.ret_int(r);
+}
+
+void sys_remove(Call& c) {
+  std::string path = c.impl().host_path(c.arg_string(32));
+  int r = ::remove(path.c_str());
+  if (r < 0) set_errstr(c.impl());
+  c.ret_int(r < 0 ? -1 : 0);
+}
+
+void sys_sleep(Call& c) {
+  c.sleep_ms(c.arg_int(32));
+  c.ret_int(0);
+}
+
+void sys_millisec(Call& c) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+  c.ret_int(static_cast<std::int32_t>(ms));
+}
+
+void sys_pctl(Call& c) { c.ret_int(static_cast<std::int32_t>(c.prog().id + 1)); }
+
+void sys_werrstr(Call& c) {
+  c.impl().errstr = c.arg_string(32);
+  c.ret_int(0);
+}
+
+}  // namespace
+
+// Registers every row of a builtin table; rows without an implementation
+// raise when called (the module still links, as against Inferno's tables).
+void register_table(Impl& vm, std::string_view path,
+                    const std::map<std::string_view, NativeFn>& impls) {
+  const BuiltinModule* bm = find_builtin_module(path);
+  std::vector<NativeFunction> fns;
+  for (const BuiltinFunc& f : bm->funcs) {
+    NativeFunction n;
+    n.name = std::string(f.name);
+    n.type = std::string(f.canonical);
+    n.sig = f.sig;
+    n.frame_size = f.frame_size;
+    n.map.assign(f.map, f.map + f.np);
+    auto it = impls.find(f.name);
+    if (it != impls.end())
+      n.fn = it->second;
+    else
+      n.fn = [name = std::string(path) + "->" + std::string(f.name)](Call& c) {
+        c.raise("sys: not implemented: " + name);
+      };
+    fns.push_back(std::move(n));
+  }
+  vm.register_native(std::string(path), std::move(fns));
+}
+
+void register_sys(Impl& vm) {
+  vm.fd_type = vm.heap.add_type(4, {}, "Sys.FD");
+  register_table(
+      vm, "$Sys",
+      {
+          {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
+          {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
+          {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"open", sys_open},
+          {"create", sys_create},     {"read", sys_read},           {"readn", sys_read},
+          {"write", sys_write},       {"seek", sys_seek},           {"fildes", sys_fildes},
+          {"dup", sys_dup},           {"remove", sys_remove},       {"sleep", sys_sleep},
+          {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
+      });
+}
+
+// Shared with $Bench (its read is Sys's).
+NativeFn sys_read_fn() { return sys_read; }
+
+}  // namespace dis::vm

@@ -1,0 +1,177 @@
+#include "decode.h"
+
+#include "dis_string.h"
+#include "runtime.h"
+
+namespace dis::vm {
+namespace {
+
+DOpnd imm(Program& p, std::int64_t v) {
+  DOpnd o;
+  o.base = kConst;
+  o.a = static_cast<std::int32_t>(p.consts.size() * 8);
+  p.consts.push_back(v);
+  return o;
+}
+
+DOpnd operand(Program& p, const Operand& x) {
+  DOpnd o;
+  switch (x.mode) {
+    case AddrMode::Mp:
+      o.base = kMp, o.a = x.a;
+      break;
+    case AddrMode::Fp:
+      o.base = kFp, o.a = x.a;
+      break;
+    case AddrMode::Imm:
+      return imm(p, x.a);
+    case AddrMode::IndMp:
+      o.base = kMp, o.ind = 1, o.a = x.a, o.b = x.b;
+      break;
+    case AddrMode::IndFp:
+      o.base = kFp, o.ind = 1, o.a = x.a, o.b = x.b;
+      break;
+    case AddrMode::None:
+      return imm(p, 0);
+  }
+  return o;
+}
+
+}  // namespace
+
+void decode(Program& p, Heap& heap) {
+  const Module& m = p.mod;
+  p.types.clear();
+  for (std::size_t i = 0; i < m.types.size(); ++i)
+    p.types.push_back(
+        heap.add_type(m.types[i].size, m.types[i].map, m.name + ".t" + std::to_string(i)));
+  p.consts.reserve(m.code.size() * 2 + 1);
+  p.code.resize(m.code.size());
+  for (std::size_t pc = 0; pc < m.code.size(); ++pc) {
+    const Instruction& in = m.code[pc];
+    DInst& d = p.code[pc];
+    const OpInfo& info = op_info(in.op);
+    d.op = in.op;
+    d.s = operand(p, in.src);
+    d.d = operand(p, in.dst);
+    switch (in.mid.mode) {
+      case MidMode::None:
+        // An absent optional word (channel buffer size) is 0; an absent
+        // middle of another kind is the destination (d = d OP s).
+        d.m = info.mid != OperandKind::N && info.mid != OperandKind::O ? d.d : imm(p, 0);
+        break;
+      case MidMode::Imm:
+        d.m = imm(p, in.mid.a);
+        break;
+      case MidMode::Fp:
+        d.m.base = kFp, d.m.a = in.mid.a;
+        break;
+      case MidMode::Mp:
+        d.m.base = kMp, d.m.a = in.mid.a;
+        break;
+    }
+    if (info.dst == OperandKind::T) d.aux = in.dst.a;
+    switch (in.op) {
+      case Op::frame_:
+      case Op::new_:
+      case Op::newz_:
+      case Op::newcmp_:
+        d.aux = static_cast<std::int32_t>(p.types[in.src.a]);
+        break;
+      case Op::newa_:
+      case Op::newaz_:
+      case Op::movmp_:
+      case Op::consmp_:
+      case Op::headmp_:
+        d.aux = static_cast<std::int32_t>(p.types[in.mid.a]);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
+  if (p.tables_copied) return;
+  p.tables_copied = true;
+  const Module& m = p.mod;
+  std::uint8_t* base = heap.cage().at(mp);
+  auto size = static_cast<std::int64_t>(m.data_size);
+  auto ncode = static_cast<std::int32_t>(m.code.size());
+  auto word = [&](std::int64_t off) -> std::int32_t {
+    if (off < 0 || off + 4 > size) throw VerifyError{m.name + ": jump table out of range"};
+    return ld<std::int32_t>(base + off);
+  };
+  auto big = [&](std::int64_t off) -> std::int64_t {
+    if (off < 0 || off + 8 > size) throw VerifyError{m.name + ": jump table out of range"};
+    return ld<std::int64_t>(base + off);
+  };
+  auto target = [&](std::int32_t pc, std::int32_t at) {
+    if (pc < 0 || pc >= ncode)
+      throw VerifyError{m.name + ": pc " + std::to_string(at) + ": jump table target out of range"};
+    return pc;
+  };
+  for (std::size_t i = 0; i < p.code.size(); ++i) {
+    DInst& d = p.code[i];
+    const Instruction& in = m.code[i];
+    auto at = static_cast<std::int32_t>(i);
+    std::int64_t t = in.dst.a;
+    switch (d.op) {
+      case Op::case_: {
+        CaseTable ct;
+        std::int32_t n = word(t);
+        if (n < 0 || n > (size - t) / 12) throw VerifyError{m.name + ": jump table out of range"};
+        for (std::int32_t k = 0; k < n; ++k)
+          ct.entries.push_back(
+              {word(t + 4 + 12 * k), word(t + 8 + 12 * k), target(word(t + 12 + 12 * k), at)});
+        ct.dflt = target(word(t + 4 + 12 * std::int64_t(n)), at);
+        d.aux = static_cast<std::int32_t>(p.cases.size());
+        p.cases.push_back(std::move(ct));
+        break;
+      }
+      case Op::casel_: {
+        CaseTable ct;
+        std::int32_t n = word(t);
+        if (n < 0 || n > (size - t) / 24) throw VerifyError{m.name + ": jump table out of range"};
+        for (std::int32_t k = 0; k < n; ++k)
+          ct.entries.push_back(
+              {big(t + 8 + 24 * k), big(t + 16 + 24 * k), target(word(t + 24 + 24 * k), at)});
+        ct.dflt = target(word(t + 8 + 24 * std::int64_t(n)), at);
+        d.aux = static_cast<std::int32_t>(p.cases.size());
+        p.cases.push_back(std::move(ct));
+        break;
+      }
+      case Op::casec_: {
+        StrCaseTable ct;
+        std::int32_t n = word(t);
+        if (n < 0 || n > (size - t) / 12) throw VerifyError{m.name + ": jump table out of range"};
+        for (std::int32_t k = 0; k < n; ++k) {
+          Ptr lo = static_cast<Ptr>(word(t + 4 + 12 * k));
+          Ptr hi = static_cast<Ptr>(word(t + 8 + 12 * k));
+          StrCaseEntry e;
+          e.lo = str_runes(heap, lo);
+          e.hi = hi == H ? e.lo : str_runes(heap, hi);
+          e.pc = target(word(t + 12 + 12 * k), at);
+          ct.entries.push_back(std::move(e));
+        }
+        ct.dflt = target(word(t + 4 + 12 * std::int64_t(n)), at);
+        d.aux = static_cast<std::int32_t>(p.scases.size());
+        p.scases.push_back(std::move(ct));
+        break;
+      }
+      case Op::goto_: {
+        std::vector<std::int32_t> g;
+        std::int32_t n = word(t - 4);
+        if (n < 0 || n > (size - t) / 4) throw VerifyError{m.name + ": jump table out of range"};
+        for (std::int32_t k = 0; k < n; ++k) g.push_back(target(word(t + 4 * k), at));
+        d.aux = static_cast<std::int32_t>(p.gotos.size());
+        p.gotos.push_back(std::move(g));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace dis::vm

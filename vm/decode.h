@@ -1,0 +1,76 @@
+// Pre-decoded instructions: every operand is a base register (frame, module
+// data or the program's constant area) plus an offset, with a flag for double
+// indirection, so operand fetch needs no address-mode switch at run time.
+// Branch targets, type indices (as global heap types) and jump tables are
+// resolved here once; jump tables are copied out of module data so a program
+// that overwrites its data cannot redirect a jump.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "heap.h"
+#include "module.h"
+#include "opcodes.h"
+
+namespace dis::vm {
+
+enum Base : std::uint8_t { kFp = 0, kMp = 1, kConst = 2 };
+
+struct DOpnd {
+  std::uint8_t base = kConst;
+  std::uint8_t ind = 0;
+  std::int32_t a = 0;
+  std::int32_t b = 0;
+};
+
+struct DInst {
+  Op op = Op::nop_;
+  DOpnd s, m, d;
+  std::int32_t aux = 0;  // branch target, global type, table index, size
+};
+
+struct CaseEntry {
+  std::int64_t lo, hi;
+  std::int32_t pc;
+};
+struct CaseTable {
+  std::vector<CaseEntry> entries;
+  std::int32_t dflt = -1;
+};
+struct StrCaseEntry {
+  std::u32string lo, hi;
+  std::int32_t pc;
+};
+struct StrCaseTable {
+  std::vector<StrCaseEntry> entries;
+  std::int32_t dflt = -1;
+};
+
+struct Export;
+
+struct Program {
+  std::string path;
+  Module mod;
+  std::vector<DInst> code;
+  std::vector<std::int64_t> consts;  // immediates, 8 bytes each
+  std::vector<std::uint32_t> types;  // module type index -> global
+  std::vector<CaseTable> cases;      // case and casel
+  std::vector<StrCaseTable> scases;  // casec
+  std::vector<std::vector<std::int32_t>> gotos;
+  std::vector<Export*> exports;  // owned by export_store
+  std::vector<std::unique_ptr<Export>> export_store;
+  bool tables_copied = false;
+};
+
+// Checks every instruction (DESIGN decision 3); throws VerifyError.
+void verify(const Module& m);
+
+// Fills p.code/consts/types from p.mod (after verify). Jump tables are copied
+// later from the first instance's module data (copy_jump_tables).
+void decode(Program& p, Heap& heap);
+void copy_jump_tables(Program& p, Heap& heap, Ptr mp);
+
+}  // namespace dis::vm

@@ -1,0 +1,53 @@
+// dis: run a Dis module (.dis, or .s assembled in memory).
+//   dis [options] prog.dis|prog.s [args...]
+// Exit status: 0 success; 1 uncaught exception, deadlock or verifier
+// refusal; 2 usage error or unreadable/malformed input.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "diag.h"
+#include "vm.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"dis: run a Dis module (.dis or .s) with init(nil, args)"};
+  app.set_version_flag("--version", std::string("dis ") + DIS_VERSION);
+  app.prefix_command();  // everything from the program on belongs to it
+  dis::vm::Options opts;
+  std::uint64_t heap_mb = opts.heap_limit >> 20, stack_kb = opts.stack_limit >> 10;
+  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB")->capture_default_str();
+  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB")->capture_default_str();
+  app.add_option("--max-instructions", opts.max_instructions,
+                 "stop with 'instruction limit' after N instructions (0: none)");
+  app.add_flag("--trace", opts.trace, "print each executed instruction on stderr");
+  app.add_option("--trace-limit", opts.trace_limit, "trace at most N instructions");
+  app.add_option("--root", opts.root, "host directory for absolute Dis paths");
+  app.footer("The program's own arguments follow its file name; its argv[0] is that name.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  std::vector<std::string> rest = app.remaining();
+  if (!rest.empty() && rest[0] == "--") rest.erase(rest.begin());
+  if (rest.empty()) {
+    std::cerr << "dis: no program given\n" << app.help();
+    return 2;
+  }
+  if (!rest[0].empty() && rest[0][0] == '-' && rest[0] != "-") {
+    std::cerr << "dis: unknown option " << rest[0] << "\n";
+    return 2;
+  }
+  opts.heap_limit = heap_mb << 20;
+  opts.stack_limit = stack_kb << 10;
+  try {
+    dis::vm::VM vm(opts);
+    dis::vm::RunResult r = vm.run_file(rest[0], rest);
+    std::cout.flush();
+    return r.status;
+  } catch (const dis::InputError& e) {
+    std::cout.flush();
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+}

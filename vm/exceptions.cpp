@@ -1,0 +1,81 @@
+// Dis exceptions: handler search from the faulting pc outward, frame by
+// frame; unwinding; the diagnostic for an uncaught exception.
+#include "runtime.h"
+
+namespace dis::vm {
+namespace {
+
+bool label_matches(const std::string& label, const std::string& name) {
+  if (!label.empty() && label.back() == '*')
+    return name.compare(0, label.size() - 1, label, 0, label.size() - 1) == 0;
+  return label == name;
+}
+
+// Inferno reports an integer divide by zero as a host trap ("sys: fp: ...");
+// handlers written for that still catch our "zero divide".
+bool case_matches(const std::string& label, const std::string& name) {
+  if (label_matches(label, name)) return true;
+  return name == "zero divide" && label_matches(label, "sys: fp: zero divide");
+}
+
+}  // namespace
+
+std::string Impl::position(std::uint32_t mli, std::int32_t pc) const {
+  const Modlink& ml = *modlinks[mli];
+  if (!ml.prog) return ml.native ? ml.native->path : "?";
+  const Module& m = ml.prog->mod;
+  if (pc >= 0 && static_cast<std::size_t>(pc) < m.positions.size()) {
+    const SrcPos& sp = m.positions[pc];
+    if (sp.file >= 0 && static_cast<std::size_t>(sp.file) < m.source_files.size() && sp.line > 0)
+      return m.source_files[sp.file] + ":" + std::to_string(sp.line);
+  }
+  return m.name + ": pc " + std::to_string(pc);
+}
+
+bool Impl::handle_exception(Prog& p, const std::string& msg, Ptr value) {
+  std::int32_t fi = p.cur;
+  std::uint32_t mli = p.ml;
+  std::int32_t pc = p.pc;
+  while (fi >= 0) {
+    Modlink& ml = modlink(mli);
+    if (ml.prog) {
+      for (const Handler& h : ml.prog->mod.handlers) {
+        if (pc < h.pc1 || pc >= h.pc2) continue;
+        std::int32_t target = -1;
+        for (const HandlerCase& c : h.cases)
+          if (case_matches(c.name, msg)) {
+            target = c.pc;
+            break;
+          }
+        if (target < 0) target = h.wildcard_pc;
+        if (target < 0) continue;
+        pop_frames_to(p, fi);
+        p.cur = fi;
+        p.ml = mli;
+        std::uint8_t* fp = cage.at(p.frames[fi].fp);
+        if (h.type >= 0) heap.release_record(fp, ml.prog->types[h.type]);
+        Ptr v = value != H ? value : str_from_utf8(heap, msg);
+        Ptr old = ld<Ptr>(fp + h.offset);
+        st<Ptr>(fp + h.offset, v);
+        heap.decref(old);
+        p.pc = target;
+        return true;
+      }
+    }
+    const Frame& f = p.frames[fi];
+    if (f.caller < 0) break;
+    pc = f.lr - 1;
+    mli = f.caller_ml;
+    fi = f.caller;
+  }
+  heap.decref(value);
+  if (msg.rfind("fail:", 0) != 0) *err << position(p.ml, p.pc) << ": " << msg << "\n";
+  err->flush();
+  any_broken = true;
+  if (first_error.empty()) first_error = msg;
+  pop_frames_to(p, -1);
+  p.state = ProgState::Done;
+  return false;
+}
+
+}  // namespace dis::vm

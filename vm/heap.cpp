@@ -1,0 +1,237 @@
+#include "heap.h"
+
+#include <cstring>
+
+namespace dis::vm {
+
+void raise_error(const char* msg) { throw DisError{msg}; }
+
+Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
+  small_free_.resize(kSmallMax / 16 + 1);
+  auto special = [&](TypeKind k, const char* name, std::uint32_t size = 0) {
+    TypeInfo t;
+    t.kind = k;
+    t.size = size;
+    t.name = name;
+    types_.push_back(std::move(t));
+  };
+  special(TypeKind::String, "string");
+  special(TypeKind::Array, "array");
+  special(TypeKind::List, "list");
+  special(TypeKind::Channel, "chan", 4);
+  special(TypeKind::Module, "module", 4);
+  special(TypeKind::Stack, "stack");
+  add_type(4, {0x80}, "ptr");
+  add_type(0, {}, "none");
+  add_type(1, {}, "byte");
+  add_type(4, {}, "int");
+  add_type(8, {}, "big");
+}
+
+std::uint32_t Heap::add_type(TypeInfo t) {
+  types_.push_back(std::move(t));
+  return static_cast<std::uint32_t>(types_.size() - 1);
+}
+
+std::uint32_t Heap::add_type(std::int32_t size, const std::vector<std::uint8_t>& map,
+                             std::string name) {
+  TypeInfo t;
+  t.kind = TypeKind::Plain;
+  t.size = static_cast<std::uint32_t>(size < 0 ? 0 : size);
+  t.map = map;
+  t.name = std::move(name);
+  for (std::size_t j = 0; j < map.size(); ++j)
+    for (int i = 0; i < 8; ++i)
+      if (map[j] & (0x80 >> i)) {
+        std::uint32_t off = static_cast<std::uint32_t>(4 * (8 * j + i));
+        if (off + 4 <= t.size) t.ptrs.push_back(off);
+      }
+  return add_type(std::move(t));
+}
+
+BlockHeader* Heap::checked_header(Ptr p) {
+  if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) return nullptr;
+  BlockHeader* h = header(p);
+  if (h->magic != kLive || h->type >= types_.size() || types_[h->type].kind == TypeKind::Stack)
+    return nullptr;
+  return h;
+}
+
+Ptr Heap::carve(std::uint32_t block) {
+  if (block <= kSmallMax) {
+    auto& fl = small_free_[block / 16];
+    if (!fl.empty()) {
+      Ptr p = fl.back();
+      fl.pop_back();
+      return p;
+    }
+  } else {
+    auto it = large_free_.find(block);
+    if (it != large_free_.end() && !it->second.empty()) {
+      Ptr p = it->second.back();
+      it->second.pop_back();
+      return p;
+    }
+  }
+  std::uint64_t end = std::uint64_t{top_} + block;
+  if (end >= Cage::kSize - 4096) raise_error("out of memory: heap");
+  Ptr p = top_;
+  top_ = static_cast<Ptr>(end);
+  return p;
+}
+
+Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
+  std::uint64_t block64 = (std::uint64_t{bytes} + 16 + 15) & ~std::uint64_t{15};
+  if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
+    raise_error("out of memory: heap");
+  auto block = static_cast<std::uint32_t>(block64);
+  Ptr b = carve(block);
+  auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
+  h->ref = 1;
+  h->type = type;
+  h->size = block;
+  h->colour = 0;
+  h->magic = kLive;
+  h->spare = 0;
+  std::memset(cage_.at(b + 16), 0, block - 16);
+  stats_.allocs++;
+  stats_.bytes_allocated += block;
+  stats_.bytes_live += block;
+  if (stats_.bytes_live > stats_.bytes_peak) stats_.bytes_peak = stats_.bytes_live;
+  return b + 16;
+}
+
+Ptr Heap::new_object(std::uint32_t type) {
+  const TypeInfo& t = types_[type];
+  Ptr p = alloc(type, t.size);
+  init_record(cage_.at(p), type);
+  return p;
+}
+
+Ptr Heap::alloc_stack(std::uint32_t bytes) {
+  std::uint32_t block = (bytes + 16 + 15) & ~15u;
+  Ptr b = carve(block);
+  auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
+  h->ref = 1;
+  h->type = kTypeStack;
+  h->size = block;
+  h->colour = 0;
+  h->magic = kLive;
+  h->spare = 0;
+  return b + 16;
+}
+
+void Heap::free_stack(Ptr p) { free_block(p); }
+
+void Heap::free_block(Ptr p) {
+  BlockHeader* h = header(p);
+  std::uint32_t block = h->size;
+  if (h->type != kTypeStack) {
+    stats_.frees++;
+    stats_.bytes_live -= block;
+  }
+  h->magic = kFree;
+  h->ref = 0;
+  if (block <= kSmallMax)
+    small_free_[block / 16].push_back(p - 16);
+  else {
+    if (block >= 64 * 1024) cage_.release(p, block - 16);
+    large_free_[block].push_back(p - 16);
+  }
+}
+
+void Heap::init_record(std::uint8_t* data, std::uint32_t type) {
+  for (std::uint32_t off : types_[type].ptrs) st<Ptr>(data + off, H);
+}
+
+void Heap::release_record(std::uint8_t* data, std::uint32_t type) {
+  for (std::uint32_t off : types_[type].ptrs) {
+    Ptr v = ld<Ptr>(data + off);
+    st<Ptr>(data + off, H);
+    decref(v);
+  }
+}
+
+void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type) {
+  const TypeInfo& t = types_[type];
+  for (std::uint32_t off : t.ptrs) incref(ld<Ptr>(src + off));
+  std::vector<Ptr> old;
+  old.reserve(t.ptrs.size());
+  for (std::uint32_t off : t.ptrs) old.push_back(ld<Ptr>(dst + off));
+  std::memmove(dst, src, t.size);
+  for (Ptr o : old) decref(o);
+}
+
+void Heap::release_child(Ptr c, std::vector<Ptr>& work) {
+  if (c == H) return;
+  BlockHeader* h = checked_header(c);
+  if (!h) return;
+  if (h->ref > 1)
+    --h->ref;
+  else
+    work.push_back(c);
+}
+
+void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
+  BlockHeader* h = header(p);
+  std::uint8_t* d = cage_.at(p);
+  const TypeInfo& t = types_[h->type];
+  switch (t.kind) {
+    case TypeKind::Plain:
+      for (std::uint32_t off : t.ptrs)
+        if (off + 4 <= h->size - 16) release_child(ld<Ptr>(d + off), work);
+      break;
+    case TypeKind::Array: {
+      Ptr root = ld<Ptr>(d + 8);
+      if (root != H) {
+        release_child(root, work);
+        break;
+      }
+      std::uint32_t et = ld<std::uint32_t>(d + 4);
+      if (et >= types_.size()) break;
+      const TypeInfo& e = types_[et];
+      if (e.ptrs.empty() || e.size == 0) break;
+      auto n = static_cast<std::uint32_t>(ld<std::int32_t>(d));
+      std::uint8_t* el = d + 16;
+      for (std::uint32_t i = 0; i < n; ++i, el += e.size)
+        for (std::uint32_t off : e.ptrs) release_child(ld<Ptr>(el + off), work);
+      break;
+    }
+    case TypeKind::List: {
+      std::uint32_t et = ld<std::uint32_t>(d + 4);
+      if (et < types_.size())
+        for (std::uint32_t off : types_[et].ptrs) release_child(ld<Ptr>(d + 8 + off), work);
+      release_child(ld<Ptr>(d), work);
+      break;
+    }
+    case TypeKind::Channel:
+      if (hooks_) hooks_->free_channel(ld<std::uint32_t>(d));
+      break;
+    case TypeKind::Module:
+      if (hooks_) hooks_->free_module(ld<std::uint32_t>(d));
+      break;
+    case TypeKind::String:
+    case TypeKind::Stack:
+      break;
+  }
+}
+
+void Heap::destroy(Ptr p) {
+  // Hooks may release further objects while we destroy: those join the
+  // same work list instead of recursing.
+  work_.push_back(p);
+  if (destroying_) return;
+  destroying_ = true;
+  while (!work_.empty()) {
+    Ptr q = work_.back();
+    work_.pop_back();
+    BlockHeader* h = header(q);
+    if (h->magic != kLive) continue;
+    h->ref = 0;
+    push_children(q, work_);
+    free_block(q);
+  }
+  destroying_ = false;
+}
+
+}  // namespace dis::vm

@@ -1,0 +1,179 @@
+// The Dis heap inside the cage: typed blocks with a 16-byte header just
+// before the data (reference count, type index, block size, colour), size
+// classes with free lists kept outside the cage, and reference counting with
+// iterative destruction. Blocks are laid end to end from kHeapStart to top(),
+// free ones included, so a collector can walk them in address order.
+//
+// Contract: alloc() returns data zeroed with pointer slots set to H and a
+// reference count of 1; decref() at zero destroys children through the type's
+// pointer map without deep recursion. A block header is validated before it
+// is trusted (a module can store an integer where a pointer belongs): an
+// invalid one raises a Dis error, it never corrupts the allocator.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cage.h"
+
+namespace dis::vm {
+
+// A Dis run-time error: becomes a Dis exception with this message.
+struct DisError {
+  std::string msg;
+  std::uint32_t value = 0xFFFFFFFFu;  // raised object (one reference), or H
+};
+[[noreturn]] void raise_error(const char* msg);
+
+enum class TypeKind : std::uint8_t {
+  Plain,    // record with a pointer map (adt, tuple, frame, module data)
+  String,   // {len, max, chars}
+  Array,    // {len, elemtype, root, data, elements...}
+  List,     // {tail, elemtype, element}
+  Channel,  // {channel index}
+  Module,   // {modlink index}
+  Stack,    // a stack chunk: not reference counted
+};
+
+struct TypeInfo {
+  TypeKind kind = TypeKind::Plain;
+  std::uint32_t size = 0;           // bytes (Plain)
+  std::vector<std::uint32_t> ptrs;  // byte offsets of pointer words
+  std::vector<std::uint8_t> map;    // as in the module, for tools
+  std::string name;                 // for diagnostics
+};
+
+struct BlockHeader {
+  std::uint32_t ref;
+  std::uint32_t type;
+  std::uint32_t size;  // whole block, header included
+  std::uint8_t colour;
+  std::uint8_t magic;  // kLive or kFree
+  std::uint16_t spare;
+};
+static_assert(sizeof(BlockHeader) == 16);
+
+inline constexpr std::uint8_t kLive = 0xD5;
+inline constexpr std::uint8_t kFree = 0xF4;
+inline constexpr Ptr kHeapStart = 1u << 16;  // low offsets are never objects
+
+// Well-known type indices installed by the Heap constructor.
+enum WellKnownType : std::uint32_t {
+  kTypeString = 0,
+  kTypeArray,
+  kTypeList,
+  kTypeChannel,
+  kTypeModule,
+  kTypeStack,
+  kTypePtr,   // one pointer word (list of pointers, channel of pointers)
+  kTypeNone,  // no pointers, size 0
+  kTypeByte,  // pointer-free elements of 1, 4 and 8 bytes
+  kTypeWord,
+  kTypeBig,
+  kNumWellKnown,
+};
+
+// Hooks the VM supplies for objects whose destruction touches host state.
+struct HeapHooks {
+  virtual ~HeapHooks() = default;
+  virtual void free_channel(std::uint32_t index) = 0;
+  virtual void free_module(std::uint32_t index) = 0;
+};
+
+struct HeapStats {
+  std::uint64_t allocs = 0, frees = 0;
+  std::uint64_t bytes_live = 0, bytes_peak = 0, bytes_allocated = 0;
+};
+
+class Heap {
+ public:
+  explicit Heap(Cage& cage, std::uint64_t limit);
+
+  Cage& cage() { return cage_; }
+  void set_hooks(HeapHooks* h) { hooks_ = h; }
+  void set_limit(std::uint64_t limit) { limit_ = limit; }
+
+  std::uint32_t add_type(TypeInfo t);
+  // A Plain type from a Dis descriptor (size and map).
+  std::uint32_t add_type(std::int32_t size, const std::vector<std::uint8_t>& map,
+                         std::string name = {});
+  const TypeInfo& type(std::uint32_t i) const { return types_[i]; }
+  std::size_t num_types() const { return types_.size(); }
+
+  // A new block of `type` with `bytes` of data; ref = 1.
+  Ptr alloc(std::uint32_t type, std::uint32_t bytes);
+  // A Plain object of its type's size, pointer slots H.
+  Ptr new_object(std::uint32_t type);
+  // Stack chunks: not counted against the heap limit.
+  Ptr alloc_stack(std::uint32_t bytes);
+  void free_stack(Ptr p);
+
+  BlockHeader* header(Ptr p) { return reinterpret_cast<BlockHeader*>(cage_.at(p - 16)); }
+  // The header if p is a live block, else nullptr.
+  BlockHeader* checked_header(Ptr p);
+
+  void incref(Ptr p) {
+    if (p == H) return;
+    BlockHeader* h = checked_header(p);
+    if (!h) raise_error("dereference of nil");
+    ++h->ref;
+  }
+  void decref(Ptr p) {
+    if (p == H) return;
+    BlockHeader* h = checked_header(p);
+    if (!h) return;  // not a block: nothing to release
+    if (h->ref > 1) {
+      --h->ref;
+      return;
+    }
+    destroy(p);
+  }
+  // Store pointer v into slot at host address `slot`, with counts.
+  void store_ptr(std::uint8_t* slot, Ptr v) {
+    incref(v);
+    Ptr old = ld<Ptr>(slot);
+    st<Ptr>(slot, v);
+    decref(old);
+  }
+  // Release the pointers of a record of `type` at `data` (frames, unwinding).
+  void release_record(std::uint8_t* data, std::uint32_t type);
+  // Set the pointer slots of a record to H.
+  void init_record(std::uint8_t* data, std::uint32_t type);
+  // Copy a record of `type`, adjusting counts (movmp semantics).
+  void copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type);
+
+  // Walk every block (live or free) in address order.
+  template <class F>
+  void walk(F&& f) {
+    for (Ptr p = kHeapStart; p < top_;) {
+      auto* h = reinterpret_cast<BlockHeader*>(cage_.at(p));
+      f(p + 16, *h);
+      p += h->size;
+    }
+  }
+  Ptr top() const { return top_; }
+  const HeapStats& stats() const { return stats_; }
+
+ private:
+  void destroy(Ptr p);
+  void push_children(Ptr p, std::vector<Ptr>& work);
+  void release_child(Ptr c, std::vector<Ptr>& work);
+  Ptr carve(std::uint32_t block);
+  void free_block(Ptr p);
+
+  Cage& cage_;
+  std::uint64_t limit_;
+  std::vector<TypeInfo> types_;
+  Ptr top_ = kHeapStart;
+  static constexpr std::uint32_t kSmallMax = 4096;
+  std::vector<std::vector<Ptr>> small_free_;  // index: block size / 16
+  std::map<std::uint32_t, std::vector<Ptr>> large_free_;
+  std::vector<Ptr> work_;
+  bool destroying_ = false;
+  HeapHooks* hooks_ = nullptr;
+  HeapStats stats_;
+};
+
+}  // namespace dis::vm

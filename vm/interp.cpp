@@ -1,0 +1,1012 @@
+// The Dis interpreter: pre-decoded instructions, threaded dispatch through a
+// table of label addresses generated from opcodes.def (or a switch when built
+// with DIS_SWITCH_DISPATCH). Run-time errors are thrown as DisError and turned
+// into Dis exceptions at the bottom of the loop.
+#include "interp.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "dis_string.h"
+#include "format.h"
+
+namespace dis::vm {
+
+std::int32_t real_to_int(double x) {
+  if (std::isnan(x)) return INT32_MIN;
+  double r = std::round(x);
+  if (r >= 2147483648.0 || r < -2147483648.0) return INT32_MIN;
+  return static_cast<std::int32_t>(r);
+}
+
+std::int64_t real_to_big(double x) {
+  if (std::isnan(x)) return INT64_MIN;
+  double r = std::round(x);
+  if (r >= 9223372036854775808.0 || r < -9223372036854775808.0) return INT64_MIN;
+  return static_cast<std::int64_t>(r);
+}
+
+namespace {
+
+inline std::uint8_t* addr_of(std::uint8_t* const* base, std::uint8_t* cage, const DOpnd& o) {
+  std::uint8_t* a = base[o.base] + o.a;
+  if (o.ind) {
+    Ptr q = ld<Ptr>(a);
+    if (q == H) raise_error("dereference of nil");
+    a = cage + static_cast<std::uint32_t>(q + static_cast<std::uint32_t>(o.b));
+  }
+  return a;
+}
+
+inline std::int32_t pow_int(std::int32_t base, std::int32_t e) {
+  if (e < 0) {
+    if (base == 0) raise_error("zero divide");
+    // 1/r in integers.
+    if (base == 1) return 1;
+    if (base == -1) return (e & 1) ? -1 : 1;
+    return 0;
+  }
+  std::uint32_t r = 1, b = static_cast<std::uint32_t>(base);
+  while (e) {
+    if (e & 1) r *= b;
+    b *= b;
+    e >>= 1;
+  }
+  return static_cast<std::int32_t>(r);
+}
+
+inline std::int64_t pow_big(std::int64_t base, std::int32_t e) {
+  if (e < 0) {
+    if (base == 0) raise_error("zero divide");
+    if (base == 1) return 1;
+    if (base == -1) return (e & 1) ? -1 : 1;
+    return 0;
+  }
+  std::uint64_t r = 1, b = static_cast<std::uint64_t>(base);
+  while (e) {
+    if (e & 1) r *= b;
+    b *= b;
+    e >>= 1;
+  }
+  return static_cast<std::int64_t>(r);
+}
+
+inline double pow_real(double base, std::int32_t e) {
+  bool neg = e < 0;
+  std::uint32_t n = neg ? 0u - static_cast<std::uint32_t>(e) : static_cast<std::uint32_t>(e);
+  double r = 1;
+  while (n) {
+    if (n & 1) r *= base;
+    base *= base;
+    n >>= 1;
+  }
+  return neg ? 1 / r : r;
+}
+
+inline std::int32_t fixshift(std::int64_t v, std::int32_t p) {
+  if (p >= 0) return static_cast<std::int32_t>(v >> (p & 63));
+  return static_cast<std::int32_t>(static_cast<std::uint64_t>(v) << ((-p) & 63));
+}
+
+std::int32_t find_frame(Prog& p, Ptr f) {
+  for (auto i = static_cast<std::int32_t>(p.frames.size()) - 1; i > p.cur; --i)
+    if (p.frames[i].fp == f) return i;
+  raise_error("dereference of nil");
+}
+
+}  // namespace
+
+template <class Probe>
+void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
+  Heap& heap = vm.heap;
+  std::uint8_t* const cage = vm.cage.base();
+  std::uint32_t mli;
+  Modlink* ml;
+  Program* prog;
+  const DInst* code;
+  const DInst* ip;
+  const DInst* in = nullptr;
+  std::uint8_t* base[3];
+
+  auto load_module_regs = [&]() {
+    ml = &vm.modlink(mli);
+    prog = ml->prog;
+    code = prog->code.data();
+    base[kMp] = cage + ml->mp;
+    base[kConst] = reinterpret_cast<std::uint8_t*>(prog->consts.data());
+  };
+  auto load_regs = [&]() {
+    mli = p.ml;
+    load_module_regs();
+    ip = code + p.pc;
+    base[kFp] = cage + p.frames[p.cur].fp;
+  };
+  auto put_ptr = [&](std::uint8_t* d, Ptr owned) {
+    Ptr old = ld<Ptr>(d);
+    st<Ptr>(d, owned);
+    heap.decref(old);
+  };
+  auto release_all = [&]() {
+    vm.pop_frames_to(p, -1);
+    p.state = ProgState::Done;
+  };
+
+  load_regs();
+  for (;;) {
+    try {
+#define S addr_of(base, cage, in->s)
+#define M addr_of(base, cage, in->m)
+#define D addr_of(base, cage, in->d)
+#define LW(x) ld<std::int32_t>(x)
+#define LB(x) ld<std::uint8_t>(x)
+#define LL(x) ld<std::int64_t>(x)
+#define LF(x) ld<double>(x)
+#define LP(x) ld<Ptr>(x)
+#define SAVE_PC() (p.pc = static_cast<std::int32_t>(ip - code), p.ml = mli)
+#define BRANCH(cond)             \
+  if (cond) ip = code + in->aux; \
+  goto next
+
+#ifndef DIS_SWITCH_DISPATCH
+      static const void* const labels[] = {
+#define DIS_OP(code, name, S_, M_, D_) &&L_##name,
+#include "opcodes.def"
+#undef DIS_OP
+      };
+#endif
+
+    next:
+      if (left == 0) {
+        SAVE_PC();
+        return;
+      }
+      --left;
+      in = ip++;
+      if constexpr (Probe::active) {
+        SAVE_PC();
+        probe.before(vm, p, *prog, static_cast<std::int32_t>(in - code));
+        if (vm.halted) {
+          p.pc = static_cast<std::int32_t>(in - code);
+          return;
+        }
+      }
+#ifdef DIS_SWITCH_DISPATCH
+      switch (in->op) {
+#define DIS_OP(code, name, S_, M_, D_) \
+  case Op::name##_:                    \
+    goto L_##name;
+#include "opcodes.def"
+#undef DIS_OP
+      }
+#else
+      goto* labels[static_cast<std::uint8_t>(in->op)];
+#endif
+
+    L_nop:
+      raise_error("illegal dis instruction");
+    L_runt:
+    L_eclr:
+      goto next;
+
+      // ---- moves and conversions ----
+    L_movw:
+      st<std::int32_t>(D, LW(S));
+      goto next;
+    L_movb:
+      st<std::uint8_t>(D, LB(S));
+      goto next;
+    L_movf:
+      st<double>(D, LF(S));
+      goto next;
+    L_movl:
+      st<std::int64_t>(D, LL(S));
+      goto next;
+    L_movp : {
+      Ptr v = LP(S);
+      heap.incref(v);
+      put_ptr(D, v);
+      goto next;
+    }
+    L_movm : {
+      std::uint8_t* s = S;
+      std::int32_t n = LW(M);
+      std::uint8_t* d = D;
+      if (n < 0 || std::uint64_t(s - cage) + std::uint64_t(n) > Cage::kSize ||
+          std::uint64_t(d - cage) + std::uint64_t(n) > Cage::kSize)
+        raise_error("array bounds error");
+      std::memmove(d, s, static_cast<std::size_t>(n));
+      goto next;
+    }
+    L_movmp:
+      heap.copy_record(D, S, static_cast<std::uint32_t>(in->aux));
+      goto next;
+    L_lea:
+      st<Ptr>(D, static_cast<Ptr>(S - cage));
+      goto next;
+    L_movpc:
+      st<std::int32_t>(D, LW(S));
+      goto next;
+    L_cvtbw:
+      st<std::int32_t>(D, LB(S));
+      goto next;
+    L_cvtwb:
+      st<std::uint8_t>(D, static_cast<std::uint8_t>(LW(S)));
+      goto next;
+    L_cvtfw:
+      st<std::int32_t>(D, real_to_int(LF(S)));
+      goto next;
+    L_cvtwf:
+      st<double>(D, LW(S));
+      goto next;
+    L_cvtlf:
+      st<double>(D, static_cast<double>(LL(S)));
+      goto next;
+    L_cvtfl:
+      st<std::int64_t>(D, real_to_big(LF(S)));
+      goto next;
+    L_cvtlw:
+      st<std::int32_t>(D, static_cast<std::int32_t>(LL(S)));
+      goto next;
+    L_cvtwl:
+      st<std::int64_t>(D, LW(S));
+      goto next;
+    L_cvtrf:
+      st<double>(D, ld<float>(S));
+      goto next;
+    L_cvtfr:
+      st<float>(D, static_cast<float>(LF(S)));
+      goto next;
+    L_cvtws:
+      st<std::int16_t>(D, static_cast<std::int16_t>(LW(S)));
+      goto next;
+    L_cvtsw:
+      st<std::int32_t>(D, ld<std::int16_t>(S));
+      goto next;
+    L_cvtwc:
+      put_ptr(D, str_from_utf8(heap, int_to_string(LW(S))));
+      goto next;
+    L_cvtlc:
+      put_ptr(D, str_from_utf8(heap, big_to_string(LL(S))));
+      goto next;
+    L_cvtfc:
+      put_ptr(D, str_from_utf8(heap, real_to_string(LF(S))));
+      goto next;
+    L_cvtcw:
+      st<std::int32_t>(D, string_to_int(str_utf8(heap, LP(S))));
+      goto next;
+    L_cvtcl:
+      st<std::int64_t>(D, string_to_big(str_utf8(heap, LP(S))));
+      goto next;
+    L_cvtcf:
+      st<double>(D, string_to_real(str_utf8(heap, LP(S))));
+      goto next;
+    L_cvtca : {
+      std::string u = str_utf8(heap, LP(S));
+      put_ptr(D, array_of_bytes(heap, u.data(), u.size()));
+      goto next;
+    }
+    L_cvtac : {
+      ArrayRef r = array_ref(heap, LP(S));
+      std::string u(reinterpret_cast<const char*>(cage + r.data),
+                    r.len > 0 ? static_cast<std::size_t>(r.len) : 0);
+      put_ptr(D, str_from_utf8(heap, u));
+      goto next;
+    }
+
+    // ---- arithmetic ----
+#define ARITH(name, T, expr)        \
+  L_##name : {                      \
+    T s_ = ld<T>(S);                \
+    T m_ = ld<T>(M);                \
+    st<T>(D, static_cast<T>(expr)); \
+    goto next;                      \
+  }
+#define U32(x) static_cast<std::uint32_t>(x)
+#define U64(x) static_cast<std::uint64_t>(x)
+      ARITH(addb, std::uint8_t, m_ + s_)
+      ARITH(subb, std::uint8_t, m_ - s_)
+      ARITH(mulb, std::uint8_t, m_ * s_)
+      ARITH(andb, std::uint8_t, m_ & s_)
+      ARITH(orb, std::uint8_t, m_ | s_)
+      ARITH(xorb, std::uint8_t, m_ ^ s_)
+      ARITH(addw, std::int32_t, U32(m_) + U32(s_))
+      ARITH(subw, std::int32_t, U32(m_) - U32(s_))
+      ARITH(mulw, std::int32_t, U32(m_) * U32(s_))
+      ARITH(andw, std::int32_t, m_ & s_)
+      ARITH(orw, std::int32_t, m_ | s_)
+      ARITH(xorw, std::int32_t, m_ ^ s_)
+      ARITH(addl, std::int64_t, U64(m_) + U64(s_))
+      ARITH(subl, std::int64_t, U64(m_) - U64(s_))
+      ARITH(mull, std::int64_t, U64(m_) * U64(s_))
+      ARITH(andl, std::int64_t, m_ & s_)
+      ARITH(orl, std::int64_t, m_ | s_)
+      ARITH(xorl, std::int64_t, m_ ^ s_)
+      ARITH(addf, double, m_ + s_)
+      ARITH(subf, double, m_ - s_)
+      ARITH(mulf, double, m_* s_)
+      ARITH(divf, double, m_ / s_)
+    L_divb : {
+      std::uint8_t s_ = LB(S), m_ = LB(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::uint8_t>(D, static_cast<std::uint8_t>(m_ / s_));
+      goto next;
+    }
+    L_modb : {
+      std::uint8_t s_ = LB(S), m_ = LB(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::uint8_t>(D, static_cast<std::uint8_t>(m_ % s_));
+      goto next;
+    }
+    L_divw : {
+      std::int32_t s_ = LW(S), m_ = LW(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::int32_t>(D, s_ == -1 ? static_cast<std::int32_t>(0u - U32(m_)) : m_ / s_);
+      goto next;
+    }
+    L_modw : {
+      std::int32_t s_ = LW(S), m_ = LW(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::int32_t>(D, s_ == -1 ? 0 : m_ % s_);
+      goto next;
+    }
+    L_divl : {
+      std::int64_t s_ = LL(S), m_ = LL(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::int64_t>(D, s_ == -1 ? static_cast<std::int64_t>(0ull - U64(m_)) : m_ / s_);
+      goto next;
+    }
+    L_modl : {
+      std::int64_t s_ = LL(S), m_ = LL(M);
+      if (s_ == 0) raise_error("zero divide");
+      st<std::int64_t>(D, s_ == -1 ? 0 : m_ % s_);
+      goto next;
+    }
+    L_shlb:
+      st<std::uint8_t>(D, static_cast<std::uint8_t>(U32(LB(M)) << (LW(S) & 31)));
+      goto next;
+    L_shrb:
+      st<std::uint8_t>(D, static_cast<std::uint8_t>(U32(LB(M)) >> (LW(S) & 31)));
+      goto next;
+    L_shlw:
+      st<std::int32_t>(D, static_cast<std::int32_t>(U32(LW(M)) << (LW(S) & 31)));
+      goto next;
+    L_shrw:
+      st<std::int32_t>(D, LW(M) >> (LW(S) & 31));
+      goto next;
+    L_lsrw:
+      st<std::int32_t>(D, static_cast<std::int32_t>(U32(LW(M)) >> (LW(S) & 31)));
+      goto next;
+    L_shll:
+      st<std::int64_t>(D, static_cast<std::int64_t>(U64(LL(M)) << (LW(S) & 63)));
+      goto next;
+    L_shrl:
+      st<std::int64_t>(D, LL(M) >> (LW(S) & 63));
+      goto next;
+    L_lsrl:
+      st<std::int64_t>(D, static_cast<std::int64_t>(U64(LL(M)) >> (LW(S) & 63)));
+      goto next;
+    L_negf:
+      st<double>(D, -LF(S));
+      goto next;
+    L_expw:
+      st<std::int32_t>(D, pow_int(LW(M), LW(S)));
+      goto next;
+    L_expl:
+      st<std::int64_t>(D, pow_big(LL(M), LW(S)));
+      goto next;
+    L_expf:
+      st<double>(D, pow_real(LF(M), LW(S)));
+      goto next;
+
+      // ---- fixed point: scale from the frame temporaries ----
+    L_mulx : {
+      std::int64_t r = std::int64_t(LW(M)) * LW(S);
+      st<std::int32_t>(D, fixshift(r, ld<std::int32_t>(base[kFp] + 28)));
+      goto next;
+    }
+    L_divx : {
+      std::int32_t s_ = LW(S);
+      if (s_ == 0) raise_error("zero divide");
+      std::int32_t sh = ld<std::int32_t>(base[kFp] + 28);
+      std::int64_t m_ = LW(M);
+      m_ = sh >= 0 ? static_cast<std::int64_t>(U64(m_) << (sh & 63)) : m_ >> ((-sh) & 63);
+      st<std::int32_t>(D, static_cast<std::int32_t>(m_ / s_));
+      goto next;
+    }
+    L_cvtxx:
+      st<std::int32_t>(D, fixshift(LW(S), -LW(M)));
+      goto next;
+    L_mulx0:
+    L_mulx1 : {
+      std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
+      if (div == 0) raise_error("zero divide");
+      std::int64_t r = std::int64_t(LW(M)) * LW(S);
+      r = fixshift(r, ld<std::int32_t>(base[kFp] + 28));
+      st<std::int32_t>(D, static_cast<std::int32_t>(r / div));
+      goto next;
+    }
+    L_divx0:
+    L_divx1 : {
+      std::int32_t s_ = LW(S);
+      if (s_ == 0) raise_error("zero divide");
+      std::int64_t r = std::int64_t(LW(M)) * ld<std::int32_t>(base[kFp] + 20);
+      st<std::int32_t>(D, static_cast<std::int32_t>(r / s_));
+      goto next;
+    }
+    L_cvtxx0:
+    L_cvtxx1 : {
+      std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
+      if (div == 0) raise_error("zero divide");
+      st<std::int32_t>(D, static_cast<std::int32_t>(fixshift(LW(S), -LW(M)) / div));
+      goto next;
+    }
+    L_cvtfx:
+      st<std::int32_t>(D, real_to_int(LF(S) * LF(M)));
+      goto next;
+    L_cvtxf:
+      st<double>(D, LW(S) * LF(M));
+      goto next;
+
+      // ---- branches ----
+#define CMPBR(name, T, op) \
+  L_##name : {             \
+    T s_ = ld<T>(S);       \
+    T m_ = ld<T>(M);       \
+    BRANCH(s_ op m_);      \
+  }
+      CMPBR(beqb, std::uint8_t, ==)
+      CMPBR(bneb, std::uint8_t, !=)
+      CMPBR(bltb, std::uint8_t, <)
+      CMPBR(bleb, std::uint8_t, <=)
+      CMPBR(bgtb, std::uint8_t, >)
+      CMPBR(bgeb, std::uint8_t, >=)
+      CMPBR(beqw, std::int32_t, ==)
+      CMPBR(bnew, std::int32_t, !=)
+      CMPBR(bltw, std::int32_t, <)
+      CMPBR(blew, std::int32_t, <=)
+      CMPBR(bgtw, std::int32_t, >)
+      CMPBR(bgew, std::int32_t, >=)
+      CMPBR(beql, std::int64_t, ==)
+      CMPBR(bnel, std::int64_t, !=)
+      CMPBR(bltl, std::int64_t, <)
+      CMPBR(blel, std::int64_t, <=)
+      CMPBR(bgtl, std::int64_t, >)
+      CMPBR(bgel, std::int64_t, >=)
+      CMPBR(beqf, double, ==)
+      CMPBR(bnef, double, !=)
+      CMPBR(bltf, double, <)
+      CMPBR(blef, double, <=)
+      CMPBR(bgtf, double, >)
+      CMPBR(bgef, double, >=)
+#define STRBR(name, op)                       \
+  L_##name : {                                \
+    int c_ = str_compare(heap, LP(S), LP(M)); \
+    BRANCH(c_ op 0);                          \
+  }
+      STRBR(beqc, ==)
+      STRBR(bnec, !=)
+      STRBR(bltc, <)
+      STRBR(blec, <=)
+      STRBR(bgtc, >)
+      STRBR(bgec, >=)
+    L_jmp:
+      ip = code + in->aux;
+      goto next;
+    L_case : {
+      std::int32_t v = LW(S);
+      const CaseTable& t = prog->cases[in->aux];
+      std::size_t lo = 0, hi = t.entries.size();
+      std::int32_t target = t.dflt;
+      while (lo < hi) {
+        std::size_t mid = (lo + hi) / 2;
+        const CaseEntry& e = t.entries[mid];
+        if (v < e.lo)
+          hi = mid;
+        else if (v >= e.hi)
+          lo = mid + 1;
+        else {
+          target = e.pc;
+          break;
+        }
+      }
+      ip = code + target;
+      goto next;
+    }
+    L_casel : {
+      std::int64_t v = LL(S);
+      const CaseTable& t = prog->cases[in->aux];
+      std::int32_t target = t.dflt;
+      for (const CaseEntry& e : t.entries)
+        if (v >= e.lo && v < e.hi) {
+          target = e.pc;
+          break;
+        }
+      ip = code + target;
+      goto next;
+    }
+    L_casec : {
+      std::u32string v = str_runes(heap, LP(S));
+      const StrCaseTable& t = prog->scases[in->aux];
+      std::int32_t target = t.dflt;
+      for (const StrCaseEntry& e : t.entries)
+        if (v >= e.lo && v <= e.hi) {
+          target = e.pc;
+          break;
+        }
+      ip = code + target;
+      goto next;
+    }
+    L_goto : {
+      std::int32_t i = LW(S);
+      const auto& t = prog->gotos[in->aux];
+      if (i < 0 || static_cast<std::size_t>(i) >= t.size()) raise_error("array bounds error");
+      ip = code + t[i];
+      goto next;
+    }
+
+      // ---- frames and calls ----
+    L_frame : {
+      std::uint8_t* d = D;
+      Ptr f = vm.push_frame(p, static_cast<std::uint32_t>(in->aux));
+      st<Ptr>(d, f);
+      goto next;
+    }
+    L_call : {
+      Ptr f = LP(S);
+      std::int32_t fi = find_frame(p, f);
+      Frame& fr = p.frames[fi];
+      fr.lr = static_cast<std::int32_t>(ip - code);
+      fr.caller = p.cur;
+      fr.caller_ml = mli;
+      fr.ml = mli;
+      fr.mcalled = false;
+      std::uint8_t* fh = cage + f;
+      st<std::int32_t>(fh, fr.lr);
+      st<Ptr>(fh + 4, p.frames[p.cur].fp);
+      st<Ptr>(fh + 8, H);
+      p.cur = fi;
+      base[kFp] = fh;
+      ip = code + in->aux;
+      goto next;
+    }
+    L_ret : {
+      const Frame fr = p.frames[p.cur];
+      if (fr.caller < 0) {
+        release_all();
+        return;
+      }
+      // Popping releases the frame's pointers and, after an mcall, the
+      // callee module's reference.
+      vm.pop_frames_to(p, p.cur - 1);
+      p.cur = fr.caller;
+      base[kFp] = cage + p.frames[fr.caller].fp;
+      if (fr.caller_ml != mli) {
+        mli = fr.caller_ml;
+        p.ml = mli;
+        load_module_regs();
+      }
+      ip = code + fr.lr;
+      goto next;
+    }
+    L_mframe : {
+      std::uint32_t target = vm.module_of(LP(S));
+      std::int32_t k = LW(M);
+      Modlink& tm = vm.modlink(target);
+      const Export* e = nullptr;
+      if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+      if (!e) raise_error("module not loaded");
+      std::uint8_t* d = D;
+      st<Ptr>(d, vm.push_frame(p, e->frame_type));
+      goto next;
+    }
+    L_mcall : {
+      std::uint32_t target = vm.module_of(LP(D));
+      std::int32_t k = LW(M);
+      Modlink& tm = vm.modlink(target);
+      const Export* e = nullptr;
+      if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+      if (!e) raise_error("module not loaded");
+      Ptr f = LP(S);
+      std::int32_t fi = find_frame(p, f);
+      Frame& fr = p.frames[fi];
+      fr.lr = static_cast<std::int32_t>(ip - code);
+      fr.caller = p.cur;
+      fr.caller_ml = mli;
+      if (e->native) {
+        SAVE_PC();
+        Call c(vm, p, f);
+        try {
+          e->native->fn(c);
+        } catch (...) {
+          vm.pop_frames_to(p, fi - 1);
+          throw;
+        }
+        vm.pop_frames_to(p, fi - 1);
+        if (p.pending_sleep) {
+          p.pending_sleep = false;
+          p.state = ProgState::Sleeping;
+          p.wake = std::chrono::steady_clock::now() + std::chrono::milliseconds(p.sleep_ms);
+          return;
+        }
+        if (vm.halted) return;
+        goto next;
+      }
+      fr.mcalled = true;
+      fr.ml = target;
+      heap.incref(tm.obj);
+      std::uint8_t* fh = cage + f;
+      st<std::int32_t>(fh, fr.lr);
+      st<Ptr>(fh + 4, p.frames[p.cur].fp);
+      st<Ptr>(fh + 8, mli);
+      p.cur = fi;
+      base[kFp] = fh;
+      mli = target;
+      p.ml = mli;
+      load_module_regs();
+      ip = code + e->pc;
+      goto next;
+    }
+    L_spawn:
+    L_mspawn : {
+      Ptr f = LP(S);
+      std::uint32_t target = mli;
+      std::int32_t pc;
+      if (in->op == Op::spawn_) {
+        pc = in->aux;
+      } else {
+        target = vm.module_of(LP(D));
+        std::int32_t k = LW(M);
+        Modlink& tm = vm.modlink(target);
+        const Export* e = nullptr;
+        if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+        if (!e || e->native) raise_error("module not loaded");
+        pc = e->pc;
+      }
+      std::int32_t fi = find_frame(p, f);
+      Frame fr = p.frames[fi];
+      Prog& np = vm.new_prog(target);
+      Ptr nf = vm.push_frame(np, fr.type);
+      std::memcpy(cage + nf, cage + f, fr.size);
+      // The references in the frame moved with it: clear the old slots so
+      // popping the frame releases nothing.
+      heap.init_record(cage + f, fr.type);
+      vm.pop_frames_to(p, fi - 1);
+      np.cur = 0;
+      np.frames[0].caller = -1;
+      np.pc = pc;
+      goto next;
+    }
+    L_exit:
+      release_all();
+      return;
+    L_load : {
+      std::string path = str_utf8(heap, LP(S));
+      std::int32_t table = LW(M);
+      std::uint8_t* d = D;
+      SAVE_PC();
+      Ptr r = vm.load_module(path, mli, table);
+      put_ptr(d, r);
+      // Loading may add modlinks; ours are stable (held by unique_ptr).
+      goto next;
+    }
+    L_self:
+      heap.incref(ml->obj);
+      put_ptr(D, ml->obj);
+      goto next;
+    L_raise : {
+      Ptr v = LP(S);
+      if (v == H) raise_error("dereference of nil");
+      std::string name;
+      BlockHeader* h = heap.checked_header(v);
+      if (h && h->type == kTypeString)
+        name = str_utf8(heap, v);
+      else if (h)
+        name = str_utf8(heap, ld<Ptr>(cage + v));
+      heap.incref(v);
+      throw DisError{name, v};
+    }
+
+      // ---- heap objects ----
+    L_new:
+    L_newz:
+      put_ptr(D, heap.new_object(static_cast<std::uint32_t>(in->aux)));
+      goto next;
+    L_mnewz : {
+      std::uint32_t target = vm.module_of(LP(S));
+      Modlink& tm = vm.modlink(target);
+      std::int32_t k = LW(M);
+      if (!tm.prog || k < 0 || static_cast<std::size_t>(k) >= tm.prog->types.size())
+        raise_error("type check");
+      put_ptr(D, heap.new_object(tm.prog->types[k]));
+      goto next;
+    }
+    L_tcmp : {
+      Ptr s_ = LP(S), d_ = LP(D);
+      if (s_ != H) {
+        BlockHeader* a = heap.checked_header(s_);
+        BlockHeader* b = d_ == H ? nullptr : heap.checked_header(d_);
+        if (!a || !b || a->type != b->type) raise_error("type check");
+      }
+      goto next;
+    }
+    L_newa:
+    L_newaz:
+      put_ptr(D, array_new(heap, static_cast<std::uint32_t>(in->aux), LW(S)));
+      goto next;
+    L_indx:
+    L_indw:
+    L_indf:
+    L_indb:
+    L_indl : {
+      ArrayRef r = array_ref(heap, LP(S));
+      std::int32_t i = LW(D);
+      if (i < 0 || i >= r.len) raise_error("array bounds error");
+      std::uint32_t es;
+      switch (in->op) {
+        case Op::indw_:
+          es = 4;
+          break;
+        case Op::indb_:
+          es = 1;
+          break;
+        case Op::indf_:
+        case Op::indl_:
+          es = 8;
+          break;
+        default:
+          es = heap.type(r.elemtype).size;
+      }
+      st<Ptr>(M, r.data + static_cast<std::uint32_t>(i) * es);
+      goto next;
+    }
+    L_lena:
+      st<std::int32_t>(D, array_ref(heap, LP(S)).len);
+      goto next;
+    L_slicea : {
+      std::int32_t a = LW(S), b = LW(M);
+      std::uint8_t* d = D;
+      put_ptr(d, array_slice(heap, LP(d), a, b));
+      goto next;
+    }
+    L_slicela : {
+      Ptr src = LP(S);
+      std::int32_t i = LW(M);
+      array_copy_into(heap, LP(D), i, src);
+      goto next;
+    }
+
+      // ---- strings ----
+    L_lenc:
+      st<std::int32_t>(D, str_len(heap, LP(S)));
+      goto next;
+    L_indc : {
+      StrView v = str_view(heap, LP(S));
+      std::int32_t i = LW(M);
+      if (i < 0 || i >= v.n) raise_error("array bounds error");
+      st<std::int32_t>(D, v.at(i));
+      goto next;
+    }
+    L_insc : {
+      std::int32_t r = LW(S), i = LW(M);
+      std::uint8_t* d = D;
+      bool in_place;
+      Ptr n = str_insert(heap, LP(d), i, r, in_place);
+      if (!in_place) put_ptr(d, n);
+      goto next;
+    }
+    L_addc : {
+      Ptr s_ = LP(S), m_ = LP(M);
+      put_ptr(D, str_concat(heap, m_, s_));
+      goto next;
+    }
+    L_slicec : {
+      std::int32_t a = LW(S), b = LW(M);
+      std::uint8_t* d = D;
+      put_ptr(d, str_slice(heap, LP(d), a, b));
+      goto next;
+    }
+
+    // ---- lists ----
+#define CONS(name, type, size)                            \
+  L_##name : {                                            \
+    std::uint8_t* s_ = S;                                 \
+    std::uint8_t* d_ = D;                                 \
+    st<Ptr>(d_, list_cons(heap, type, size, s_, LP(d_))); \
+    goto next;                                            \
+  }
+      CONS(consb, kTypeByte, 1)
+      CONS(consw, kTypeWord, 4)
+      CONS(consf, kTypeBig, 8)
+      CONS(consl, kTypeBig, 8)
+      CONS(consp, kTypePtr, 4)
+    L_consm : {
+      std::uint8_t* s_ = S;
+      std::int32_t n = LW(M);
+      std::uint8_t* d_ = D;
+      if (n < 0 || n > 65536) raise_error("array bounds error");
+      st<Ptr>(d_, list_cons(heap, vm.plain_type(static_cast<std::uint32_t>(n)),
+                            static_cast<std::uint32_t>(n), s_, LP(d_)));
+      goto next;
+    }
+    L_consmp : {
+      std::uint8_t* s_ = S;
+      std::uint8_t* d_ = D;
+      auto t = static_cast<std::uint32_t>(in->aux);
+      st<Ptr>(d_, list_cons(heap, t, heap.type(t).size, s_, LP(d_)));
+      goto next;
+    }
+#define HEAD_CELL()                                                           \
+  Ptr l_ = LP(S);                                                             \
+  if (l_ == H || !heap.checked_header(l_)) raise_error("dereference of nil"); \
+  std::uint8_t* e_ = cage + l_ + kListHeader
+    L_headb : {
+      HEAD_CELL();
+      st<std::uint8_t>(D, *e_);
+      goto next;
+    }
+    L_headw : {
+      HEAD_CELL();
+      st<std::int32_t>(D, LW(e_));
+      goto next;
+    }
+    L_headf:
+    L_headl : {
+      HEAD_CELL();
+      st<std::int64_t>(D, LL(e_));
+      goto next;
+    }
+    L_headp : {
+      HEAD_CELL();
+      Ptr v = LP(e_);
+      heap.incref(v);
+      put_ptr(D, v);
+      goto next;
+    }
+    L_headm : {
+      HEAD_CELL();
+      std::int32_t n = LW(M);
+      std::uint8_t* d = D;
+      if (n < 0 || std::uint64_t(d - cage) + std::uint64_t(n) > Cage::kSize)
+        raise_error("array bounds error");
+      std::memmove(d, e_, static_cast<std::size_t>(n));
+      goto next;
+    }
+    L_headmp : {
+      HEAD_CELL();
+      heap.copy_record(D, e_, static_cast<std::uint32_t>(in->aux));
+      goto next;
+    }
+    L_tail : {
+      Ptr l_ = LP(S);
+      if (l_ == H || !heap.checked_header(l_)) raise_error("dereference of nil");
+      Ptr t = LP(cage + l_);
+      heap.incref(t);
+      put_ptr(D, t);
+      goto next;
+    }
+    L_lenl:
+      st<std::int32_t>(D, list_len(heap, LP(S)));
+      goto next;
+
+      // ---- channels ----
+    L_newcb:
+      put_ptr(D, vm.new_channel(kTypeByte, 1, LW(M)));
+      goto next;
+    L_newcw:
+      put_ptr(D, vm.new_channel(kTypeWord, 4, LW(M)));
+      goto next;
+    L_newcf:
+    L_newcl:
+      put_ptr(D, vm.new_channel(kTypeBig, 8, LW(M)));
+      goto next;
+    L_newcp:
+      put_ptr(D, vm.new_channel(kTypePtr, 4, LW(M)));
+      goto next;
+    L_newcm : {
+      std::int32_t n = LW(S);
+      if (n < 0 || n > 65536) raise_error("array bounds error");
+      put_ptr(D, vm.new_channel(vm.plain_type(static_cast<std::uint32_t>(n)),
+                                static_cast<std::uint32_t>(n), LW(M)));
+      goto next;
+    }
+    L_newcmp : {
+      auto t = static_cast<std::uint32_t>(in->aux);
+      put_ptr(D, vm.new_channel(t, heap.type(t).size, LW(M)));
+      goto next;
+    }
+    L_send : {
+      Ptr src = static_cast<Ptr>(S - cage);
+      Ptr c = LP(D);
+      SAVE_PC();
+      if (!vm.chan_send(p, c, src)) return;
+      goto next;
+    }
+    L_recv : {
+      Ptr c = LP(S);
+      Ptr dst = static_cast<Ptr>(D - cage);
+      SAVE_PC();
+      if (!vm.chan_recv(p, c, dst)) return;
+      goto next;
+    }
+    L_alt:
+    L_nbalt : {
+      Ptr t = static_cast<Ptr>(S - cage);
+      Ptr dst = static_cast<Ptr>(D - cage);
+      SAVE_PC();
+      if (!vm.chan_alt(p, t, dst, in->op == Op::nbalt_)) return;
+      goto next;
+    }
+#undef S
+#undef M
+#undef D
+    } catch (DisError& e) {
+      // The faulting instruction is `in`.
+      p.ml = mli;
+      p.pc = in ? static_cast<std::int32_t>(in - code) : p.pc;
+      if (vm.halted) return;
+      if (!vm.handle_exception(p, e.msg, e.value)) return;
+      load_regs();
+    }
+  }
+}
+
+template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
+template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
+
+void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc) {
+  if (vm.opts.trace_limit && vm.trace_count >= vm.opts.trace_limit) return;
+  ++vm.trace_count;
+  const Instruction& in = prog.mod.code[pc];
+  std::string line =
+      "[" + std::to_string(p.id) + "] " + prog.mod.name + " pc " + std::to_string(pc);
+  if (pc < static_cast<std::int32_t>(prog.mod.positions.size()))
+    line += " (line " + std::to_string(prog.mod.positions[pc].line) + ")";
+  line += ": ";
+  line += op_name(in.op);
+  auto opnd = [&](const Operand& o, const char* tag) {
+    if (o.mode == AddrMode::None) return;
+    std::uint8_t* cage = vm.cage.base();
+    std::uint8_t* fp = cage + p.frames[p.cur].fp;
+    std::uint8_t* mp = cage + vm.modlink(p.ml).mp;
+    std::string v;
+    switch (o.mode) {
+      case AddrMode::Imm:
+        v = "$" + std::to_string(o.a);
+        break;
+      case AddrMode::Fp:
+        v = std::to_string(o.a) + "(fp)=" + std::to_string(ld<std::int32_t>(fp + o.a));
+        break;
+      case AddrMode::Mp:
+        v = std::to_string(o.a) + "(mp)=" + std::to_string(ld<std::int32_t>(mp + o.a));
+        break;
+      case AddrMode::IndFp:
+      case AddrMode::IndMp: {
+        std::uint8_t* b = o.mode == AddrMode::IndFp ? fp : mp;
+        Ptr q = ld<Ptr>(b + o.a);
+        v = std::to_string(o.b) + "(" + std::to_string(o.a) +
+            (o.mode == AddrMode::IndFp ? "(fp))" : "(mp))");
+        if (q != H) v += "=" + std::to_string(ld<std::int32_t>(cage + static_cast<Ptr>(q + o.b)));
+        break;
+      }
+      default:
+        break;
+    }
+    line += std::string(" ") + tag + "=" + v;
+  };
+  opnd(in.src, "s");
+  if (in.mid.mode != MidMode::None) {
+    Operand mo;
+    mo.mode = in.mid.mode == MidMode::Imm  ? AddrMode::Imm
+              : in.mid.mode == MidMode::Fp ? AddrMode::Fp
+                                           : AddrMode::Mp;
+    mo.a = in.mid.a;
+    opnd(mo, "m");
+  }
+  opnd(in.dst, "d");
+  *vm.err << line << "\n";
+}
+
+}  // namespace dis::vm

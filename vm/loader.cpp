@@ -1,0 +1,290 @@
+// Loading: Module -> verified, decoded Program; Program -> module instance
+// (Modlink) with fresh module data; `load` by path with import linking.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "assembler.h"
+#include "dis_file.h"
+#include "runtime.h"
+#include "sbl.h"
+#include "signature.h"
+
+namespace dis::vm {
+
+Module read_module_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.size() > 2 && path.compare(path.size() - 2, 2, ".s") == 0) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot open file"});
+    std::stringstream ss;
+    ss << in.rdbuf();
+    Module m = dis::assembly::assemble(ss.str(), path);
+    return m;
+  }
+  Module m = read_dis_file(path);
+  fs::path sbl = fs::path(path).replace_extension(".sbl");
+  std::error_code ec;
+  if (fs::exists(sbl, ec)) {
+    try {
+      apply_sbl(m, read_sbl_file(sbl.string()));
+    } catch (const InputError&) {
+      // A stale or malformed .sbl only costs source positions.
+      m.positions.clear();
+      m.source_files.clear();
+    }
+  }
+  return m;
+}
+
+namespace {
+
+// Stores the data section into module data at `mp`.
+void build_data(Impl& vm, Program& p, Ptr mp) {
+  Heap& h = vm.heap;
+  const Module& m = p.mod;
+  struct BaseRec {
+    Ptr base;
+    std::uint32_t limit;
+  };
+  std::vector<BaseRec> stack;
+  BaseRec cur{mp, static_cast<std::uint32_t>(m.data_size)};
+  auto bad = [&](const char* why) { throw VerifyError{m.name + ": data: " + why}; };
+  auto at = [&](std::int64_t off, std::int64_t n) -> std::uint8_t* {
+    if (off < 0 || off + n > cur.limit) bad("store out of range");
+    return h.cage().at(cur.base + static_cast<std::uint32_t>(off));
+  };
+  for (const DataItem& it : m.data) {
+    switch (it.kind) {
+      case DataKind::Bytes:
+        for (std::size_t i = 0; i < it.values.size(); ++i)
+          *at(it.offset + std::int64_t(i), 1) = static_cast<std::uint8_t>(it.values[i]);
+        break;
+      case DataKind::Words:
+        for (std::size_t i = 0; i < it.values.size(); ++i)
+          st<std::int32_t>(at(it.offset + 4 * std::int64_t(i), 4),
+                           static_cast<std::int32_t>(it.values[i]));
+        break;
+      case DataKind::Reals:
+      case DataKind::Bigs:
+        for (std::size_t i = 0; i < it.values.size(); ++i)
+          st<std::int64_t>(at(it.offset + 8 * std::int64_t(i), 8), it.values[i]);
+        break;
+      case DataKind::String: {
+        std::uint8_t* slot = at(it.offset, 4);
+        Ptr s = str_from_utf8(h, it.text);
+        Ptr old = ld<Ptr>(slot);
+        st<Ptr>(slot, s);
+        h.decref(old);
+        break;
+      }
+      case DataKind::Array: {
+        if (it.values.size() < 2) bad("array item");
+        std::int64_t t = it.values[0], n = it.values[1];
+        if (t < 0 || t >= static_cast<std::int64_t>(p.types.size())) bad("array type");
+        if (n < 0 || n > (1 << 24)) bad("array length");
+        std::uint8_t* slot = at(it.offset, 4);
+        Ptr a = array_new(h, p.types[t], static_cast<std::int32_t>(n));
+        slot = at(it.offset, 4);
+        Ptr old = ld<Ptr>(slot);
+        st<Ptr>(slot, a);
+        h.decref(old);
+        break;
+      }
+      case DataKind::SetIndex: {
+        if (it.values.empty()) bad("index item");
+        if (stack.size() >= 4) bad("index nesting too deep");
+        Ptr a = ld<Ptr>(at(it.offset, 4));
+        if (a == H || !h.checked_header(a) || h.type(h.header(a)->type).kind != TypeKind::Array)
+          bad("index of a non-array");
+        ArrayRef r = array_ref(h, a);
+        std::int64_t i = it.values[0];
+        if (i < 0 || i >= r.len) bad("index out of range");
+        std::uint32_t es = h.type(r.elemtype).size;
+        stack.push_back(cur);
+        cur.base = r.data + static_cast<std::uint32_t>(i) * es;
+        cur.limit = static_cast<std::uint32_t>((r.len - i) * es);
+        break;
+      }
+      case DataKind::PopBase:
+        if (stack.empty()) bad("pop without index");
+        cur = stack.back();
+        stack.pop_back();
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+Program& Impl::load_program(Module m, const std::string& path) {
+  verify(m);
+  auto p = std::make_unique<Program>();
+  p->path = path;
+  p->mod = std::move(m);
+  decode(*p, heap);
+  for (const Link& l : p->mod.links) {
+    auto e = std::make_unique<Export>();
+    e->name = l.name;
+    e->sig = l.sig;
+    e->pc = l.pc;
+    e->frame_type = l.frame_type >= 0 ? p->types[l.frame_type] : kTypeNone;
+    p->exports.push_back(e.get());
+    p->export_store.push_back(std::move(e));
+  }
+  Program& ref = *p;
+  std::string key = path.empty() ? "<memory>" + std::to_string(programs.size()) : path;
+  programs[key] = std::move(p);
+  return ref;
+}
+
+namespace {
+
+std::uint32_t new_modlink(Impl& vm) {
+  std::uint32_t idx;
+  if (!vm.free_modlinks.empty()) {
+    idx = vm.free_modlinks.back();
+    vm.free_modlinks.pop_back();
+    vm.modlinks[idx] = std::make_unique<Modlink>();
+  } else {
+    idx = static_cast<std::uint32_t>(vm.modlinks.size());
+    vm.modlinks.push_back(std::make_unique<Modlink>());
+  }
+  Modlink& ml = *vm.modlinks[idx];
+  ml.live = true;
+  ml.obj = vm.heap.alloc(kTypeModule, 4);
+  st<std::uint32_t>(vm.cage.at(ml.obj), idx);
+  return idx;
+}
+
+}  // namespace
+
+std::uint32_t Impl::instantiate(Program& p) {
+  std::uint32_t mptype = p.types.empty() ? kTypeNone : p.types[0];
+  auto size = static_cast<std::uint32_t>(p.mod.data_size);
+  Ptr mp = heap.alloc(mptype, size < 8 ? 8 : size);
+  if (!p.types.empty()) heap.init_record(cage.at(mp), mptype);
+  try {
+    build_data(*this, p, mp);
+    copy_jump_tables(p, heap, mp);
+  } catch (...) {
+    heap.decref(mp);
+    throw;
+  }
+  std::uint32_t idx = new_modlink(*this);
+  Modlink& ml = *modlinks[idx];
+  ml.prog = &p;
+  ml.mp = mp;
+  return idx;
+}
+
+std::uint32_t Impl::instantiate_native(NativeModule& n) {
+  std::uint32_t idx = new_modlink(*this);
+  modlinks[idx]->native = &n;
+  return idx;
+}
+
+void Impl::free_module(std::uint32_t index) {
+  if (index >= modlinks.size() || !modlinks[index] || !modlinks[index]->live) return;
+  Modlink& ml = *modlinks[index];
+  ml.live = false;
+  Ptr mp = ml.mp;
+  ml.mp = H;
+  if (mp != H) heap.decref(mp);
+  free_modlinks.push_back(index);
+}
+
+std::uint32_t Impl::module_of(Ptr p) {
+  if (p == H) raise_error("module not loaded");
+  BlockHeader* h = heap.checked_header(p);
+  if (!h || h->type != kTypeModule) raise_error("module not loaded");
+  std::uint32_t idx = ld<std::uint32_t>(cage.at(p));
+  if (idx >= modlinks.size() || !modlinks[idx] || !modlinks[idx]->live)
+    raise_error("module not loaded");
+  return idx;
+}
+
+std::string Impl::host_path(const std::string& dis_path) const {
+  if (!opts.root.empty() && !dis_path.empty() && dis_path[0] == '/') return opts.root + dis_path;
+  return dis_path;
+}
+
+Program* Impl::find_or_read_program(const std::string& path) {
+  std::string hp = host_path(path);
+  auto it = programs.find(hp);
+  if (it != programs.end()) return it->second.get();
+  try {
+    Module m = read_module_file(hp);
+    return &load_program(std::move(m), hp);
+  } catch (const InputError& e) {
+    last_load_error = e.what();
+  } catch (const VerifyError& e) {
+    last_load_error = e.msg;
+  }
+  return nullptr;
+}
+
+Ptr Impl::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
+  Modlink& imp = modlink(importer_ml);
+  std::uint32_t idx;
+  const std::vector<Export*>* exports = nullptr;
+  std::vector<Export*> native_exports;
+  std::string modname;
+  if (path == "$self" && imp.prog) {
+    Ptr shared_mp = imp.mp;
+    Program* self_prog = imp.prog;
+    idx = new_modlink(*this);
+    Modlink& ml = modlink(idx);
+    ml.prog = self_prog;
+    heap.incref(shared_mp);
+    ml.mp = shared_mp;
+    exports = &self_prog->exports;
+    modname = self_prog->mod.name;
+  } else if (!path.empty() && path[0] == '$') {
+    NativeModule* n = nullptr;
+    for (auto& nm : natives)
+      if (nm->path == path) n = nm.get();
+    if (!n) {
+      last_load_error = "no such builtin module " + path;
+      return H;
+    }
+    idx = instantiate_native(*n);
+    for (Export& e : n->exports) native_exports.push_back(&e);
+    exports = &native_exports;
+    modname = path.substr(1);
+  } else {
+    Program* p = find_or_read_program(path);
+    if (!p) return H;
+    try {
+      idx = instantiate(*p);
+    } catch (const VerifyError& e) {
+      last_load_error = e.msg;
+      return H;
+    }
+    exports = &p->exports;
+    modname = p->mod.name;
+  }
+  Modlink& ml = modlink(idx);
+  Modlink& importer = modlink(importer_ml);  // modlinks may have grown
+  if (importer.prog && table >= 0 &&
+      table < static_cast<std::int32_t>(importer.prog->mod.imports.size())) {
+    for (const Import& im : importer.prog->mod.imports[table]) {
+      const Export* found = nullptr;
+      for (const Export* e : *exports)
+        if (e->name == im.name) found = e;
+      if (!found || found->sig != im.sig) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%x/%x", found ? found->sig : 0u, im.sig);
+        last_load_error = "link typecheck " + modname + "->" + im.name + "() " + buf;
+        heap.decref(ml.obj);
+        return H;
+      }
+      ml.links.push_back(found);
+    }
+  } else {
+    for (const Export* e : *exports) ml.links.push_back(e);
+  }
+  return ml.obj;
+}
+
+}  // namespace dis::vm

@@ -1,0 +1,192 @@
+// VM internals shared by the loader, interpreter, scheduler and builtins.
+// Not part of the embedding API (vm.h); its layout may change.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "decode.h"
+#include "vm.h"
+
+namespace dis::vm {
+
+// One export of a program or a builtin module.
+struct Export {
+  std::string name;
+  std::uint32_t sig = 0;
+  std::int32_t pc = -1;
+  std::uint32_t frame_type = kTypeNone;  // global type index
+  const NativeFunction* native = nullptr;
+};
+
+struct NativeModule {
+  std::string path;
+  std::vector<NativeFunction> fns;
+  std::vector<Export> exports;
+};
+
+// A module instance (Dis's Modlink): code shared, module data its own.
+struct Modlink {
+  Program* prog = nullptr;  // nullptr for a builtin module
+  NativeModule* native = nullptr;
+  Ptr mp = H;
+  Ptr obj = H;                       // the heap object Dis code holds
+  std::vector<const Export*> links;  // resolved import table
+  bool live = false;
+};
+
+struct Frame {
+  Ptr fp = H;
+  std::uint32_t type = kTypeNone;
+  std::uint32_t size = 0;
+  std::uint32_t chunk = 0;
+  std::int32_t lr = -1;         // caller's return pc
+  std::uint32_t caller_ml = 0;  // caller's module
+  std::uint32_t ml = 0;         // module running in this frame
+  std::int32_t caller = -1;     // caller's frame index
+  bool mcalled = false;         // callee holds a module reference
+};
+
+struct StackChunk {
+  Ptr base = H;
+  std::uint32_t size = 0;
+};
+
+enum class ProgState : std::uint8_t { Ready, Blocked, Sleeping, Done };
+
+struct Prog {
+  std::uint32_t id = 0;
+  ProgState state = ProgState::Ready;
+  std::int32_t pc = 0;
+  std::uint32_t ml = 0;
+  std::vector<Frame> frames;
+  std::int32_t cur = -1;  // current frame index
+  std::vector<StackChunk> chunks;
+  std::uint32_t chunk_cur = 0;
+  Ptr sp = H;  // next free byte in chunks[chunk_cur]
+  std::uint64_t stack_bytes = 0;
+  std::uint64_t block_gen = 0;  // validates channel waiters
+  Ptr alt_dst = H;              // where a blocked alt stores its index
+  std::chrono::steady_clock::time_point wake;
+  bool is_init = false;
+  bool pending_sleep = false;
+  std::int64_t sleep_ms = 0;
+};
+
+struct Waiter {
+  std::uint32_t prog = 0;
+  std::uint64_t gen = 0;
+  Ptr addr = H;
+  std::int32_t alt_index = -1;
+};
+
+struct Channel {
+  std::uint32_t elemtype = kTypeNone;
+  std::uint32_t size = 0;
+  std::uint32_t cap = 0;  // buffer capacity, 0 unbuffered
+  std::deque<std::vector<std::uint8_t>> buf;
+  std::deque<Waiter> sendq, recvq;
+  bool live = false;
+};
+
+class Impl : public HeapHooks {
+ public:
+  explicit Impl(Options opts);
+  ~Impl() override;
+
+  Options opts;
+  Cage cage;
+  Heap heap;
+  std::ostream* out;
+  std::ostream* err;
+
+  std::vector<std::unique_ptr<NativeModule>> natives;
+  std::map<std::string, std::unique_ptr<Program>> programs;  // by path
+  std::vector<std::unique_ptr<Modlink>> modlinks;
+  std::vector<std::uint32_t> free_modlinks;
+  std::vector<Channel> channels;
+  std::vector<std::uint32_t> free_channels;
+  std::vector<std::unique_ptr<Prog>> progs;  // index = id
+  std::deque<std::uint32_t> runq;
+  std::uint32_t init_prog = 0;
+  bool any_broken = false;
+  std::string first_error;
+  std::string last_load_error;
+  std::string errstr;                 // what %r prints
+  std::uint32_t fd_type = kTypeNone;  // Sys->FD
+  Stats stats;
+  std::uint64_t trace_count = 0;
+  bool halted = false;  // instruction limit reached
+  std::chrono::steady_clock::time_point busec_start;
+
+  // HeapHooks
+  void free_channel(std::uint32_t index) override;
+  void free_module(std::uint32_t index) override;
+
+  // Loading (loader.cpp).
+  Program& load_program(Module m, const std::string& path);  // verifies; throws VerifyError
+  Program* find_or_read_program(const std::string& path);    // nullptr + last_load_error
+  std::uint32_t instantiate(Program& p);                     // new Modlink with fresh MP
+  std::uint32_t instantiate_native(NativeModule& n);
+  // The module for `load path, $table` by the running module; H on failure.
+  Ptr load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
+  std::string host_path(const std::string& dis_path) const;
+  Modlink& modlink(std::uint32_t i) { return *modlinks[i]; }
+  // The modlink index behind a module pointer; raises "module not loaded".
+  std::uint32_t module_of(Ptr p);
+
+  // Threads and frames (scheduler.cpp).
+  Prog& new_prog(std::uint32_t ml);
+  Ptr push_frame(Prog& p, std::uint32_t type);     // raises stack overflow
+  void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above index `keep`
+  void end_prog(Prog& p);
+  RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
+  void schedule();
+  void wake(Prog& p) {
+    p.state = ProgState::Ready;
+    ++p.block_gen;
+    runq.push_back(p.id);
+  }
+  // Hooks for the collector and probes.
+  std::function<void()> on_quantum_end;
+  std::function<void()> on_idle;
+
+  // Channels (scheduler.cpp). Return true when the op completed, false when
+  // the thread must block (state set accordingly).
+  Ptr new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap);
+  Channel& channel_of(Ptr c);
+  bool chan_send(Prog& p, Ptr c, Ptr src);
+  bool chan_recv(Prog& p, Ptr c, Ptr dst);
+  bool chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking);
+
+  // Exceptions (exceptions.cpp). Finds a handler for the prog's current pc;
+  // true if one took it (prog resumes there), false if the thread broke.
+  bool handle_exception(Prog& p, const std::string& msg, Ptr value);
+  std::string position(std::uint32_t ml, std::int32_t pc) const;  // "file.b:LINE" or "mod: pc N"
+
+  // Runs up to `budget` instructions of p; returns how many ran.
+  std::uint32_t run_slice(Prog& p, std::uint32_t budget);
+  std::map<std::uint32_t, std::uint32_t> plain_types;
+  std::uint32_t plain_type(std::uint32_t size);  // pointer-free type of `size` bytes
+
+  // Builtins.
+  void register_native(const std::string& path, std::vector<NativeFunction> fns);
+  std::int64_t write_fd(int fd, const void* data, std::size_t n);
+};
+
+// Raised by the verifier and the loader: "module: pc N: reason".
+struct VerifyError {
+  std::string msg;
+};
+
+void register_sys(Impl& vm);
+void register_math(Impl& vm);
+void register_bench(Impl& vm);
+
+}  // namespace dis::vm

@@ -1,0 +1,373 @@
+// Threads (progs), their stacks of frames, the round-robin scheduler with its
+// 2048-instruction quantum, and channels with send, recv and alt.
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "interp.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+namespace {
+constexpr std::uint32_t kQuantum = 2048;
+constexpr std::uint32_t kChunkSize = 64 * 1024;
+}  // namespace
+
+Prog& Impl::new_prog(std::uint32_t ml) {
+  auto p = std::make_unique<Prog>();
+  p->id = static_cast<std::uint32_t>(progs.size());
+  p->ml = ml;
+  heap.incref(modlink(ml).obj);
+  progs.push_back(std::move(p));
+  runq.push_back(progs.back()->id);
+  stats.threads++;
+  return *progs.back();
+}
+
+Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
+  std::uint32_t size = std::max<std::uint32_t>(heap.type(type).size, 32);
+  size = (size + 7) & ~7u;
+  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
+  if (p.chunks.empty() || p.sp + size > p.chunks[p.chunk_cur].base + p.chunks[p.chunk_cur].size) {
+    // Next chunk: reuse a spare one if big enough, else allocate.
+    std::uint32_t next = p.chunks.empty() ? 0 : p.chunk_cur + 1;
+    if (next < p.chunks.size() && p.chunks[next].size < size) {
+      for (std::size_t i = next; i < p.chunks.size(); ++i) heap.free_stack(p.chunks[i].base);
+      p.chunks.resize(next);
+    }
+    if (next >= p.chunks.size()) {
+      std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
+      p.chunks.push_back({heap.alloc_stack(csize), csize});
+    }
+    p.chunk_cur = next;
+    p.sp = p.chunks[next].base;
+  }
+  Ptr f = p.sp;
+  p.sp += size;
+  p.stack_bytes += size;
+  Frame fr;
+  fr.fp = f;
+  fr.type = type;
+  fr.size = size;
+  fr.chunk = p.chunk_cur;
+  fr.ml = p.ml;
+  p.frames.push_back(fr);
+  std::uint8_t* d = cage.at(f);
+  heap.init_record(d, type);
+  st<std::int32_t>(d, -1);
+  st<Ptr>(d + 4, H);
+  st<Ptr>(d + 8, H);
+  st<std::uint32_t>(d + 12, type);
+  st<Ptr>(d + 16, H);
+  return f;
+}
+
+void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
+  while (static_cast<std::int32_t>(p.frames.size()) - 1 > keep) {
+    Frame fr = p.frames.back();
+    p.frames.pop_back();
+    p.stack_bytes -= fr.size;
+    p.sp = fr.fp;
+    p.chunk_cur = fr.chunk;
+    heap.release_record(cage.at(fr.fp), fr.type);
+    if (fr.mcalled) heap.decref(modlink(fr.ml).obj);
+  }
+}
+
+void Impl::end_prog(Prog& p) {
+  pop_frames_to(p, -1);
+  for (StackChunk& c : p.chunks) heap.free_stack(c.base);
+  p.chunks.clear();
+  p.state = ProgState::Done;
+  if (p.ml < modlinks.size() && modlinks[p.ml] && modlinks[p.ml]->live)
+    heap.decref(modlink(p.ml).obj);
+}
+
+std::uint32_t Impl::run_slice(Prog& p, std::uint32_t budget) {
+  std::uint32_t left = budget;
+  if (opts.trace) {
+    ProbeTrace probe;
+    interpret(*this, p, left, probe);
+  } else {
+    ProbeNone probe;
+    interpret(*this, p, left, probe);
+  }
+  return budget - left;
+}
+
+void Impl::schedule() {
+  using clock = std::chrono::steady_clock;
+  for (;;) {
+    if (halted) return;
+    if (!runq.empty()) {
+      std::uint32_t id = runq.front();
+      runq.pop_front();
+      Prog& p = *progs[id];
+      if (p.state != ProgState::Ready) continue;
+      std::uint32_t budget = kQuantum;
+      if (opts.max_instructions) {
+        std::uint64_t remain = opts.max_instructions > stats.instructions
+                                   ? opts.max_instructions - stats.instructions
+                                   : 0;
+        if (remain == 0) {
+          halted = true;
+          *err << position(p.ml, p.pc) << ": instruction limit\n";
+          any_broken = true;
+          if (first_error.empty()) first_error = "instruction limit";
+          return;
+        }
+        budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
+      }
+      stats.instructions += run_slice(p, budget);
+      stats.slices++;
+      if (p.state == ProgState::Ready)
+        runq.push_back(id);
+      else if (p.state == ProgState::Done)
+        end_prog(p);
+      if (on_quantum_end) on_quantum_end();
+      continue;
+    }
+    // Nothing runnable: wake the earliest sleeper, or stop.
+    Prog* first = nullptr;
+    for (auto& pp : progs)
+      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
+    if (!first) return;
+    if (on_idle) on_idle();
+    auto now = clock::now();
+    if (first->wake > now) std::this_thread::sleep_until(first->wake);
+    now = clock::now();
+    for (auto& pp : progs)
+      if (pp->state == ProgState::Sleeping && pp->wake <= now) wake(*pp);
+  }
+}
+
+RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args) {
+  RunResult res;
+  Program& prog = *modlink(mli).prog;
+  std::int32_t pc = prog.mod.entry_pc;
+  std::int32_t type = prog.mod.entry_type;
+  if (pc < 0) {
+    for (const Link& l : prog.mod.links)
+      if (l.name == "init") pc = l.pc, type = l.frame_type;
+  }
+  if (pc < 0 || type < 0) {
+    res.status = 1;
+    res.message = prog.mod.name + ": no entry point";
+    *err << res.message << "\n";
+    return res;
+  }
+  Prog& p = new_prog(mli);
+  p.is_init = true;
+  init_prog = p.id;
+  try {
+    Ptr f = push_frame(p, prog.types[type]);
+    p.cur = 0;
+    p.frames[0].caller = -1;
+    Ptr list = H;
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+      Ptr s = str_from_utf8(heap, *it);
+      list = list_cons(heap, kTypePtr, 4, reinterpret_cast<std::uint8_t*>(&s), list);
+      heap.decref(s);
+    }
+    std::uint8_t* fd = cage.at(f);
+    if (heap.type(prog.types[type]).size >= 40) {
+      st<Ptr>(fd + 32, H);
+      heap.decref(ld<Ptr>(fd + 36));
+      st<Ptr>(fd + 36, list);
+    } else {
+      heap.decref(list);
+    }
+  } catch (const DisError& e) {
+    res.status = 1;
+    res.message = e.msg;
+    *err << prog.mod.name << ": " << e.msg << "\n";
+    return res;
+  }
+  p.pc = pc;
+  schedule();
+  Prog& ip = *progs[init_prog];
+  if (!halted && ip.state != ProgState::Done) {
+    *err << prog.mod.name << ": deadlock: no thread can run\n";
+    res.status = 1;
+    res.message = "deadlock";
+    return res;
+  }
+  res.status = any_broken ? 1 : 0;
+  res.message = first_error;
+  return res;
+}
+
+// ---- channels ----
+
+Ptr Impl::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap) {
+  if (cap < 0) raise_error("negative array size");
+  std::uint32_t idx;
+  if (!free_channels.empty()) {
+    idx = free_channels.back();
+    free_channels.pop_back();
+  } else {
+    idx = static_cast<std::uint32_t>(channels.size());
+    channels.emplace_back();
+  }
+  Ptr c = heap.alloc(kTypeChannel, 4);
+  st<std::uint32_t>(cage.at(c), idx);
+  Channel& ch = channels[idx];
+  ch = Channel{};
+  ch.elemtype = elemtype;
+  ch.size = size;
+  ch.cap = static_cast<std::uint32_t>(cap);
+  ch.live = true;
+  return c;
+}
+
+void Impl::free_channel(std::uint32_t idx) {
+  if (idx >= channels.size() || !channels[idx].live) return;
+  Channel& ch = channels[idx];
+  ch.live = false;
+  auto items = std::move(ch.buf);
+  std::uint32_t t = ch.elemtype;
+  ch.buf.clear();
+  ch.sendq.clear();
+  ch.recvq.clear();
+  for (auto& item : items)
+    for (std::uint32_t off : heap.type(t).ptrs) heap.decref(ld<Ptr>(item.data() + off));
+  free_channels.push_back(idx);
+}
+
+Channel& Impl::channel_of(Ptr c) {
+  if (c == H) raise_error("dereference of nil");
+  BlockHeader* h = heap.checked_header(c);
+  if (!h || h->type != kTypeChannel) raise_error("dereference of nil");
+  std::uint32_t idx = ld<std::uint32_t>(cage.at(c));
+  if (idx >= channels.size() || !channels[idx].live) raise_error("dereference of nil");
+  return channels[idx];
+}
+
+namespace {
+
+// The first waiter whose thread still waits for it; stale ones are dropped.
+Waiter* first_valid(Impl& vm, std::deque<Waiter>& q) {
+  while (!q.empty()) {
+    Waiter& w = q.front();
+    Prog& p = *vm.progs[w.prog];
+    if (p.state == ProgState::Blocked && p.block_gen == w.gen) return &w;
+    q.pop_front();
+  }
+  return nullptr;
+}
+
+// Copies one element, taking references for the stored pointers and
+// releasing the ones overwritten.
+void deliver(Impl& vm, const Channel& ch, std::uint8_t* dst, const std::uint8_t* src) {
+  if (vm.heap.type(ch.elemtype).ptrs.empty())
+    std::memmove(dst, src, ch.size);
+  else
+    vm.heap.copy_record(dst, src, ch.elemtype);
+}
+
+void complete(Impl& vm, const Waiter& w) {
+  Prog& p = *vm.progs[w.prog];
+  if (w.alt_index >= 0) st<std::int32_t>(vm.cage.at(p.alt_dst), w.alt_index);
+  vm.wake(p);
+}
+
+void block(Prog& p) {
+  p.state = ProgState::Blocked;
+  ++p.block_gen;
+}
+
+}  // namespace
+
+bool Impl::chan_send(Prog& p, Ptr c, Ptr src) {
+  Channel& ch = channel_of(c);
+  if (Waiter* w = first_valid(*this, ch.recvq)) {
+    Waiter r = *w;
+    ch.recvq.pop_front();
+    deliver(*this, ch, cage.at(r.addr), cage.at(src));
+    complete(*this, r);
+    return true;
+  }
+  if (ch.buf.size() < ch.cap) {
+    std::vector<std::uint8_t> item(cage.at(src), cage.at(src) + ch.size);
+    for (std::uint32_t off : heap.type(ch.elemtype).ptrs) heap.incref(ld<Ptr>(item.data() + off));
+    ch.buf.push_back(std::move(item));
+    return true;
+  }
+  block(p);
+  ch.sendq.push_back({p.id, p.block_gen, src, -1});
+  return false;
+}
+
+bool Impl::chan_recv(Prog& p, Ptr c, Ptr dst) {
+  Channel& ch = channel_of(c);
+  if (!ch.buf.empty()) {
+    std::vector<std::uint8_t> item = std::move(ch.buf.front());
+    ch.buf.pop_front();
+    // The buffered copy's references move into dst.
+    std::uint8_t* d = cage.at(dst);
+    std::vector<Ptr> old;
+    for (std::uint32_t off : heap.type(ch.elemtype).ptrs) old.push_back(ld<Ptr>(d + off));
+    std::memcpy(d, item.data(), ch.size);
+    for (Ptr o : old) heap.decref(o);
+    if (Waiter* w = first_valid(*this, ch.sendq)) {
+      Waiter s = *w;
+      ch.sendq.pop_front();
+      std::vector<std::uint8_t> in(cage.at(s.addr), cage.at(s.addr) + ch.size);
+      for (std::uint32_t off : heap.type(ch.elemtype).ptrs) heap.incref(ld<Ptr>(in.data() + off));
+      ch.buf.push_back(std::move(in));
+      complete(*this, s);
+    }
+    return true;
+  }
+  if (Waiter* w = first_valid(*this, ch.sendq)) {
+    Waiter s = *w;
+    ch.sendq.pop_front();
+    deliver(*this, ch, cage.at(dst), cage.at(s.addr));
+    complete(*this, s);
+    return true;
+  }
+  block(p);
+  ch.recvq.push_back({p.id, p.block_gen, dst, -1});
+  return false;
+}
+
+bool Impl::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
+  std::uint8_t* t = cage.at(table);
+  std::int32_t nsend = ld<std::int32_t>(t), nrecv = ld<std::int32_t>(t + 4);
+  if (nsend < 0 || nrecv < 0 || nsend + nrecv > 65536 ||
+      std::uint64_t{table} + 8 + 8ull * (nsend + nrecv) > Cage::kSize)
+    raise_error("array bounds error");
+  std::int32_t n = nsend + nrecv;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Ptr c = ld<Ptr>(t + 8 + 8 * i);
+    Ptr val = ld<Ptr>(t + 12 + 8 * i);
+    if (c == H) continue;
+    Channel& ch = channel_of(c);
+    bool ready = i < nsend ? (first_valid(*this, ch.recvq) || ch.buf.size() < ch.cap)
+                           : (!ch.buf.empty() || first_valid(*this, ch.sendq));
+    if (!ready) continue;
+    if (i < nsend)
+      chan_send(p, c, val);
+    else
+      chan_recv(p, c, val);
+    st<std::int32_t>(cage.at(dst), i);
+    return true;
+  }
+  if (nonblocking) {
+    st<std::int32_t>(cage.at(dst), n);
+    return true;
+  }
+  block(p);
+  p.alt_dst = dst;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Ptr c = ld<Ptr>(t + 8 + 8 * i);
+    Ptr val = ld<Ptr>(t + 12 + 8 * i);
+    if (c == H) continue;
+    Channel& ch = channel_of(c);
+    (i < nsend ? ch.sendq : ch.recvq).push_back({p.id, p.block_gen, val, i});
+  }
+  return false;
+}
+
+}  // namespace dis::vm
