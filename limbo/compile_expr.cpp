@@ -132,7 +132,11 @@ std::optional<ConstVal> Compiler::const_eval(const Expr* e) {
   if (!e) return std::nullopt;
   switch (e->kind) {
     case Expr::IntLit:
-      return ConstVal{TK::Int, e->ival, 0, ""};
+      // Constants beyond 32 bits are big; up to 2^32 they wrap into an int.
+      if (static_cast<std::uint64_t>(e->ival) > 0xFFFFFFFFull)
+        return ConstVal{TK::Big, e->ival, 0, ""};
+      return ConstVal{TK::Int, static_cast<std::int32_t>(static_cast<std::uint32_t>(e->ival)), 0,
+                      ""};
     case Expr::RealLit:
       return ConstVal{TK::Real, 0, e->rval, ""};
     case Expr::StrLit:
@@ -441,7 +445,9 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Slice: {
       Type* at = type_of(e->a.get());
       if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
-      Loc r = dest && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
+      bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
+      Loc r =
+          dest && const_bounds && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
       gen_to(e->a.get(), at, &r);
       Loc lo = gen_to(e->b.get(), t_int_);
       Loc hi;
@@ -780,7 +786,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
       }
       if (ct) {
         Type* rt = mk(TK::Ref, ct);
-        Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, rt} : temp(rt);
+        Loc r = temp(rt);  // not into dest: the values may read it
         AdtInfo& ad = *ct->adt;
         layout_adt(ad);
         int variant = ct->k == TK::Pick ? ad.tag_variant[ct->tag] : -1;
@@ -1031,13 +1037,17 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
                   " given, " + std::to_string(slots.size()) + " expected");
-  Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
+  Loc r = temp(t);  // not into dest: the values may read it
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Operand o = r.op;
     o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
                                                            : o.a += slots[i].first;
     Loc fd{o, slots[i].second};
     gen_to(args[i].get(), slots[i].second, &fd);
+  }
+  if (dest) {
+    move(r, *dest);
+    return *dest;
   }
   return r;
 }

@@ -815,12 +815,17 @@ void Compiler::gen_alt(const Stmt& s) {
   emit(Op::movw_, imm(static_cast<std::int32_t>(recvs.size())), fp(base + 4));
   Loc idx = temp(t_int_);
   emit(deflt ? Op::nbalt_ : Op::alt_, fp(base), idx.op);
-  std::int32_t jt = round_up(mp_size_, 4);
-  mp_size_ = jt + 4 * (n + 1);
+  // goto's table: the entry count, then one pc per alt index (the default
+  // last, for nbalt); the instruction names the first pc.
+  std::int32_t nt = n + (deflt ? 1 : 0);
+  std::int32_t jt = round_up(mp_size_, 4) + 4;
+  mp_size_ = jt + 4 * nt;
+  m_.data.push_back(DataItem{DataKind::Words, jt - 4, {nt}, ""});
   std::int32_t end = new_label();
   std::vector<std::int32_t> labels;
   for (std::int32_t i = 0; i <= n; ++i) {
     labels.push_back(i < n || deflt ? new_label() : end);
+    if (i == n && !deflt) break;
     m_.data.push_back(DataItem{DataKind::Words, jt + 4 * i, {0}, ""});
     table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, labels.back()});
   }
