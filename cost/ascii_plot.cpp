@@ -71,7 +71,7 @@ std::string render_series(const std::vector<PlotSeries>& series, const PlotOptio
                                               axis_label(s0.xlabel, s0.xunit)));
   out += legend(series);
   if (total_values(series) == 0) return out + "(no values)\n";
-  Axis ax = nice_axis(lo, hi, std::max(2, opt.text_height / 4), opt.zero_origin);
+  Axis ax = nice_axis(lo, hi, std::max(3, opt.text_height / 4), opt.zero_origin);
   int w = std::max(8, opt.text_width), h = std::max(4, opt.text_height);
   Grid g(w, h);
   auto row_of = [&](double v) {
@@ -95,8 +95,9 @@ std::string render_series(const std::vector<PlotSeries>& series, const PlotOptio
           double f1 = c2 == c1 ? 1 : static_cast<double>(c - c1) / (c2 - c1);
           int ra = static_cast<int>(std::lround(r1 + (r2 - r1) * f0));
           int rb = static_cast<int>(std::lround(r1 + (r2 - r1) * f1));
+          char ch = ra == rb ? '-' : '|';
           for (int r = std::min(ra, rb); r <= std::max(ra, rb); ++r)
-            if (g.at(c, r) == ' ') g.at(c, r) = '|';
+            if (g.at(c, r) == ' ') g.at(c, r) = ch;
         }
       }
     }

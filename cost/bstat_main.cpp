@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("-d,--delimiter", spec.delimiters, "field delimiter characters (\" \\t\")")
       ->check([](const std::string& s) { return s.empty() ? "empty delimiter" : ""; });
-  app.add_option("-n,--name", names, "read the observation line NAME from each file (repeatable)");
+  app.add_option("-n,--name", names, "read the observation line NAME from each file (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("-c,--confidence", confidence, "confidence: 80 90 95 98 99 99.5")
       ->check([](const std::string& s) {
         try {

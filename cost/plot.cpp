@@ -80,7 +80,10 @@ Bins choose_bins(const std::vector<PlotSeries>& series, bool zero_origin) {
   double lo = all.front(), hi = all.back();
   if (zero_origin) lo = std::min(lo, 0.0);
   bool integers = std::all_of(all.begin(), all.end(), [](double v) { return v == std::floor(v); });
-  if (integers && hi - lo <= 60) {
+  // One bin per integer when the integers are dense enough to fill them.
+  std::size_t distinct = 1;
+  for (std::size_t i = 1; i < all.size(); ++i) distinct += all[i] != all[i - 1];
+  if (integers && hi - lo <= 60 && 4 * static_cast<double>(distinct) >= hi - lo + 1) {
     b.integers = true;
     b.width = 1;
     b.lo = lo - 0.5;

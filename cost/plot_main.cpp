@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   int text_width = -1;
 
   app.add_option("files", files, "observation files ('-' or none: stdin)");
-  app.add_option("-n,--name", names, "plot the series NAME (repeatable; default: all)");
+  app.add_option("-n,--name", names, "plot the series NAME (repeatable; default: all)")
+      ->allow_extra_args(false);
   app.add_option("-r,--range", range_text, "only values FIRST-LAST (from 1, inclusive)");
   app.add_option("-p,--kind", kind_text, "1l lines, 1d dots, 1h histogram, box comparison")
       ->check(CLI::IsMember({"1l", "1d", "1h", "box"}));
