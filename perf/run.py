@@ -638,6 +638,48 @@ def write_observations(path, programs, records, columns):
                     f.write(f"{name}:1l:Round::Time:ms {values}\n")
 
 
+def report(result, metric_name, out):
+    """Prints the tables of a result (fresh, or loaded from its JSON with --show)."""
+    settings = result["settings"]
+    programs = result["programs"]
+    records = {p["name"]: p["runs"] for p in programs}
+    columns = settings["columns"]
+    base = settings["baseline"]
+    probes = result["mode"] == "probes"
+    metric = "median_cpu_s" if metric_name == "cpu" else "median_s"
+    per_prog, geo = ratios(programs, records, columns, base, metric)
+    if probes:
+        ratio_keys = [f"{c}/{base}" for c in columns if c != base]
+    else:
+        ratio_keys = [f"{c}/{base}" for c in columns if c.startswith(OURS)] if base in columns else []
+    rounds, size, date = settings["rounds"], settings["size"], result["environment"]["date"]
+    if metric_name == "cpu":
+        title = f"Median CPU time (user+system) in seconds over {rounds} rounds, size {size}, {date}"
+    else:
+        title = f"Median wall time in seconds (±: half the range over {rounds} rounds), size {size}, {date}"
+    print_table(title, programs, records, columns, per_prog, geo, ratio_keys, fmt_time(metric), out)
+    print(file=out)
+    print_table("Peak resident memory in MiB (largest over the rounds)", programs, records, columns,
+                per_prog, geo, [], fmt_rss, out)
+    if probes:
+        print(file=out)
+        print("Timed view overhead per executed instruction (from cost --format json; "
+              "target: at most 1.5 timer reads)", file=out)
+        for prog in programs:
+            d = prog.get("probe") or {}
+            print(f"  {prog['name']:<9} instructions {fmt_opt(d.get('instructions'), '{:.0f}')}"
+                  f"  timer read {fmt_opt(d.get('timer_read_ns'), '{:.1f} ns')}"
+                  f"  overhead {fmt_opt(d.get('time_overhead_ns_per_instruction'), '{:.1f} ns')}"
+                  f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads", file=out)
+    elif base in columns:
+        print(file=out)
+        print(f"Geometric mean of {metric_name} time relative to {base}: " +
+              (", ".join(f"{k.split('/')[0]} {v:.2f}" for k, v in geo.items()) or "n/a"), file=out)
+        verdict = target_verdict(programs, per_prog, geo)
+        if verdict:
+            print(verdict, file=out)
+
+
 # --------------------------------------------------------------------------
 # Main
 
@@ -668,6 +710,7 @@ def parse_args(argv):
     ap.add_argument("--metric", default="wall", choices=["wall", "cpu"],
                     help="time compared: wall (default) or user+system CPU of the child")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run is killed (default 600)")
+    ap.add_argument("--show", metavar="FILE", help="print the tables of a saved JSON result (with --metric), run nothing")
     ap.add_argument("--list", action="store_true", help="list the programs and their sizes, then exit")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.warmup < 0:
@@ -732,6 +775,15 @@ def main(argv):
         for p in load_programs(args.size, None):
             print(f"{p['name']:<9} {args.size} size {p['size']:<10} {p['what']}")
         return 0
+    if args.show:
+        try:
+            saved = json.loads(Path(args.show).read_text())
+        except (OSError, ValueError) as e:
+            raise HarnessError(f"{args.show}: {e}")
+        if saved.get("schema") != SCHEMA:
+            raise HarnessError(f"{args.show}: not a {SCHEMA} result")
+        report(saved, args.metric, sys.stdout)
+        return 1 if saved.get("failures") else 0
     programs = load_programs(args.size, args.only)
 
     with tempfile.TemporaryDirectory(prefix="disvm-perf-") as tmp:
@@ -762,50 +814,18 @@ def main(argv):
 
     env["loadavg_end"] = list(os.getloadavg())
     columns = [r.name for r in runners if r.available]
-    metric = "median_cpu_s" if args.metric == "cpu" else "median_s"
-    per_prog, geo = ratios(programs, records, columns, base, metric)
-    if args.probes:
-        ratio_keys = [f"{c}/{base}" for c in columns if c != base]
-    else:
-        ratio_keys = [f"{c}/{base}" for c in columns if c.startswith(OURS)] if base in columns else []
-
-    mode = "probes" if args.probes else "peers"
-    if args.metric == "cpu":
-        title = f"Median CPU time (user+system) in seconds over {args.rounds} rounds, size {args.size}, {env['date']}"
-    else:
-        title = (f"Median wall time in seconds (±: half the range over {args.rounds} rounds), "
-                 f"size {args.size}, {env['date']}")
-    print_table(title, programs, records, columns, per_prog, geo, ratio_keys, fmt_time(metric), sys.stdout)
-    print(file=sys.stdout)
-    print_table("Peak resident memory in MiB (largest over the rounds)", programs, records, columns,
-                per_prog, geo, [], fmt_rss, sys.stdout)
     details = None
     if args.probes:
         with tempfile.TemporaryDirectory(prefix="disvm-perf-") as tmp:
             details = probe_details(programs, runners, records, Path(tmp), args.timeout)
-        print(file=sys.stdout)
-        print("Timed view overhead per executed instruction (from cost --format json; "
-              "target: at most 1.5 timer reads)", file=sys.stdout)
-        for prog in programs:
-            d = details[prog["name"]]
-            print(f"  {prog['name']:<9} instructions {fmt_opt(d['instructions'], '{:.0f}')}"
-                  f"  timer read {fmt_opt(d['timer_read_ns'], '{:.1f} ns')}"
-                  f"  overhead {fmt_opt(d['time_overhead_ns_per_instruction'], '{:.1f} ns')}"
-                  f" = {fmt_opt(d['time_overhead_in_timer_reads'], '{:.2f}')} reads", file=sys.stdout)
-    if not args.probes and base in columns:
-        print(file=sys.stdout)
-        print(f"Geometric mean of {args.metric} time relative to {base}: " +
-              (", ".join(f"{k.split('/')[0]} {v:.2f}" for k, v in geo.items()) or "n/a"), file=sys.stdout)
-        verdict = target_verdict(programs, per_prog, geo)
-        if verdict:
-            print(verdict, file=sys.stdout)
-
+    metric = "median_cpu_s" if args.metric == "cpu" else "median_s"
+    per_prog, geo = ratios(programs, records, columns, base, metric)
     result = {
         "schema": SCHEMA,
-        "mode": mode,
+        "mode": "probes" if args.probes else "peers",
         "environment": env,
         "settings": {"size": args.size, "rounds": args.rounds, "warmup": args.warmup, "metric": args.metric,
-                     "baseline": base, "timeout_s": args.timeout},
+                     "baseline": base, "timeout_s": args.timeout, "columns": columns},
         "programs": [
             {"name": p["name"], "size": p["size"], "expected": p["expected"],
              "runs": records[p["name"]], "ratios": per_prog.get(p["name"], {}),
@@ -815,6 +835,8 @@ def main(argv):
         "geomean": geo,
         "failures": failures,
     }
+    report(result, args.metric, sys.stdout)
+
     if args.json:
         out_path = Path(args.json)
     else:

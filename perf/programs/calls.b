@@ -41,7 +41,7 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 
-	n := 10000000;	# default size
+	n := 13000000;	# default size
 	if(args != nil && tl args != nil)
 		n = int hd tl args;
 	acc := ref Acc(0);

@@ -15,7 +15,7 @@ local function mix(a, b)
   return (a * 31 + b) % 65536
 end
 
-local n = tonumber(arg[1]) or 10000000  -- default size
+local n = tonumber(arg[1]) or 13000000  -- default size
 local acc = { n = 0 }
 local s = 0
 for i = 0, n - 1 do

@@ -25,7 +25,7 @@ def mix(a, b):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000000  # default size
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 13000000  # default size
     acc = Acc()
     s = 0
     for i in range(n):

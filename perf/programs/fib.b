@@ -22,7 +22,7 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 
-	n := 35;	# default size
+	n := 37;	# default size
 	if(args != nil && tl args != nil)
 		n = int hd tl args;
 	sys->print("fib %d: %d\n", n, fib(n));

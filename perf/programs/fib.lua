@@ -4,5 +4,5 @@ local function fib(n)
   return fib(n - 1) + fib(n - 2)
 end
 
-local n = tonumber(arg[1]) or 35  -- default size
+local n = tonumber(arg[1]) or 37  -- default size
 print(string.format("fib %d: %d", n, fib(n)))

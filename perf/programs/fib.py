@@ -9,7 +9,7 @@ def fib(n):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 35  # default size
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 37  # default size
     print("fib %d: %d" % (n, fib(n)))
 
 

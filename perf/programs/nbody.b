@@ -99,7 +99,7 @@ init(nil: ref Draw->Context, args: list of string)
 	sys = load Sys Sys->PATH;
 	math = load Math Math->PATH;
 
-	steps := 350000;	# default size
+	steps := 500000;	# default size
 	if(args != nil && tl args != nil)
 		steps = int hd tl args;
 	solarmass = 4.0 * PI * PI;

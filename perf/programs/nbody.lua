@@ -70,7 +70,7 @@ local function offsetmomentum(bodies)
   sun.vz = -pz / solarmass
 end
 
-local steps = tonumber(arg[1]) or 350000  -- default size
+local steps = tonumber(arg[1]) or 500000  -- default size
 local bodies = {
   -- sun
   body(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),

@@ -75,7 +75,7 @@ def offsetmomentum(bodies):
 
 
 def main():
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 350000  # default size
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 500000  # default size
     bodies = [
         # sun
         Body(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),

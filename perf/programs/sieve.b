@@ -33,7 +33,7 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 
-	reps := 330;	# default size
+	reps := 365;	# default size
 	if(args != nil && tl args != nil)
 		reps = int hd tl args;
 	flags := array[LIMIT + 1] of int;

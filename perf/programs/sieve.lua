@@ -17,7 +17,7 @@ local function sieve(flags, n)
   return count
 end
 
-local reps = tonumber(arg[1]) or 330  -- default size
+local reps = tonumber(arg[1]) or 365  -- default size
 local flags = {}
 for i = 0, LIMIT do flags[i] = 0 end
 local total = 0

@@ -17,7 +17,7 @@ def sieve(flags, n):
 
 
 def main():
-    reps = int(sys.argv[1]) if len(sys.argv) > 1 else 330  # default size
+    reps = int(sys.argv[1]) if len(sys.argv) > 1 else 365  # default size
     flags = [0] * (LIMIT + 1)
     total = 0
     for _ in range(reps):

@@ -16,7 +16,7 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 
-	n := 3300000;	# default size
+	n := 3800000;	# default size
 	if(args != nil && tl args != nil)
 		n = int hd tl args;
 	total := big 0;

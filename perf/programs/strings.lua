@@ -1,5 +1,5 @@
 -- String building and int/string conversion (same algorithm and output as strings.b).
-local n = tonumber(arg[1]) or 3300000  -- default size
+local n = tonumber(arg[1]) or 3800000  -- default size
 local total = 0
 local line = ""
 for i = 0, n - 1 do

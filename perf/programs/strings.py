@@ -3,7 +3,7 @@ import sys
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 3300000  # default size
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 3800000  # default size
     total = 0
     line = ""
     for i in range(n):
