@@ -46,6 +46,7 @@ void decode(Program& p, Heap& heap) {
     p.types.push_back(
         heap.add_type(m.types[i].size, m.types[i].map, m.name + ".t" + std::to_string(i)));
   p.consts.reserve(m.code.size() * 2 + 1);
+  std::vector<std::pair<std::size_t, std::int32_t>> lea_consts;
   p.code.resize(m.code.size());
   for (std::size_t pc = 0; pc < m.code.size(); ++pc) {
     const Instruction& in = m.code[pc];
@@ -72,6 +73,11 @@ void decode(Program& p, Heap& heap) {
     }
     if (info.dst == OperandKind::T) d.aux = in.dst.a;
     switch (in.op) {
+      case Op::lea_:
+        // `lea $v, d` (Limbo's constant send in an alt) needs the constant
+        // at a cage address: give each one an 8-byte cage slot.
+        if (in.src.mode == AddrMode::Imm) lea_consts.push_back({pc, in.src.a});
+        break;
       case Op::frame_:
       case Op::new_:
       case Op::newz_:
@@ -87,6 +93,14 @@ void decode(Program& p, Heap& heap) {
         break;
       default:
         break;
+    }
+  }
+  if (!lea_consts.empty()) {
+    Ptr block = heap.alloc_stack(static_cast<std::uint32_t>(8 * lea_consts.size()));
+    for (std::size_t i = 0; i < lea_consts.size(); ++i) {
+      Ptr slot = block + static_cast<Ptr>(8 * i);
+      st<std::int64_t>(heap.cage().at(slot), lea_consts[i].second);
+      p.code[lea_consts[i].first].aux = static_cast<std::int32_t>(slot);
     }
   }
 }
@@ -106,6 +120,11 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
     if (off < 0 || off + 8 > size) throw VerifyError{m.name + ": jump table out of range"};
     return ld<std::int64_t>(base + off);
   };
+  // A default of -1 (Limbo writes it when the arms cover every value, as for
+  // a pick on all tags) continues with the next instruction.
+  auto dflt = [&](std::int32_t pc, std::int32_t at) {
+    return pc == -1 && at + 1 < ncode ? at + 1 : pc;
+  };
   auto target = [&](std::int32_t pc, std::int32_t at) {
     if (pc < 0 || pc >= ncode)
       throw VerifyError{m.name + ": pc " + std::to_string(at) + ": jump table target out of range"};
@@ -124,7 +143,7 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
         for (std::int32_t k = 0; k < n; ++k)
           ct.entries.push_back(
               {word(t + 4 + 12 * k), word(t + 8 + 12 * k), target(word(t + 12 + 12 * k), at)});
-        ct.dflt = target(word(t + 4 + 12 * std::int64_t(n)), at);
+        ct.dflt = target(dflt(word(t + 4 + 12 * std::int64_t(n)), at), at);
         d.aux = static_cast<std::int32_t>(p.cases.size());
         p.cases.push_back(std::move(ct));
         break;
@@ -136,7 +155,7 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
         for (std::int32_t k = 0; k < n; ++k)
           ct.entries.push_back(
               {big(t + 8 + 24 * k), big(t + 16 + 24 * k), target(word(t + 24 + 24 * k), at)});
-        ct.dflt = target(word(t + 8 + 24 * std::int64_t(n)), at);
+        ct.dflt = target(dflt(word(t + 8 + 24 * std::int64_t(n)), at), at);
         d.aux = static_cast<std::int32_t>(p.cases.size());
         p.cases.push_back(std::move(ct));
         break;
@@ -154,7 +173,7 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
           e.pc = target(word(t + 12 + 12 * k), at);
           ct.entries.push_back(std::move(e));
         }
-        ct.dflt = target(word(t + 4 + 12 * std::int64_t(n)), at);
+        ct.dflt = target(dflt(word(t + 4 + 12 * std::int64_t(n)), at), at);
         d.aux = static_cast<std::int32_t>(p.scases.size());
         p.scases.push_back(std::move(ct));
         break;

@@ -224,7 +224,10 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       heap.copy_record(D, S, static_cast<std::uint32_t>(in->aux));
       goto next;
     L_lea:
-      st<Ptr>(D, static_cast<Ptr>(S - cage));
+      if (in->s.base == kConst && !in->s.ind)
+        st<Ptr>(D, static_cast<Ptr>(in->aux));  // a constant's cage slot
+      else
+        st<Ptr>(D, static_cast<Ptr>(S - cage));
       goto next;
     L_movpc:
       st<std::int32_t>(D, LW(S));
@@ -918,7 +921,13 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       goto next;
     }
     L_send : {
-      Ptr src = static_cast<Ptr>(S - cage);
+      std::uint8_t* sa = S;
+      if (in->s.base == kConst && !in->s.ind) {
+        // A constant: give it a cage address the receiver can read from.
+        std::memcpy(cage + p.scratch, sa, 8);
+        sa = cage + p.scratch;
+      }
+      Ptr src = static_cast<Ptr>(sa - cage);
       Ptr c = LP(D);
       SAVE_PC();
       if (!vm.chan_send(p, c, src)) return;

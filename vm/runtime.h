@@ -72,7 +72,9 @@ struct Prog {
   Ptr sp = H;  // next free byte in chunks[chunk_cur]
   std::uint64_t stack_bytes = 0;
   std::uint64_t block_gen = 0;  // validates channel waiters
-  Ptr alt_dst = H;              // where a blocked alt stores its index
+  Ptr alt_dst = H;
+  Ptr scratch =
+      H;  // 16 cage bytes for `send $imm`              // where a blocked alt stores its index
   std::chrono::steady_clock::time_point wake;
   bool is_init = false;
   bool pending_sleep = false;

@@ -19,6 +19,7 @@ Prog& Impl::new_prog(std::uint32_t ml) {
   p->id = static_cast<std::uint32_t>(progs.size());
   p->ml = ml;
   heap.incref(modlink(ml).obj);
+  p->scratch = heap.alloc_stack(16);
   progs.push_back(std::move(p));
   runq.push_back(progs.back()->id);
   stats.threads++;
@@ -79,6 +80,8 @@ void Impl::end_prog(Prog& p) {
   pop_frames_to(p, -1);
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
   p.chunks.clear();
+  if (p.scratch != H) heap.free_stack(p.scratch);
+  p.scratch = H;
   p.state = ProgState::Done;
   if (p.ml < modlinks.size() && modlinks[p.ml] && modlinks[p.ml]->live)
     heap.decref(modlink(p.ml).obj);

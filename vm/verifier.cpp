@@ -133,7 +133,10 @@ void verify(const Module& m) {
       c.fail("invalid address mode");
     // Source.
     if (has_src(in.op)) {
-      if (in.src.mode == AddrMode::Imm && info.src == OperandKind::M)
+      // `send $v, c` is what Limbo writes for a constant; other block
+      // operands (copies of n bytes) may not read the constant area.
+      if (in.src.mode == AddrMode::Imm && info.src == OperandKind::M && in.op != Op::send_ &&
+          in.op != Op::lea_)
         c.fail("immediate source where memory is required");
       c.check_offset(in.src.mode, in.src.a, in.src.b, width(info.src), "source");
     }
