@@ -53,6 +53,7 @@ class Cursor {
     const std::size_t at = pos_;
     const std::int32_t n = size(what);
     check_count(at, n, min_bytes, what);
+    budget(at, n, what);
     return n;
   }
   void check_count(std::size_t at, std::int64_t n, std::size_t min_bytes,
@@ -60,6 +61,14 @@ class Cursor {
     if (static_cast<std::uint64_t>(n) * min_bytes > left())
       fail(at, what + " " + std::to_string(n) + " exceeds the " + std::to_string(left()) +
                    " bytes left in the file");
+  }
+  // Bounds the memory a Module read from at most 8 MiB can take: every
+  // record (instruction, type, data item, link, import, handler label) counts.
+  void budget(std::size_t at, std::int64_t n, const std::string& what) {
+    records_ += n;
+    if (records_ > kMaxDisRecords)
+      fail(at, what + ": implausible .dis file (more than " + std::to_string(kMaxDisRecords) +
+                   " records)");
   }
   std::uint8_t byte(const std::string& what) {
     if (left() < 1) fail(pos_, "truncated " + what);
@@ -90,6 +99,7 @@ class Cursor {
   std::span<const std::uint8_t> bytes_;
   const std::string& file_;
   std::size_t pos_ = 0;
+  std::int64_t records_ = 0;
 };
 
 Operand read_operand(Cursor& c, unsigned mode, const char* which) {
@@ -139,6 +149,7 @@ void read_header(Cursor& c, Module& m, std::int32_t& code_size, std::int32_t& ty
 
 void read_code(Cursor& c, Module& m, std::int32_t code_size) {
   c.check_count(c.pos(), code_size, 2, "code size");
+  c.budget(c.pos(), code_size, "code size");
   m.code.reserve(static_cast<std::size_t>(code_size));
   for (std::int32_t pc = 0; pc < code_size; ++pc) {
     const std::size_t at = c.pos();
@@ -164,6 +175,7 @@ void read_code(Cursor& c, Module& m, std::int32_t code_size) {
 
 void read_types(Cursor& c, Module& m, std::int32_t type_size) {
   c.check_count(c.pos(), type_size, 3, "type section size");
+  c.budget(c.pos(), type_size, "type section size");
   m.types.reserve(static_cast<std::size_t>(type_size));
   std::vector<bool> seen(static_cast<std::size_t>(type_size), false);
   for (std::int32_t i = 0; i < type_size; ++i) {
@@ -199,6 +211,7 @@ std::vector<std::size_t> read_data(Cursor& c, Module& m) {
     if (ctl == 0) break;
     const unsigned kind = ctl >> 4;
     if (kind < 1 || kind > 8) c.fail(at, where + ": unknown kind " + std::to_string(kind));
+    c.budget(at, 1, where);
     DataItem d;
     d.kind = static_cast<DataKind>(kind);
     std::int64_t n = ctl & 15;
@@ -252,6 +265,7 @@ std::vector<std::size_t> read_data(Cursor& c, Module& m) {
 
 void read_links(Cursor& c, Module& m, std::int32_t link_size) {
   c.check_count(c.pos(), link_size, 7, "link section size");
+  c.budget(c.pos(), link_size, "link section size");
   m.links.reserve(static_cast<std::size_t>(link_size));
   for (std::int32_t i = 0; i < link_size; ++i) {
     const std::string where = "link " + std::to_string(i);
@@ -303,6 +317,7 @@ void read_handlers(Cursor& c, Module& m) {
     h.ne = word >> 16;
     const std::int32_t nlab = word & 0xFFFF;
     c.check_count(nlab_at, nlab, 2, where + " label count");
+    c.budget(nlab_at, nlab, where + " label count");
     h.cases.reserve(static_cast<std::size_t>(nlab));
     for (std::int32_t k = 0; k < nlab; ++k) {
       HandlerCase hc;

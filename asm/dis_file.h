@@ -35,6 +35,10 @@ namespace dis {
 inline constexpr std::size_t kMaxDisFileSize = 8u << 20;  // Inferno's loader limit
 inline constexpr std::int32_t kMaxTypeMapBytes = 128 * 1024;
 inline constexpr int kDataBaseDepth = 4;  // DADEPTH: nested array initialisers
+// Most records (instructions, types, data items, links, imports, handler
+// labels) a file may hold (Inferno allows 1M instructions); this
+// bounds a Module's memory to tens of MB however the 8 MiB are spent.
+inline constexpr std::int64_t kMaxDisRecords = 1 << 20;
 
 Module read_dis(std::span<const std::uint8_t> bytes, const std::string& filename);
 Module read_dis_file(const std::string& path);  // InputError if unreadable

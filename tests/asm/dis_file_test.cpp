@@ -746,6 +746,18 @@ TEST(DisFile, LyingCountsFailFastWithoutAllocating) {
   }
 }
 
+TEST(DisFile, RecordBudgetBoundsMemory) {
+  // Two-byte "restore base" items are the cheapest records a file can hold.
+  Bytes b;
+  b.header(0, 0, 0, 0);
+  const std::size_t first = b.b.size();
+  for (std::int64_t i = 0; i <= kMaxDisRecords; ++i) b.byte(0x71).byte(0);
+  b.byte(0).str("M");
+  const Diagnostic d = read_error(b.b);
+  EXPECT_NE(d.message.find("implausible"), std::string::npos) << d.message;
+  EXPECT_EQ(d.offset, static_cast<std::int64_t>(first + 2 * kMaxDisRecords));
+}
+
 TEST(DisFile, HeaderErrors) {
   {
     const Diagnostic d = read_error(Bytes().op(12345).header(0, 0, 0, 0).b);
