@@ -1,0 +1,106 @@
+// Every program of the reference corpus (compiled by Inferno's own Limbo
+// compiler) runs under the built `dis` with the expected output and status;
+// programs that fail show their message on stderr.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// expected.out without the two lines Inferno's emulator and shell add after
+// an uncaught error; returns the message they name ("" if none).
+std::string expected_stdout(const std::string& text, std::string& message) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool first = true;
+  std::string pending;
+  while (std::getline(in, line)) {
+    if (line.rfind("[", 0) == 0 && line.find("] Broken: \"") != std::string::npos) {
+      auto a = line.find("\"") + 1;
+      message = line.substr(a, line.rfind('"') - a);
+      continue;
+    }
+    if (line.rfind("sh: ", 0) == 0 && line.find(" \"") != std::string::npos) continue;
+    if (!first) out += "\n";
+    out += line;
+    first = false;
+  }
+  if (!text.empty() && text.back() == '\n' && !out.empty()) out += "\n";
+  return out;
+}
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result run_dis(const std::string& args) {
+  fs::path tmp = fs::temp_directory_path() / ("dis_corpus_" + std::to_string(::getpid()));
+  std::string cmd = std::string(DIS_BIN_DIR) + "/dis " + args + " >" + tmp.string() + ".out 2>" +
+                    tmp.string() + ".err";
+  int rc = std::system(cmd.c_str());
+  Result r{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(tmp.string() + ".out"),
+           slurp(tmp.string() + ".err")};
+  fs::remove(tmp.string() + ".out");
+  fs::remove(tmp.string() + ".err");
+  return r;
+}
+
+class Corpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Corpus, RunsAsExpected) {
+  fs::path dir = fs::path(DIS_SHARED_DIR) / "testdata" / "limbo" / GetParam();
+  fs::path prog = dir / (GetParam() + ".dis");
+  std::string message;
+  std::string want = expected_stdout(slurp(dir / "expected.out"), message);
+  int want_status = std::atoi(slurp(dir / "expected.status").c_str());
+  Result r = run_dis("'" + fs::absolute(prog).string() + "'");
+  EXPECT_EQ(r.out, want);
+  EXPECT_EQ(r.status, want_status) << r.err;
+  if (!message.empty()) {
+    // Our diagnostic: file.b:LINE: message.
+    EXPECT_NE(r.err.find(GetParam() + ".b:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(": " + message + "\n"), std::string::npos) << r.err;
+  } else {
+    EXPECT_EQ(r.err, "");  // success and fail: exceptions are silent
+  }
+}
+
+std::vector<std::string> corpus() {
+  std::vector<std::string> names;
+  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
+    if (e.is_directory() && fs::exists(e.path() / "expected.out"))
+      names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limbo, Corpus, ::testing::ValuesIn(corpus()),
+                         [](const auto& param_info) { return param_info.param; });
+
+TEST(Corpus, HasEveryProgram) { EXPECT_GE(corpus().size(), 18u); }
+
+TEST(DisTool, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_dis("").status, 2);
+  EXPECT_EQ(run_dis("/nonexistent/prog.dis").status, 2);
+  EXPECT_EQ(run_dis("--no-such-flag x.dis").status, 2);
+  Result h = run_dis("--help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("--max-instructions"), std::string::npos);
+  EXPECT_EQ(run_dis("--version").status, 0);
+}
+
+}  // namespace

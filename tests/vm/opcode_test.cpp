@@ -1,0 +1,286 @@
+// Per-family opcode tests: small assembly programs whose printed results are
+// compared with hand-computed values, edge cases included.
+#include <gtest/gtest.h>
+
+#include "interp.h"
+#include "vm_test_util.h"
+
+using namespace vmtest;
+
+namespace {
+
+TEST(VmArith, WordOverflowWrapsAndDivisionEdges) {
+  auto o =
+      run("\tmovw\t$1,40(fp)\n"
+          "\tshlw\t$30,40(fp)\n"            // 2^30
+          "\taddw\t40(fp),40(fp),44(fp)\n"  // 2^31 wraps to INT_MIN
+          "\taddw\t44(fp),44(fp),48(fp)\n"  // INT_MIN + INT_MIN = 0
+          "\tmovw\t$-1,52(fp)\n"
+          "\tdivw\t52(fp),44(fp),56(fp)\n"  // INT_MIN / -1 = INT_MIN
+          "\tmodw\t52(fp),44(fp),60(fp)\n"  // INT_MIN % -1 = 0
+          "\tmovw\t$-7,64(fp)\n"
+          "\tdivw\t$2,64(fp),68(fp)\n"  // -3 (truncates)
+          "\tmodw\t$2,64(fp),72(fp)\n"  // -1
+          "\tsubw\t$1,64(fp),76(fp)\n"  // d = m - s = -8
+          "\tmulw\t$3,64(fp),80(fp)\n" +
+          print_int("44(fp)") + print_int("48(fp)") + print_int("56(fp)") + print_int("60(fp)") +
+          print_int("68(fp)") + print_int("72(fp)") + print_int("76(fp)") + print_int("80(fp)"));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "-2147483648\n0\n-2147483648\n0\n-3\n-1\n-8\n-21\n");
+}
+
+TEST(VmArith, ShiftsTakeCountModuloWidth) {
+  auto o =
+      run("\tmovw\t$1,40(fp)\n"
+          "\tshlw\t$33,40(fp),44(fp)\n"  // 1 << (33 & 31) = 2
+          "\tmovw\t$-16,48(fp)\n"
+          "\tshrw\t$2,48(fp),52(fp)\n"   // arithmetic: -4
+          "\tlsrw\t$28,48(fp),56(fp)\n"  // logical: 15
+          "\tshrw\t$32,48(fp),60(fp)\n"  // count 0: -16
+          "\tshlw\t$31,40(fp),64(fp)\n" +
+          print_int("44(fp)") + print_int("52(fp)") + print_int("56(fp)") + print_int("60(fp)") +
+          print_int("64(fp)"));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "2\n-4\n15\n-16\n-2147483648\n");
+}
+
+TEST(VmArith, BytesAreUnsignedAndWrap) {
+  auto o =
+      run("\tmovw\t$250,40(fp)\n"
+          "\tcvtwb\t40(fp),44(fp)\n"
+          "\taddb\t$10,44(fp),45(fp)\n"  // 260 & 255 = 4
+          "\tcvtbw\t45(fp),48(fp)\n"
+          "\tsubb\t44(fp),45(fp),46(fp)\n"  // 4 - 250 = 10 (mod 256)
+          "\tcvtbw\t46(fp),52(fp)\n"
+          "\tshrb\t$4,44(fp),47(fp)\n"  // 250 >> 4 = 15
+          "\tcvtbw\t47(fp),56(fp)\n" +
+          print_int("48(fp)") + print_int("52(fp)") + print_int("56(fp)"));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "4\n10\n15\n");
+}
+
+TEST(VmArith, BigArithmeticAndEdges) {
+  auto o =
+      run("\tmovl\t32(mp),40(fp)\n"  // INT64_MIN
+          "\tmovl\t48(mp),48(fp)\n"  // -1
+          "\tdivl\t48(fp),40(fp),56(fp)\n"
+          "\tmodl\t48(fp),40(fp),64(fp)\n"
+          "\tmovl\t40(mp),72(fp)\n"           // 5
+          "\tshll\t$65,72(fp),80(fp)\n"       // count 1 -> 10
+          "\taddl\t48(fp),40(fp),88(fp)\n" +  // INT64_MIN - 1 wraps to max
+              print_big("56(fp)") +
+              print_big("64(fp)") + print_big("80(fp)") + print_big("88(fp)"),
+          "\tlong\t@mp+32,-9223372036854775808\n\tlong\t@mp+40,5\n\tlong\t@mp+48,-1\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "-9223372036854775808\n0\n10\n9223372036854775807\n");
+}
+
+TEST(VmArith, ZeroDivideIsAnException) {
+  for (const char* op : {"divw", "modw", "divb", "modb"}) {
+    auto o = run(std::string("\tmovw\t$0,40(fp)\n\t") + op + "\t40(fp),44(fp),48(fp)\n");
+    EXPECT_EQ(o.status, 1) << op;
+    EXPECT_NE(o.err.find("zero divide"), std::string::npos) << op << ": " << o.err;
+  }
+  auto o = run("\tdivl\t40(fp),48(fp),56(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("zero divide"), std::string::npos);
+}
+
+TEST(VmConvert, RealToIntRoundsHalvesAwayFromZero) {
+  EXPECT_EQ(dis::vm::real_to_int(2.5), 3);
+  EXPECT_EQ(dis::vm::real_to_int(-2.5), -3);
+  EXPECT_EQ(dis::vm::real_to_int(0.5), 1);
+  EXPECT_EQ(dis::vm::real_to_int(-0.5), -1);
+  EXPECT_EQ(dis::vm::real_to_int(2.4999), 2);
+  EXPECT_EQ(dis::vm::real_to_big(-3.5), -4);
+  auto o = run("\tcvtfw\t32(mp),40(fp)\n\tcvtfw\t40(mp),44(fp)\n\tcvtfl\t40(mp),48(fp)\n" +
+                   print_int("40(fp)") + print_int("44(fp)") + print_big("48(fp)"),
+               "\treal\t@mp+32,1.5\n\treal\t@mp+40,-1.5\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "2\n-2\n-2\n");
+}
+
+TEST(VmConvert, StringNumberConversions) {
+  auto o =
+      run("\tmovw\t$-42,40(fp)\n"
+          "\tcvtwc\t40(fp),128(fp)\n"
+          "\tcvtcw\t24(mp),44(fp)\n"    // "12abc" -> 12
+          "\tcvtcw\t28(mp),48(fp)\n" +  // "2147483648" clamps
+              print_str("128(fp)") +
+              print_int("44(fp)") + print_int("48(fp)"),
+          "\tstring\t@mp+24,\"12abc\"\n\tstring\t@mp+28,\"2147483648\"\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "-42\n12\n2147483647\n");
+}
+
+TEST(VmStrings, RuneStringsIndexInsertSliceCompare) {
+  // 24(mp) = "héllo" (runes), 28(mp) = "abc".
+  auto o =
+      run("\tlenc\t24(mp),40(fp)\n"
+          "\tindc\t24(mp),$1,44(fp)\n"  // é = 233
+          "\tmovp\t28(mp),128(fp)\n"
+          "\tinsc\t$955,$3,128(fp)\n"  // append λ
+          "\tlenc\t128(fp),48(fp)\n"
+          "\tslicec\t$1,$4,128(fp)\n"        // "bcλ"
+          "\taddc\t28(mp),24(mp),132(fp)\n"  // "héllo" + "abc"
+          "\tmovw\t$0,52(fp)\n"
+          "\tbltc\t28(mp),24(mp),$@less\n"  // "abc" < "héllo"
+          "\tmovw\t$7,52(fp)\n"
+          "L:less\n"
+          "\tlenc\t136(fp),56(fp)\n" +  // nil string: 0
+              print_int("40(fp)") +
+              print_int("44(fp)") + print_int("48(fp)") + print_str("128(fp)") +
+              print_str("132(fp)") + print_int("52(fp)") + print_int("56(fp)"),
+          "\tstring\t@mp+24,\"h\xc3\xa9llo\"\n\tstring\t@mp+28,\"abc\"\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "5\n233\n4\nbc\xce\xbb\nh\xc3\xa9lloabc\n0\n0\n");
+}
+
+TEST(VmStrings, IndexOutOfRangeIsBoundsError) {
+  auto o = run("\tindc\t28(mp),$3,40(fp)\n", "\tstring\t@mp+28,\"abc\"\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+}
+
+TEST(VmArrays, NewIndexSliceLengthAndNil) {
+  auto o =
+      run("\tnewa\t$5,$2,128(fp)\n"  // array of 5 (type 2 is 40 bytes: fine for lena)
+          "\tlena\t128(fp),40(fp)\n"
+          "\tnewa\t$4,$5,132(fp)\n"  // 4 ints (desc 5: 4 bytes)
+          "\tindw\t132(fp),44(fp),$2\n"
+          "\tmovw\t$77,0(44(fp))\n"
+          "\tmovp\t132(fp),136(fp)\n"
+          "\tslicea\t$1,$4,136(fp)\n"  // [1:4]: elements 1,2,3
+          "\tlena\t136(fp),48(fp)\n"
+          "\tindw\t136(fp),52(fp),$1\n"  // original element 2
+          "\tlena\t140(fp),56(fp)\n" +   // nil: 0
+              print_int("40(fp)") +
+              print_int("48(fp)") + print_int("0(52(fp))") + print_int("56(fp)"),
+          "");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "5\n3\n77\n0\n");
+}
+
+TEST(VmArrays, BoundsAndNegativeSize) {
+  auto o = run("\tnewa\t$2,$5,128(fp)\n\tindw\t128(fp),40(fp),$2\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+  o = run("\tnewa\t$-1,$5,128(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("negative array size"), std::string::npos) << o.err;
+  o = run("\tindw\t128(fp),40(fp),$0\n");  // nil array
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+}
+
+TEST(VmLists, ConsHeadTailLength) {
+  auto o = run(
+      "\tconsw\t$3,128(fp)\n"
+      "\tconsw\t$2,128(fp)\n"
+      "\tconsw\t$1,128(fp)\n"
+      "\tlenl\t128(fp),40(fp)\n"
+      "\theadw\t128(fp),44(fp)\n"
+      "\ttail\t128(fp),132(fp)\n"
+      "\theadw\t132(fp),48(fp)\n"
+      "\tconsp\t28(mp),136(fp)\n"
+      "\theadp\t136(fp),140(fp)\n" +
+          print_int("40(fp)") + print_int("44(fp)") + print_int("48(fp)") + print_str("140(fp)"),
+      "\tstring\t@mp+28,\"abc\"\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "3\n1\n2\nabc\n");
+  o = run("\theadw\t128(fp),40(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << o.err;
+}
+
+TEST(VmPointers, NilIndirectionRaisesNeverWraps) {
+  auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << o.err;
+}
+
+TEST(VmControl, CaseTableBoundsAndDefault) {
+  // case table at 32(mp): 2 entries [0,10)->A, [10,20)->B, default C.
+  std::string body =
+      "\tmovw\t$15,40(fp)\n"
+      "\tcase\t40(fp),32(mp)\n"
+      "L:A\n\tmovw\t$1,44(fp)\n\tjmp\t$@end\n"
+      "L:B\n\tmovw\t$2,44(fp)\n\tjmp\t$@end\n"
+      "L:C\n\tmovw\t$3,44(fp)\n"
+      "L:end\n" +
+      print_int("44(fp)");
+  // Instruction numbers: load=0, movw=1, case=2, A=3, B=5, C=7.
+  auto o = run(body, "\tword\t@mp+32,2,0,10,3,10,20,5,7\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "2\n");
+  std::string b2 = body;
+  b2.replace(b2.find("$15"), 3, "$20");  // hi is exclusive: default
+  o = run(b2, "\tword\t@mp+32,2,0,10,3,10,20,5,7\n");
+  EXPECT_EQ(o.out, "3\n");
+}
+
+TEST(VmControl, ExceptionCaughtByHandler) {
+  std::string text = program(
+      "\tmovw\t$0,40(fp)\n"
+      "\tdivw\t40(fp),40(fp),44(fp)\n"  // pc 2
+      "\tret\n" +
+          print_str("128(fp)"),  // handler at pc 4
+      "", "",
+      "\texceptions\t1\n\texception\t2, 3, 128, -1, 1, 0\n\texctab\t\"zero*\", 4\n\texctab\t*, "
+      "-1\n");
+  auto o = run_text(text);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "zero divide\n");
+}
+
+TEST(VmControl, FailExceptionIsSilentStatusOne) {
+  auto o = run("\traise\t28(mp)\n", "\tstring\t@mp+28,\"fail:quiet\"\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.err, "");
+  o = run("\traise\t28(mp)\n", "\tstring\t@mp+28,\"loud\"\n");
+  EXPECT_EQ(o.status, 1);
+  // The diagnostic names the .s line of the raise.
+  EXPECT_EQ(o.err.rfind("t.s:", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find(": loud\n"), std::string::npos) << o.err;
+}
+
+TEST(VmControl, StackOverflowAndInstructionLimit) {
+  // f calls itself forever: frame $1 then call.
+  dis::vm::Options opts;
+  opts.stack_limit = 1 << 20;
+  auto o = run("L:f\n\tframe\t$1,192(fp)\n\tcall\t192(fp),$@f\n", "", opts);
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("stack overflow"), std::string::npos) << o.err;
+  dis::vm::Options lim;
+  lim.max_instructions = 10000;
+  o = run("L:loop\n\tjmp\t$@loop\n", "", lim);
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("instruction limit"), std::string::npos) << o.err;
+}
+
+TEST(VmThreads, DeadlockEndsWithStatusOne) {
+  auto o = run("\tnewcw\t128(fp)\n\trecv\t128(fp),40(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("deadlock"), std::string::npos) << o.err;
+}
+
+TEST(VmThreads, SpawnedSenderAndBufferedChannel) {
+  // Thread at @child sends 42 on the channel in its frame at 32.
+  auto o =
+      run("\tnewcw\t128(fp)\n"
+          "\tframe\t$4,192(fp)\n"
+          "\tmovp\t128(fp),36(192(fp))\n"
+          "\tspawn\t192(fp),$@child\n"
+          "\trecv\t128(fp),40(fp)\n" +
+          print_int("40(fp)") +
+          "\tmovw\t$2,44(fp)\n"
+          "\tnewcw\t44(fp),132(fp)\n"
+          "\tsend\t$5,132(fp)\n"
+          "\tsend\t$6,132(fp)\n"
+          "\trecv\t132(fp),48(fp)\n" +
+          print_int("48(fp)") + "\tret\nL:child\n\tsend\t$42,36(fp)\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "42\n5\n");
+}
+
+}  // namespace
