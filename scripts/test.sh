@@ -15,6 +15,10 @@ echo "== tests (normal build)"
 ctest --test-dir build -j "$jobs" --output-on-failure
 [ $quick -eq 1 ] && exit 0
 
+echo "== perf harness (tiny sizes: it runs and every checksum matches)"
+python3 perf/update.py --check --no-run
+python3 perf/run.py --size tiny --rounds 1
+
 echo "== tests (switch dispatch)"
 scripts/setup.sh build-switch -DDIS_DISPATCH=switch
 ctest --test-dir build-switch -j "$jobs" --output-on-failure -L vm
