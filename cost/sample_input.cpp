@@ -67,16 +67,21 @@ Sample read_observation_sample(const std::string& path, const std::string& obs_n
   std::string file = path == "-" ? "<stdin>" : path;
   s.name = file + ":" + obs_name;
   bool found = false;
+  const Observation* summary = nullptr;
   for (const Observation& o : all) {
     if (o.name != obs_name) continue;
     if (o.is_summary()) {
-      throw InputError(Diagnostic{file, o.line, 0, -1,
-                                  fmt::format("'{}' is a summary line; bstat needs the "
-                                              "observations (bench -o)",
-                                              obs_name)});
+      summary = &o;
+      continue;
     }
     found = true;
     s.values.insert(s.values.end(), o.values.begin(), o.values.end());
+  }
+  if (!found && summary != nullptr) {
+    throw InputError(Diagnostic{file, summary->line, 0, -1,
+                                fmt::format("'{}' is a summary line; bstat needs the "
+                                            "observations (bench -o)",
+                                            obs_name)});
   }
   if (!found)
     throw InputError(

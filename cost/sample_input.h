@@ -27,7 +27,8 @@ Sample read_column_sample(std::istream& in, const std::string& name, const Colum
 Sample read_column_file(const std::string& path, const ColumnSpec& spec);
 
 // All values of the observation lines named `obs_name` in the file,
-// concatenated; InputError when there is none or it is a summary line.
+// concatenated (summary lines of that name are passed over); InputError
+// when there is none, or only a summary line.
 Sample read_observation_sample(const std::string& path, const std::string& obs_name);
 
 }  // namespace dis::cost
