@@ -281,11 +281,19 @@ std::optional<ConstVal> Compiler::const_eval(const Expr* e) {
 
 // Type of an expression, found by generating its code and discarding it.
 Type* Compiler::type_of(const Expr* e) {
+  auto cached = type_cache_.find(e);
+  if (cached != type_cache_.end()) return cached->second;
   auto code = m_.code.size(), poss = m_.positions.size(), cf = call_fixes_.size(),
        jf = jump_fixes_.size(), ifx = import_fixes_.size(), tf = table_fixes_.size(),
        er = errs_.size(), hs = m_.handlers.size();
   std::vector<bool> busy;
   for (auto& t : temps_) busy.push_back(t.busy);
+  // Names, frame slots and labels made while generating are dropped too.
+  auto frame_size = frame_size_;
+  // (MP constants stay: they are shared through their caches.)
+  auto nptrs = frame_ptrs_.size(), ntemps = temps_.size(), nlabels = label_pc_.size();
+  std::optional<std::map<std::string, Sym>> scope;
+  if (!scopes_.empty()) scope = scopes_.back();
   Type* t = t_error_;
   try {
     t = gen(e).t;
@@ -299,7 +307,13 @@ Type* Compiler::type_of(const Expr* e) {
   table_fixes_.resize(tf);
   errs_.resize(er);
   m_.handlers.resize(hs);
+  temps_.resize(ntemps);
   for (std::size_t i = 0; i < busy.size(); ++i) temps_[i].busy = busy[i];
+  frame_size_ = frame_size;
+  frame_ptrs_.resize(nptrs);
+  label_pc_.resize(nlabels);
+  if (scope) scopes_.back() = *scope;
+  type_cache_[e] = t;
   return t;
 }
 
@@ -325,6 +339,10 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
       }
       return c;
     }
+  }
+  if (dest && want && dest->t == want) {
+    Type* et = type_of(e);
+    if (et->k != TK::Error) check_assignable(want, et, e->pos, "assignment");
   }
   Loc l = gen(e, dest && want && dest->t == want ? dest : nullptr);
   if (want) check_assignable(want, l.t, e->pos, "assignment");
@@ -806,6 +824,8 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
           Loc v = gen_to(a->args[i].get(), fields[i].type);
           move(v, fd);
         }
+        // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
+        r.t = mk(TK::Ref, ad.type);
         if (dest && !(dest->op == r.op)) move(r, *dest);
         return dest ? *dest : r;
       }

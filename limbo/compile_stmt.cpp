@@ -65,6 +65,7 @@ void Compiler::compile_function(FuncInfo& f) {
   exc_slots_.clear();
   scopes_.emplace_back();
   f.pc = pc();
+  std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
   for (auto& p : f.type->params) {
@@ -85,7 +86,11 @@ void Compiler::compile_function(FuncInfo& f) {
   endp.line = f.decl->pos.end_line;
   endp.col = f.decl->pos.end_col > 0 ? f.decl->pos.end_col - 1 : 0;
   cur_pos_ = endp;
-  emit(Op::ret_, Operand{}, Operand{});
+  // The closing ret, unless the body already ended in one that nothing jumps past.
+  bool label_at_end = false;
+  for (std::size_t i = first_label; i < label_pc_.size(); ++i) label_at_end |= label_pc_[i] == pc();
+  if (label_at_end || pc() == f.pc || m_.code.back().op != Op::ret_)
+    emit(Op::ret_, Operand{}, Operand{});
   for (auto& jf : jump_fixes_)
     m_.code[static_cast<std::size_t>(jf.pc)].dst =
         imm(label_pc_[static_cast<std::size_t>(jf.label)]);

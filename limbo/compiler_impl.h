@@ -138,7 +138,9 @@ class Compiler {
   Pos cur_pos_;
   std::int32_t block_ = 0;
   std::int64_t iota_ = -1;
-  ModInfo* const_mod_ = nullptr;  // module whose cons are being declared
+  ModInfo* const_mod_ = nullptr;
+  std::map<const Expr*, Type*>
+      type_cache_;  // type_of results  // module whose cons are being declared
 
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);

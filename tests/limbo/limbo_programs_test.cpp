@@ -1,0 +1,234 @@
+// Annotated Limbo programs (tests/limbo/programs/*.b): a `# expect: TEXT`
+// comment gives the next line of expected output; `# error: N` says the
+// compiler must refuse the program with an error on line N (all such lines,
+// and no others). Also the samples (samples/*.b with NAME.out, or NAME.outre
+// holding one regular expression per output line), the -S listing of a
+// small function, and the limbo tool's command line.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "compiler.h"
+#include "dis_file.h"
+#include "disassembler.h"
+#include "vm.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kPrograms = fs::path(DIS_SOURCE_DIR) / "tests" / "limbo" / "programs";
+const fs::path kSamples = fs::path(DIS_SOURCE_DIR) / "samples";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> files(const fs::path& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  for (auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ext) out.push_back(f.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct RunOutput {
+  std::string out;
+  int status;
+};
+
+RunOutput run(const dis::Module& m, const std::string& path) {
+  std::ostringstream out, err;
+  dis::vm::Options vo;
+  vo.out = &out;
+  vo.err = &err;
+  dis::vm::VM vm(vo);
+  auto r = vm.run_module(m, path, {path});
+  return {out.str(), r.status};
+}
+
+class Programs : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Programs, BehaveAsAnnotated) {
+  fs::path src = kPrograms / (GetParam() + ".b");
+  std::istringstream in(slurp(src));
+  std::string line, expect;
+  std::set<int> error_lines;
+  static const std::regex exp_re(R"re(# expect: (.*)$)re");
+  static const std::regex err_re(R"re(# error: ([0-9]+))re");
+  std::smatch mm;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, mm, exp_re)) expect += mm[1].str() + "\n";
+    if (std::regex_search(line, mm, err_re)) error_lines.insert(std::stoi(mm[1]));
+  }
+  if (!error_lines.empty()) {
+    try {
+      dis::limbo::compile_file(src.string(), {});
+      FAIL() << "compiled a program that must be refused";
+    } catch (const dis::InputError& e) {
+      std::set<int> got;
+      for (auto& d : e.diagnostics()) {
+        EXPECT_EQ(d.file, src.string());
+        EXPECT_GT(d.col, 0);
+        got.insert(d.line);
+      }
+      EXPECT_EQ(got, error_lines) << e.what();
+    }
+    return;
+  }
+  dis::Module m = dis::limbo::compile_file(src.string(), {});
+  auto r = run(m, src.string());
+  EXPECT_EQ(r.out, expect);
+  EXPECT_EQ(r.status, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Programs, ::testing::ValuesIn(files(kPrograms, ".b")),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+std::vector<std::string> samples_with_output() {
+  std::vector<std::string> out;
+  for (auto& n : files(kSamples, ".b"))
+    if (fs::exists(kSamples / (n + ".out")) || fs::exists(kSamples / (n + ".outre")))
+      out.push_back(n);
+  return out;
+}
+
+class Samples : public ::testing::TestWithParam<std::string> {};
+
+// Every sample is compiled into one directory (a sample may load another
+// one at run time), then the sample runs there.
+TEST_P(Samples, RunWithExpectedOutput) {
+  fs::path work = fs::temp_directory_path() /
+                  ("limbo-samples-" + GetParam() + "-" + std::to_string(::getpid()));
+  fs::create_directories(work);
+  dis::Module main;
+  for (auto& n : files(kSamples, ".b")) {
+    dis::Module m;
+    ASSERT_NO_THROW(m = dis::limbo::compile_file((kSamples / (n + ".b")).string(), {})) << n;
+    dis::write_dis_file(m, (work / (n + ".dis")).string());
+    if (n == GetParam()) main = m;
+  }
+  std::string path = (work / (GetParam() + ".dis")).string();
+  auto r = run(main, path);
+  EXPECT_EQ(r.status, 0);
+  if (fs::exists(kSamples / (GetParam() + ".out"))) {
+    EXPECT_EQ(r.out, slurp(kSamples / (GetParam() + ".out")));
+  } else {
+    std::istringstream pats(slurp(kSamples / (GetParam() + ".outre"))), got(r.out);
+    std::string pat, line;
+    int n = 0;
+    while (std::getline(pats, pat)) {
+      ASSERT_TRUE(static_cast<bool>(std::getline(got, line))) << "missing line " << n + 1;
+      EXPECT_TRUE(std::regex_match(line, std::regex(pat)))
+          << line.substr(0, 200) << "\n !~ " << pat;
+      ++n;
+    }
+    EXPECT_FALSE(static_cast<bool>(std::getline(got, line))) << "extra output: " << line;
+  }
+  fs::remove_all(work);
+}
+
+TEST_P(Samples, CompileTwiceIdentical) {
+  fs::path src = kSamples / (GetParam() + ".b");
+  EXPECT_EQ(dis::write_dis(dis::limbo::compile_file(src.string(), {})),
+            dis::write_dis(dis::limbo::compile_file(src.string(), {})));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(samples_with_output()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// The code shapes the paper's cost listings show: a local call is frame,
+// argument moves, lea of the result into 16(frame), call; a counted loop
+// tests at the top; `return big string buf[0:n]` is slicea, cvtac, cvtcl.
+TEST(LimboShapes, GoldenListing) {
+  const std::string src = R"(implement Shapes;
+Shapes: module {
+	f: fn(buf: array of byte, n: int): big;
+	g: fn(): int;
+};
+f(buf: array of byte, n: int): big
+{
+	return big string buf[0:n];
+}
+g(): int
+{
+	s := 0;
+	for(i := 0; i < 10; i++)
+		s += i;
+	t0 := f(nil, s);
+	return s + int t0;
+}
+)";
+  dis::Module m = dis::limbo::compile_source("shapes.b", src, {});
+  std::string code;
+  for (auto& l : [&] {
+         std::istringstream in(dis::assembly::disassemble(m));
+         std::vector<std::string> v;
+         std::string line;
+         while (std::getline(in, line))
+           if (!line.empty() && line[0] == '\t' && line.find("desc") == std::string::npos &&
+               line.find("link") == std::string::npos && line.find("entry") == std::string::npos &&
+               line.find("var") == std::string::npos && line.find("module") == std::string::npos &&
+               line.find("source") == std::string::npos &&
+               line.find("stackext") == std::string::npos &&
+               line.find("flags") == std::string::npos)
+             v.push_back(line);
+         return v;
+       }())
+    code += l + "\n";
+  EXPECT_EQ(code,
+            "\tmovp\t32(fp),40(fp)\n"
+            "\tslicea\t$0,36(fp),40(fp)\n"
+            "\tcvtac\t40(fp),44(fp)\n"
+            "\tcvtcl\t44(fp),0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,32(fp)\n"
+            "\tmovw\t$0,36(fp)\n"
+            "\tbgew\t36(fp),$10,$11\n"
+            "\taddw\t36(fp),32(fp)\n"
+            "\taddw\t$1,36(fp)\n"
+            "\tjmp\t$7\n"
+            "\tframe\t$1,48(fp)\n"
+            "\tmovp\t$-1,32(48(fp))\n"
+            "\tmovw\t32(fp),36(48(fp))\n"
+            "\tlea\t40(fp),16(48(fp))\n"
+            "\tcall\t48(fp),$0\n"
+            "\tcvtlw\t40(fp),48(fp)\n"
+            "\taddw\t48(fp),32(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
+// The tool: exit status 2 and file:line:col messages for bad programs, and no
+// output file; a good program gives a .dis that reads back to the module.
+TEST(LimboTool, RefusesBadProgramWithoutOutput) {
+  fs::path work = fs::temp_directory_path() / ("limbo-tool-" + std::to_string(::getpid()));
+  fs::create_directories(work);
+  std::string bin = std::string(DIS_BIN_DIR) + "/limbo";
+  if (!fs::exists(bin)) GTEST_SKIP() << "limbo tool not built";
+  std::string cmd = "cd " + work.string() + " && " + bin + " " +
+                    (kPrograms / "semantic_errors.b").string() + " 2> err.txt";
+  int rc = std::system(cmd.c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_FALSE(fs::exists(work / "semantic_errors.dis"));
+  EXPECT_NE(slurp(work / "err.txt")
+                .find("semantic_errors.b:19:6: type mismatch in assignment: int and string"),
+            std::string::npos);
+  cmd = "cd " + work.string() + " && " + bin + " -g " + (kSamples / "fib.b").string();
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  dis::Module back = dis::read_dis_file((work / "fib.dis").string());
+  dis::Module direct = dis::limbo::compile_file((kSamples / "fib.b").string(), {});
+  EXPECT_EQ(back.code, direct.code);
+  EXPECT_EQ(back.links, direct.links);
+  EXPECT_TRUE(fs::exists(work / "fib.sbl"));
+  fs::remove_all(work);
+}
+
+}  // namespace
