@@ -60,12 +60,15 @@ std::optional<DataError> walk_data(const Module& m, const std::function<void(Dat
     p.push_back(pos);
     return p;
   };
-  // A store over a slot that held an array pointer replaces the pointer.
+  // A store over a slot that held an array pointer replaces the pointer, and
+  // the arrays stored inside that array become unreachable too. Keys below
+  // one slot are contiguous in the map's lexicographic order.
   auto forget_arrays = [&](std::int64_t pos, std::int64_t width) {
+    const std::vector<std::int64_t>& region = stack.back().region;
     auto it = arrays.lower_bound(path_of(pos - 3));
-    while (it != arrays.end() && it->first.size() == stack.back().region.size() + 1 &&
-           std::equal(stack.back().region.begin(), stack.back().region.end(), it->first.begin()) &&
-           it->first.back() < pos + std::max<std::int64_t>(width, 1))
+    while (it != arrays.end() && it->first.size() > region.size() &&
+           std::equal(region.begin(), region.end(), it->first.begin()) &&
+           it->first[region.size()] < pos + std::max<std::int64_t>(width, 1))
       it = arrays.erase(it);
   };
 
@@ -140,12 +143,29 @@ std::vector<DataValue> flatten_data(const Module& m) {
   if (auto err = walk_data(m, [&](DataValue&& v) { out.push_back(std::move(v)); }))
     throw InputError(Diagnostic{m.name, 0, 0, -1,
                                 "data item " + std::to_string(err->item) + ": " + err->message});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const DataValue& a, const DataValue& b) { return a.path < b.path; });
+  // A value stored inside an array that a later item replaced is gone.
+  std::map<std::vector<std::int64_t>, std::size_t> last_array;  // slot -> store index
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i].kind == DataKind::Array) last_array[out[i].path] = i;
+  auto replaced = [&](std::size_t i) {
+    std::vector<std::int64_t> prefix;
+    for (std::size_t k = 0; k + 1 < out[i].path.size(); ++k) {
+      prefix.push_back(out[i].path[k]);
+      auto it = last_array.find(prefix);
+      if (it != last_array.end() && it->second > i) return true;
+    }
+    return false;
+  };
+  std::vector<std::pair<std::size_t, DataValue>> live;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!replaced(i)) live.emplace_back(i, std::move(out[i]));
+  std::stable_sort(live.begin(), live.end(),
+                   [](const auto& a, const auto& b) { return a.second.path < b.second.path; });
   // Keep the last store of each location (the last of each run of equal paths).
   std::vector<DataValue> result;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (i + 1 == out.size() || out[i + 1].path != out[i].path) result.push_back(std::move(out[i]));
+  for (std::size_t i = 0; i < live.size(); ++i)
+    if (i + 1 == live.size() || live[i + 1].second.path != live[i].second.path)
+      result.push_back(std::move(live[i].second));
   return result;
 }
 

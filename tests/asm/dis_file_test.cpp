@@ -677,6 +677,37 @@ TEST(DisFile, ArrayInitialisersRoundTripAndFlatten) {
   EXPECT_EQ(f, expect);
 }
 
+TEST(DisFile, OverwrittenArrayCannotBeIndexed) {
+  Module m = small_module(16);
+  m.types.push_back({2, 4, {}});
+  m.data = {item(DataKind::Array, 4, {2, 2}), item(DataKind::Words, 4, {0}),
+            item(DataKind::SetIndex, 4, {0})};
+  const auto bytes = write_dis(m);
+  EXPECT_NE(read_error(bytes).message.find("does not name an array"), std::string::npos);
+  // An array inside an array is forgotten when the outer one is replaced.
+  m.data = {item(DataKind::Array, 4, {2, 2}), item(DataKind::SetIndex, 4, {0}),
+            item(DataKind::Array, 0, {2, 1}), item(DataKind::PopBase, 0, {}),
+            item(DataKind::Array, 4, {2, 2}), item(DataKind::SetIndex, 4, {0}),
+            item(DataKind::SetIndex, 0, {0})};
+  EXPECT_NE(read_error(write_dis(m)).message.find("does not name an array"), std::string::npos);
+  m.data.pop_back();
+  m.data.push_back(item(DataKind::Array, 0, {2, 1}));
+  m.data.push_back(item(DataKind::SetIndex, 0, {1}));
+  EXPECT_NO_THROW(read_dis(write_dis(m), "ok"));
+}
+
+TEST(DisFile, FlattenDropsValuesOfReplacedArrays) {
+  Module m = small_module(16);
+  m.types.push_back({2, 4, {}});
+  m.data = {item(DataKind::Array, 4, {2, 2}), item(DataKind::SetIndex, 4, {0}),
+            item(DataKind::Words, 0, {7, 8}), item(DataKind::PopBase, 0, {}),
+            item(DataKind::Array, 4, {2, 3}), item(DataKind::SetIndex, 4, {1}),
+            item(DataKind::Words, 0, {9}),    item(DataKind::PopBase, 0, {})};
+  const std::vector<DataValue> expect = {{{4}, DataKind::Array, 2, 3, {}},
+                                         {{4, 4}, DataKind::Words, 9, 0, {}}};
+  EXPECT_EQ(flatten_data(m), expect);
+}
+
 // -------------------------------------------------------------- errors
 
 TEST(DisFile, TruncationAtEveryByteIsAnError) {
