@@ -754,17 +754,19 @@ class Assembler {
   // `word @ldt+off, count`: starts the next import table.
   void ldt_table(Cursor& c, int acol) {
     if (!ldts_line_) fail(acol, "@ldt data before the 'ldts' directive");
-    const auto count = c.integer_in("import count", 0, kOperandMax);
-    c.end();
+    // Opened before the count is read, so a malformed count does not make
+    // each following ext line an error too.
     close_table();
     m_.imports.emplace_back();
-    table_ = TableState{static_cast<std::int64_t>(count), line_, acol};
+    table_ = TableState{-1, line_, acol};
+    table_->declared = c.integer_in("import count", 0, kOperandMax);
+    c.end();
   }
 
   void close_table() {
     if (!table_) return;
     const std::size_t have = m_.imports.back().size();
-    if (static_cast<std::int64_t>(have) != table_->declared)
+    if (table_->declared >= 0 && static_cast<std::int64_t>(have) != table_->declared)
       error(table_->line, table_->col,
             fmt::format("import table declares {} but {} follow",
                         plural(static_cast<std::size_t>(table_->declared), "entry", "entries"),
@@ -812,6 +814,10 @@ class Assembler {
 
   void d_exception(Cursor& c, const Token& word) {
     close_handler();
+    // Open the handler before reading the line, so that the exctab lines of a
+    // malformed exception line attach to it instead of each reporting an error.
+    m_.handlers.emplace_back();
+    handler_ = HandlerState{-1, line_, word.col};
     std::int64_t v[6];
     int cols[6];
     static constexpr std::string_view kWhat[6] = {
@@ -826,18 +832,18 @@ class Assembler {
       v[i] = c.integer_in(kWhat[i], kLo[i], kHi[i]);
     }
     c.end();
-    Handler h;
+    Handler& h = m_.handlers.back();
     h.pc1 = static_cast<std::int32_t>(v[0]);
     h.pc2 = static_cast<std::int32_t>(v[1]);
     h.offset = static_cast<std::int32_t>(v[2]);
     h.type = static_cast<std::int32_t>(v[3]);
     h.ne = static_cast<std::int32_t>(v[5]);
-    if (h.pc2 < h.pc1) fail(cols[1], fmt::format("handler range {}..{} is empty", h.pc1, h.pc2));
+    if (h.pc2 < h.pc1)
+      fail(cols[1], fmt::format("handler pc2 {} is before its pc1 {}", h.pc2, h.pc1));
     pending_.push_back({PendingRef::Pc, v[0], line_, cols[0], "handler pc1"});
     pending_.push_back({PendingRef::PcEnd, v[1], line_, cols[1], "handler pc2"});
     pending_.push_back({PendingRef::DescOrNone, v[3], line_, cols[3], ""});
-    m_.handlers.push_back(std::move(h));
-    handler_ = HandlerState{v[4], line_, word.col};
+    handler_->nlab = v[4];
   }
 
   void d_exctab(Cursor& c, const Token& word) {
@@ -850,7 +856,7 @@ class Assembler {
       m_.handlers.back().wildcard_pc = static_cast<std::int32_t>(pc);
       pending_.push_back({PendingRef::PcOrNone, pc, line_, pcol, "wildcard pc"});
       const std::size_t named = m_.handlers.back().cases.size();
-      if (static_cast<std::int64_t>(named) != handler_->nlab)
+      if (handler_->nlab >= 0 && static_cast<std::int64_t>(named) != handler_->nlab)
         error(line_, word.col,
               fmt::format("handler lists {} but its exception line declares {}",
                           plural(named, "named case"), handler_->nlab));
@@ -992,12 +998,12 @@ class Assembler {
   }
 
   struct TableState {
-    std::int64_t declared;
+    std::int64_t declared;  // -1 while the count is unread or malformed
     int line;
     int col;
   };
   struct HandlerState {
-    std::int64_t nlab;
+    std::int64_t nlab;  // -1 while the exception line is unread or malformed
     int line;
     int col;
   };

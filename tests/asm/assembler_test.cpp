@@ -438,6 +438,8 @@ TEST(Assembler, EachErrorClassWithMessageAndPosition) {
        "t.s:2:1: module data size 8 differs from descriptor $0's size 16"},
       {"\tvar\t@mp,8\n", "t.s:1:1: module data size 8 but no descriptor $0 describes it"},
       {"\tflags\t0x50\n", "t.s:1:8: flags include the obsolete HASLDT0 (0x10)"},
+      {"\tret\n\texception\t1, 0, 32, -1, 0, 0\n\texctab\t*, -1\n",
+       "t.s:2:15: handler pc2 0 is before its pc1 1"},
       {"\treal\t@mp+0,1.5x\n", "t.s:1:13: bad real value '1.5x'"},
       {"\tdesc\t$0,4,\"\"\n\tarray\t@mp+0,$0,2\n\tindir\t@mp+0,2\n",
        "t.s:3:14: array index 2 out of range (length 2)"},
@@ -479,6 +481,14 @@ TEST(Assembler, ReportsEveryErrorOfTheRunInLineOrder) {
     EXPECT_EQ(e.diagnostics()[0].line, 3);
     EXPECT_EQ(e.diagnostics()[0].col, 2);
   }
+}
+
+TEST(Assembler, AMalformedHeaderLineDoesNotMakeItsFollowersErrorsToo) {
+  EXPECT_EQ(errors_of("\tret\n\texception\t0, 1, x, -1, 1, 0\n\texctab\t\"a\", 0\n"
+                      "\texctab\t*, -1\n"),
+            "t.s:2:18: expected exception frame offset");
+  EXPECT_EQ(errors_of("\tldts\t@ldt,1\n\tword\t@ldt+0,\n\text\t@ldt+4,0x1,\"a\"\n"),
+            "t.s:2:14: expected import count");
 }
 
 // ---------------------------------------------------------------- round trips
