@@ -588,6 +588,7 @@ Module Compiler::run() {
   declare_globals();
   m_.source_files = prog_.files;
   for (auto& f : funcs_) {
+    if (!f.type) continue;  // its declaration had an error
     try {
       compile_function(f);
     } catch (CompileError&) {

@@ -130,6 +130,18 @@ void Compiler::declare_local(const std::string& name, Type* t, const Pos& pos, L
 
 std::optional<ConstVal> Compiler::const_eval(const Expr* e) {
   if (!e) return std::nullopt;
+  // Cached except while iota or a module's own cons give names meaning.
+  bool cacheable = iota_ < 0 && !const_mod_;
+  if (cacheable) {
+    auto it = const_cache_.find(e);
+    if (it != const_cache_.end()) return it->second;
+  }
+  auto v = const_eval_uncached(e);
+  if (cacheable) const_cache_[e] = v;
+  return v;
+}
+
+std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
   switch (e->kind) {
     case Expr::IntLit:
       // Constants beyond 32 bits are big; up to 2^32 they wrap into an int.

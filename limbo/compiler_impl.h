@@ -138,9 +138,9 @@ class Compiler {
   Pos cur_pos_;
   std::int32_t block_ = 0;
   std::int64_t iota_ = -1;
-  ModInfo* const_mod_ = nullptr;
-  std::map<const Expr*, Type*>
-      type_cache_;  // type_of results  // module whose cons are being declared
+  ModInfo* const_mod_ = nullptr;             // module whose cons are being declared
+  std::map<const Expr*, Type*> type_cache_;  // type_of results
+  std::map<const Expr*, std::optional<ConstVal>> const_cache_;
 
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);
@@ -184,6 +184,7 @@ class Compiler {
 
   // ---- expressions (compile_expr.cpp) ----
   std::optional<ConstVal> const_eval(const Expr* e);
+  std::optional<ConstVal> const_eval_uncached(const Expr* e);
   Type* type_of(const Expr* e);  // type of an expression without generating code
   Loc gen(const Expr* e, const Loc* dest = nullptr);
   Loc gen_to(const Expr* e, Type* want, const Loc* dest = nullptr);  // with conversion of constants

@@ -19,7 +19,7 @@ struct SyntaxError {};  // unwinds to the nearest recovery point
 
 constexpr std::size_t kMaxErrors = 30;
 constexpr int kMaxIncludeDepth = 16;
-constexpr int kMaxNesting = 400;  // bounds recursion on hostile input
+constexpr int kMaxNesting = 1000;  // bounds recursion on hostile input
 
 int binary_prec(const std::string& op) {
   if (op == "**") return 12;
@@ -732,7 +732,16 @@ class Parser {
   ExprP binary(int min_prec) {
     NestGuard g(*this);
     ExprP lhs = unary();
+    // Each operator of a left-associative chain deepens the tree by one.
+    int chain = 0;
+    struct ChainGuard {
+      Parser& p;
+      int& n;
+      ~ChainGuard() { p.nest_ -= n; }
+    } cg{*this, chain};
     for (;;) {
+      if (++nest_, ++chain; nest_ > kMaxNesting)
+        error_at(cur(), "expression or statement nested too deeply");
       if (cur().kind != Tok::Punct) return lhs;
       std::string op = cur().text;
       int prec = binary_prec(op);
