@@ -42,6 +42,16 @@ std::string format_number(double v) {
   return std::string(buf, p);
 }
 
+std::string quote_for_message(std::string_view text, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    out += c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?';
+  }
+  if (text.size() > max) out += "...";
+  return out;
+}
+
 Observation parse_observation_line(std::string_view text, const std::string& file, int line) {
   Observation obs;
   obs.file = file;
@@ -66,8 +76,7 @@ Observation parse_observation_line(std::string_view text, const std::string& fil
     fail(file, line, hstart,
          fmt::format("observation header '{}' has {} field{}, expected 6 "
                      "(NAME:STYLE:XLABEL:XUNIT:YLABEL:YUNIT)",
-                     header.size() > 60 ? std::string(header.substr(0, 60)) + "..." : header,
-                     nfields, nfields == 1 ? "" : "s"));
+                     quote_for_message(header, 60), nfields, nfields == 1 ? "" : "s"));
   }
   for (int f : {0, 1}) {
     if (fields[f]->empty())
@@ -86,7 +95,7 @@ Observation parse_observation_line(std::string_view text, const std::string& fil
     if (!parse_number(tok, v)) {
       fail(file, line, vstart,
            fmt::format("field value {}: '{}' is not a finite decimal number", index,
-                       tok.size() > 40 ? std::string(tok.substr(0, 40)) + "..." : tok));
+                       quote_for_message(tok)));
     }
     obs.values.push_back(v);
   }

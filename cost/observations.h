@@ -65,4 +65,8 @@ std::vector<double> apply_range(std::span<const double> values, const ValueRange
 // Shortest text that reads back as the same double.
 std::string format_number(double v);
 
+// `text` for quoting in a message: at most `max` bytes, bytes that are not
+// printable ASCII shown as '?'.
+std::string quote_for_message(std::string_view text, std::size_t max = 40);
+
 }  // namespace dis::cost

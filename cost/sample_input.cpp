@@ -43,10 +43,9 @@ Sample read_column_sample(std::istream& in, const std::string& name, const Colum
     double v = 0;
     auto [p, ec] = std::from_chars(b, e, v);
     if (ec != std::errc() || p != e || !std::isfinite(v)) {
-      throw InputError(
-          Diagnostic{name, line, static_cast<std::int32_t>(start + 1), -1,
-                     fmt::format("field {}: '{}' is not a finite number", spec.column,
-                                 tok.size() > 40 ? std::string(tok.substr(0, 40)) + "..." : tok)});
+      throw InputError(Diagnostic{name, line, static_cast<std::int32_t>(start + 1), -1,
+                                  fmt::format("field {}: '{}' is not a finite number", spec.column,
+                                              quote_for_message(tok))});
     }
     s.values.push_back(v);
   }

@@ -221,7 +221,9 @@ MannWhitneyResult mann_whitney(std::span<const double> sample, std::span<const d
   }
   double dev = std::max(0.0, std::fabs(r.u1 - mu) - 0.5);
   r.z = std::copysign(dev / std::sqrt(var), r.u1 - mu);
-  r.p = std::min(1.0, std::erfc(std::fabs(r.z) / std::sqrt(2.0)));
+  // Ties only coarsen the permutation distribution, so no arrangement can
+  // be rarer than min_p: the approximation must not claim more for small samples.
+  r.p = std::clamp(std::erfc(std::fabs(r.z) / std::sqrt(2.0)), r.min_p, 1.0);
   return r;
 }
 

@@ -67,7 +67,8 @@ WelchResult welch_t(const SampleStats& sample, const SampleStats& ref, double pe
 
 // Mann-Whitney U (Wilcoxon rank-sum). U1 counts pairs where sample > ref
 // (ties count one half). p is two-sided: exact for small samples without
-// ties, else the normal approximation with tie and continuity corrections.
+// ties, else the normal approximation with tie and continuity corrections,
+// never below min_p.
 struct MannWhitneyResult {
   double u1 = 0, u2 = 0;  // u1 + u2 = n1 * n2
   double u = 0;           // min(u1, u2)

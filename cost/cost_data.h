@@ -1,0 +1,200 @@
+// The cost report's data model (issue `cost`, DESIGN decisions 5-6): what a
+// costed run produced, independent of how it is shown. The `cost` tool fills
+// a CostData from the probe records after the run; the renderers
+// (cost_report.h) only read it.
+//
+// Time is kept in ticks (the run's timer) with ticks_per_ns to convert;
+// every derived figure (lines, functions, opcodes, profile) is computed here
+// from the per-pc records, so every format shows the same numbers.
+//
+// What the probe side provides beyond per-pc records:
+//  - buckets: time outside instruction bodies, one ProbeRecord per named
+//    bucket (an observation per GC step, scheduler switch, idle GC round);
+//    conventional names: "gc.mark", "gc.sweep", "gc.roots", "gc.idle",
+//    "scheduler" (any name is shown; the profile groups "gc.*").
+//  - builtins: one record per builtin function ("Sys->read"), each call an
+//    observation of the time inside it (also inside its mcall's record).
+//  - refcount_frees: count = objects freed by reference counting (inside
+//    instructions), observations = the sampled timings of frees.
+//  - for inclusive time per function (--by fn), per module a FunctionCall
+//    list: for each function entry pc, the number of activations and the
+//    ticks and instructions from entry to return, counting only outermost
+//    activations (a recursive call inside an activation of the same function
+//    adds nothing), so inclusive time never exceeds the run's total. The
+//    probe keeps a shadow stack of (function, entry tick, entry instruction
+//    count) and a per-function active depth.
+//  - for callgrind call arcs, per module a CallSite list: per call
+//    instruction (call/mcall/spawn pc) and callee, the number of calls and
+//    the ticks and instructions of everything executed until the callee
+//    returned (nested recursion included, as callgrind expects).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "environment.h"
+#include "module.h"
+#include "probe_record.h"
+#include "timer.h"
+
+namespace dis::cost {
+
+using vm::ProbeRecord;
+
+enum class Mode { Time, Count };
+
+struct FunctionRange {
+  std::string name;
+  std::int32_t pc = 0;  // entry; the function runs up to the next entry
+};
+
+struct FunctionCall {
+  std::int32_t entry_pc = 0;
+  std::uint64_t calls = 0;
+  std::uint64_t inclusive_ticks = 0;
+  std::uint64_t inclusive_instructions = 0;
+};
+
+struct CallSite {
+  std::int32_t pc = 0;             // the call instruction (in this module)
+  std::int32_t callee_module = -1; // index into CostData::modules, -1 = builtin/unknown
+  std::int32_t callee_pc = -1;     // the callee's entry pc
+  std::string callee_name;         // used when callee_module is -1 ("Sys->read")
+  std::uint64_t calls = 0;
+  std::uint64_t inclusive_ticks = 0;
+  std::uint64_t inclusive_instructions = 0;
+};
+
+struct ModuleCost {
+  std::string name;
+  std::shared_ptr<const Module> module;  // code, positions, source_files
+  // Per source file (index as in module->source_files): its lines, without
+  // newlines; empty when the text could not be read.
+  std::vector<std::vector<std::string>> source_text;
+  std::vector<ProbeRecord> pcs;  // one per instruction of module->code
+  std::vector<FunctionRange> functions;  // sorted by pc; may be empty
+  std::vector<FunctionCall> function_calls;
+  std::vector<CallSite> call_sites;
+};
+
+struct NamedRecord {
+  std::string name;
+  ProbeRecord rec;
+};
+
+struct CostData {
+  std::string program;  // as named on the command line
+  Mode mode = Mode::Time;
+  vm::TimerInfo timer;
+  vm::Base base;
+  std::optional<vm::Environment> environment;
+  std::uint32_t runs = 1;          // --repeat N: records merged over N runs
+  std::uint32_t sample_every = 0;  // --sample N; 0: every execution timed
+  double wall_ns = 0;              // the run(s) measured around, 0 if unknown
+  std::vector<ModuleCost> modules;
+  std::vector<NamedRecord> buckets;
+  std::vector<NamedRecord> builtins;
+  ProbeRecord refcount_frees;
+
+  double ns(double ticks) const { return ticks / (timer.ticks_per_ns > 0 ? timer.ticks_per_ns : 1); }
+};
+
+// ---- Filling helpers -------------------------------------------------------
+
+// Functions from a module's link section (exported functions only); the
+// cost tool prefers the .sbl fn table or the compiler's when it has them.
+std::vector<FunctionRange> functions_from_links(const Module& m);
+// Source text for each of m.source_files: the path as given, then relative to
+// `dir`, then its file name in `dir`. Unreadable files give empty vectors.
+std::vector<std::vector<std::string>> load_source_text(const Module& m,
+                                                       const std::filesystem::path& dir);
+
+// ---- Derived views ---------------------------------------------------------
+
+// Where a pc's instruction belongs: the first line of its source range.
+struct PcLine {
+  std::int32_t file = -1;  // -1: the module has no positions
+  std::int32_t line = 0;
+};
+PcLine line_of(const ModuleCost& mc, std::int32_t pc);
+
+struct LineCost {
+  std::int32_t file = -1;
+  std::int32_t line = 0;
+  std::vector<std::int32_t> pcs;  // instructions belonging to it, in pc order
+  std::uint64_t instructions = 0; // executions of those instructions
+  double ticks = 0;               // their estimated total ticks
+  ProbeRecord merged;             // all their records merged
+};
+// Every source line that owns at least one instruction, in (file, line)
+// order; lines with instructions never executed are included (instructions
+// 0). Without positions, one entry per pc with file -1 and line = pc.
+std::vector<LineCost> lines_of(const ModuleCost& mc);
+
+struct HotLine {
+  std::size_t module = 0;  // index into CostData::modules
+  LineCost line;
+};
+// The n lines with the most time (by_count: most instructions executed),
+// executed lines only, of the modules shown_modules(d, only) selects.
+std::vector<HotLine> hottest_lines(const CostData& d, const std::string& only, std::size_t n,
+                                   bool by_count);
+
+struct FunctionCost {
+  std::string name;
+  std::int32_t pc = 0, end_pc = 0;  // [pc, end_pc)
+  std::uint64_t instructions = 0;   // exclusive: executions in its range
+  double exclusive_ticks = 0;
+  std::optional<FunctionCall> inclusive;  // when the probe provided it
+};
+// One entry per function range (a leading "<module>" range covers pcs before
+// the first function; a module without functions is one "<module>" range).
+std::vector<FunctionCost> functions_of(const ModuleCost& mc);
+
+struct OpCost {
+  Op op = Op::nop_;
+  ProbeRecord rec;  // all pcs with this opcode, merged
+  double ticks = 0; // estimated total
+};
+// Opcodes executed at least once across all modules, by descending total
+// ticks (by_count or count mode: descending count), then opcode order.
+std::vector<OpCost> ops_of(const CostData& d, bool by_count = false);
+
+// The opcode class used by the profile view, from the opcode's name and
+// operand kinds: call, control, channel, alloc, move, convert, arith.
+std::string_view op_class(Op op);
+
+struct ProfileEntry {
+  std::string what;  // "instructions: call", "builtin Sys->read", "gc.mark"
+  double ticks = 0;
+  double percent = 0;
+};
+struct Profile {
+  double total_ticks = 0;  // instructions + buckets (builtins are inside mcall)
+  double instruction_ticks = 0;
+  double outside_ticks = 0;
+  std::vector<ProfileEntry> entries;  // descending ticks, then name
+};
+// Instruction time by opcode class (the call class less the time inside
+// builtins), each builtin, each bucket, as shares of the total. In count
+// mode: executions per opcode class as shares of all executions ("ticks"
+// holds counts; no builtins or buckets).
+Profile profile_of(const CostData& d, bool counts_only = false);
+
+struct Totals {
+  std::uint64_t instructions = 0;
+  double instruction_ticks = 0;  // estimated (sampled records scaled)
+  double outside_ticks = 0;      // buckets
+  double builtin_ticks = 0;      // inside mcall, included in instruction_ticks
+};
+Totals totals_of(const CostData& d);
+
+// Indices of modules to show: all, or the one named `only` (empty = all).
+std::vector<std::size_t> shown_modules(const CostData& d, const std::string& only);
+
+}  // namespace dis::cost

@@ -1,0 +1,328 @@
+// The text report: the paper's per-line listing and the other views.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cost_report.h"
+
+namespace dis::cost {
+
+namespace {
+
+using detail::counts_only;
+
+struct Widths {
+  std::size_t name = 6;   // the paper's op column ("mframe")
+  std::size_t count = 4;  // the paper's count column ("2000")
+};
+
+std::size_t digits(std::uint64_t n) { return std::to_string(n).size(); }
+
+void widen(Widths& w, std::string_view name, std::uint64_t count) {
+  w.name = std::max(w.name, name.size());
+  w.count = std::max(w.count, digits(count));
+}
+
+std::string dur(const CostData& d, double ticks) { return format_duration_ns(d.ns(ticks)); }
+
+// `- name count mean min max std` (counts only: `- name count`).
+std::string stat_line(const CostData& d, bool counts, std::string_view name, const ProbeRecord& r,
+                      const Widths& w) {
+  std::string s = fmt::format("- {:<{}} {:>{}}", name, w.name, r.count, w.count);
+  if (!counts && r.has_time()) {
+    s += fmt::format(" {:>9} {:>9} {:>9} {:>9}", dur(d, r.mean()),
+                     dur(d, static_cast<double>(r.min)), dur(d, static_cast<double>(r.max)),
+                     dur(d, r.stddev()));
+    if (r.sampled()) s += fmt::format("  (timed {} of {})", r.timed, r.count);
+  }
+  return s + "\n";
+}
+
+std::string percent(double part, double whole) {
+  return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
+}
+
+std::string header(const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  std::string s = fmt::format("cost: {} ({}{})\n", d.program, counts ? "counts" : "time",
+                              d.runs > 1 ? fmt::format(", {} runs merged", d.runs) : "");
+  Totals t = totals_of(d);
+  if (counts) return s + fmt::format("instructions: {}\n", t.instructions);
+  const vm::TimerInfo& tm = d.timer;
+  s += fmt::format("timer: {}, {:.4f} ticks/ns", tm.name, tm.ticks_per_ns);
+  if (tm.calibration_rounds > 0)
+    s += fmt::format(" (calibrated: {} rounds, spread {:.3f}%)", tm.calibration_rounds,
+                     100 * tm.calibration_spread);
+  if (!tm.fallback_reason.empty()) s += fmt::format(" (no TSC: {})", tm.fallback_reason);
+  s += fmt::format("; one read {} min, {} median\n", format_duration_ns(tm.read.min_ns),
+                   format_duration_ns(tm.read.median_ns));
+  s += fmt::format("base: {} of {} empty measurements = {} ticks ({}); min {}, median {} ticks\n",
+                   vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
+                   dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks,
+                   d.base.median_ticks);
+  if (d.sample_every > 0)
+    s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);
+  s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",
+                   t.instructions, dur(d, t.instruction_ticks + t.outside_ticks),
+                   dur(d, t.instruction_ticks), dur(d, t.outside_ticks));
+  if (d.wall_ns > 0) s += fmt::format("; wall {}", format_duration_ns(d.wall_ns));
+  s += "\n";
+  if (o.environment && d.environment) s += vm::environment_text(*d.environment, "env ");
+  return s;
+}
+
+// The executed instructions of a line, one stat line each.
+void emit_ops(std::string& s, const CostData& d, bool counts, const ModuleCost& mc,
+              const LineCost& lc, const Widths& w) {
+  for (std::int32_t pc : lc.pcs) {
+    const ProbeRecord& r = mc.pcs[static_cast<std::size_t>(pc)];
+    if (r.count == 0) continue;
+    s += stat_line(d, counts, op_name(mc.module->code[static_cast<std::size_t>(pc)].op), r, w);
+  }
+}
+
+Widths module_widths(const ModuleCost& mc) {
+  Widths w;
+  for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc)
+    if (mc.pcs[pc].count > 0) widen(w, op_name(mc.module->code[pc].op), mc.pcs[pc].count);
+  return w;
+}
+
+void line_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  for (std::size_t mi : shown_modules(d, o.module)) {
+    const ModuleCost& mc = d.modules[mi];
+    if (!mc.module) continue;
+    s += fmt::format("\n== module {}\n", mc.name);
+    Widths w = module_widths(mc);
+    std::vector<LineCost> lines = lines_of(mc);
+    std::size_t li = 0;
+    std::int32_t current_file = -2;
+    auto file_header = [&](std::int32_t file) {
+      if (file == current_file) return;
+      current_file = file;
+      if (file < 0)
+        s += "-- (no source positions: one entry per pc)\n";
+      else
+        s += fmt::format("-- {}\n", detail::source_file_name(mc, file));
+    };
+    auto emit_line = [&](const LineCost& lc) {
+      if (o.hide_unexecuted && lc.instructions == 0) return;
+      file_header(lc.file);
+      if (lc.file < 0)
+        s += fmt::format("pc {}:\n", lc.line);
+      else
+        s += fmt::format("{:>5}: {}\n", lc.line, detail::source_line(mc, lc.file, lc.line));
+      emit_ops(s, d, counts, mc, lc, w);
+    };
+    // Files with text show every line; lines owning code get their ops.
+    std::int32_t nfiles = static_cast<std::int32_t>(mc.source_text.size());
+    while (li < lines.size()) {
+      std::int32_t file = lines[li].file;
+      std::size_t end = li;
+      while (end < lines.size() && lines[end].file == file) ++end;
+      bool have_text = file >= 0 && file < nfiles &&
+                       !mc.source_text[static_cast<std::size_t>(file)].empty();
+      if (!have_text || o.hide_unexecuted) {
+        while (li < end) emit_line(lines[li++]);
+        continue;
+      }
+      file_header(file);
+      while (li < end && lines[li].line < 1) emit_line(lines[li++]);  // no real line
+      std::int32_t last = std::max(
+          static_cast<std::int32_t>(mc.source_text[static_cast<std::size_t>(file)].size()),
+          lines[end - 1].line);
+      for (std::int32_t ln = 1; ln <= last; ++ln) {
+        if (li < end && lines[li].line == ln)
+          emit_line(lines[li++]);
+        else
+          s += fmt::format("{:>5}: {}\n", ln, detail::source_line(mc, file, ln));
+      }
+    }
+  }
+}
+
+void outside_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  Widths w;
+  for (const auto& b : d.buckets) widen(w, b.name, b.rec.count);
+  for (const auto& b : d.builtins) widen(w, b.name, b.rec.count);
+  widen(w, "free", d.refcount_frees.count);
+  if (!d.buckets.empty()) {
+    s += "\n-- outside instructions\n";
+    for (const auto& b : d.buckets) s += stat_line(d, counts, b.name, b.rec, w);
+  }
+  if (!d.builtins.empty()) {
+    s += "\n-- builtins (time inside their mcall)\n";
+    for (const auto& b : d.builtins) s += stat_line(d, counts, b.name, b.rec, w);
+  }
+  if (d.refcount_frees.count > 0) {
+    s += "\n-- reference-count frees (time inside instructions)\n";
+    s += stat_line(d, counts, "free", d.refcount_frees, w);
+  }
+}
+
+void fn_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  Totals t = totals_of(d);
+  for (std::size_t mi : shown_modules(d, o.module)) {
+    const ModuleCost& mc = d.modules[mi];
+    s += fmt::format("\n== module {}\n", mc.name);
+    std::vector<FunctionCost> fns = functions_of(mc);
+    std::size_t nw = 8;
+    for (const auto& f : fns) nw = std::max(nw, f.name.size());
+    if (counts) {
+      s += fmt::format("{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", "function", nw, "pc", "exclusive",
+                       "%", "inclusive", "calls");
+      for (const auto& f : fns) {
+        std::string incl = f.inclusive ? std::to_string(f.inclusive->inclusive_instructions) : "-";
+        std::string calls = f.inclusive ? std::to_string(f.inclusive->calls) : "-";
+        s += fmt::format("{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", f.name, nw, f.pc,
+                         f.instructions, percent(static_cast<double>(f.instructions),
+                                                 static_cast<double>(t.instructions)),
+                         incl, calls);
+      }
+      continue;
+    }
+    double total = t.instruction_ticks + t.outside_ticks;
+    s += fmt::format("{:<{}} {:>6} {:>12} {:>10} {:>6} {:>10} {:>6} {:>8}\n", "function", nw, "pc",
+                     "instrs", "exclusive", "%", "inclusive", "%", "calls");
+    for (const auto& f : fns) {
+      std::string incl = "-", incl_pct = "-", calls = "-";
+      if (f.inclusive) {
+        incl = dur(d, static_cast<double>(f.inclusive->inclusive_ticks));
+        incl_pct = percent(static_cast<double>(f.inclusive->inclusive_ticks), total);
+        calls = std::to_string(f.inclusive->calls);
+      }
+      s += fmt::format("{:<{}} {:>6} {:>12} {:>10} {:>6} {:>10} {:>6} {:>8}\n", f.name, nw, f.pc,
+                       f.instructions, dur(d, f.exclusive_ticks), percent(f.exclusive_ticks, total),
+                       incl, incl_pct, calls);
+    }
+  }
+}
+
+void op_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  Totals t = totals_of(d);
+  s += "\n";
+  if (counts) {
+    s += fmt::format("{:<8} {:>12} {:>6}\n", "op", "count", "%");
+    for (const OpCost& oc : ops_of(d, true))
+      s += fmt::format("{:<8} {:>12} {:>6}\n", op_name(oc.op), oc.rec.count,
+                       percent(static_cast<double>(oc.rec.count), static_cast<double>(t.instructions)));
+    return;
+  }
+  s += fmt::format("{:<8} {:>12} {:>10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "op", "count",
+                   "total", "%", "mean", "min", "max", "std", "median", "p99");
+  for (const OpCost& oc : ops_of(d)) {
+    const ProbeRecord& r = oc.rec;
+    s += fmt::format("{:<8} {:>12} {:>10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
+                     op_name(oc.op), r.count, dur(d, oc.ticks), percent(oc.ticks, t.instruction_ticks),
+                     dur(d, r.mean()), dur(d, static_cast<double>(r.min_or_zero())),
+                     dur(d, static_cast<double>(r.max)), dur(d, r.stddev()), dur(d, r.median()),
+                     dur(d, r.percentile(99)));
+  }
+}
+
+void pc_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  for (std::size_t mi : shown_modules(d, o.module)) {
+    const ModuleCost& mc = d.modules[mi];
+    if (!mc.module) continue;
+    s += fmt::format("\n== module {}\n", mc.name);
+    if (counts)
+      s += fmt::format("{:>6} {:>6} {:<8} {:>12}\n", "pc", "line", "op", "count");
+    else
+      s += fmt::format("{:>6} {:>6} {:<8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "pc",
+                       "line", "op", "count", "mean", "min", "max", "std", "median", "p99");
+    for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
+      const ProbeRecord& r = mc.pcs[pc];
+      PcLine pl = line_of(mc, static_cast<std::int32_t>(pc));
+      std::string line = pl.file < 0 ? std::string("-") : std::to_string(pl.line);
+      std::string_view op = op_name(mc.module->code[pc].op);
+      if (counts || !r.has_time()) {
+        s += fmt::format("{:>6} {:>6} {:<8} {:>12}\n", pc, line, op, r.count);
+        continue;
+      }
+      s += fmt::format("{:>6} {:>6} {:<8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", pc, line,
+                       op, r.count, dur(d, r.mean()), dur(d, static_cast<double>(r.min)),
+                       dur(d, static_cast<double>(r.max)), dur(d, r.stddev()), dur(d, r.median()),
+                       dur(d, r.percentile(99)));
+    }
+  }
+}
+
+void top_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  Totals t = totals_of(d);
+  std::vector<HotLine> hot = hottest_lines(d, o.module, o.top, counts);
+  s += "\n";
+  std::vector<std::string> where;
+  std::size_t ww = 5;
+  for (const HotLine& h : hot) {
+    where.push_back(h.line.file < 0
+                        ? fmt::format("{}: pc {}", d.modules[h.module].name, h.line.line)
+                        : fmt::format("{}:{}", detail::source_file_name(d.modules[h.module], h.line.file), h.line.line));
+    ww = std::max(ww, where.back().size());
+  }
+  if (counts)
+    s += fmt::format("{:>4} {:<{}} {:>12} {:>6}  {}\n", "rank", "where", ww, "instrs", "%", "source");
+  else
+    s += fmt::format("{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", "rank", "where", ww, "time", "%",
+                     "instrs", "source");
+  for (std::size_t i = 0; i < hot.size(); ++i) {
+    const HotLine& h = hot[i];
+    std::string src = h.line.file < 0 ? std::string() : detail::source_line(d.modules[h.module], h.line.file, h.line.line);
+    auto b = src.find_first_not_of(" \t");
+    src = b == std::string::npos ? std::string() : src.substr(b);
+    if (counts)
+      s += fmt::format("{:>4} {:<{}} {:>12} {:>6}  {}\n", i + 1, where[i], ww, h.line.instructions,
+                       percent(static_cast<double>(h.line.instructions), static_cast<double>(t.instructions)),
+                       src);
+    else
+      s += fmt::format("{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", i + 1, where[i], ww,
+                       dur(d, h.line.ticks), percent(h.line.ticks, t.instruction_ticks + t.outside_ticks),
+                       h.line.instructions, src);
+  }
+}
+
+void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
+  bool counts = counts_only(d, o);
+  Profile p = profile_of(d, counts);
+  s += "\n";
+  if (counts) {
+    s += fmt::format("total: {} instructions\n", static_cast<std::uint64_t>(p.total_ticks));
+    s += fmt::format("{:>12} {:>6}  {}\n", "instrs", "%", "where");
+    for (const auto& e : p.entries)
+      s += fmt::format("{:>12} {:>6.1f}  {}\n", static_cast<std::uint64_t>(e.ticks), e.percent, e.what);
+    return;
+  }
+  s += fmt::format("total: {} attributed: instructions {}, outside instructions {}\n",
+                   dur(d, p.total_ticks), dur(d, p.instruction_ticks), dur(d, p.outside_ticks));
+  s += fmt::format("{:>10} {:>6}  {}\n", "time", "%", "where");
+  for (const auto& e : p.entries)
+    s += fmt::format("{:>10} {:>6.1f}  {}\n", dur(d, e.ticks), e.percent, e.what);
+}
+
+}  // namespace
+
+std::string render_text(const CostData& d, const ReportOptions& o) {
+  std::string s = header(d, o);
+  switch (o.view) {
+    case View::Line:
+      line_view(s, d, o);
+      outside_view(s, d, o);
+      break;
+    case View::Fn: fn_view(s, d, o); break;
+    case View::Op: op_view(s, d, o); break;
+    case View::Pc:
+      pc_view(s, d, o);
+      outside_view(s, d, o);
+      break;
+    case View::Top: top_view(s, d, o); break;
+    case View::Profile: profile_view(s, d, o); break;
+  }
+  return s;
+}
+
+}  // namespace dis::cost
