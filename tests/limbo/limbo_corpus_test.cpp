@@ -9,8 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "assembler.h"
 #include "compiler.h"
 #include "dis_file.h"
+#include "disassembler.h"
 #include "parser.h"
 #include "vm.h"
 
@@ -123,6 +125,15 @@ TEST_P(Corpus, SignaturesMatchInfernoListing) {
 TEST_P(Corpus, CompilingTwiceGivesIdenticalBytes) {
   fs::path src = kCorpus / GetParam() / (GetParam() + ".b");
   EXPECT_EQ(dis::write_dis(compile(src)), dis::write_dis(compile(src)));
+}
+
+// `limbo -S` output is assembly our assembler reads back to the same file.
+TEST_P(Corpus, AssemblyListingRoundTrips) {
+  fs::path src = kCorpus / GetParam() / (GetParam() + ".b");
+  dis::Module m = compile(src);
+  std::string text = dis::assembly::disassemble(m);
+  dis::Module back = dis::assembly::assemble(text, GetParam() + ".s");
+  EXPECT_EQ(dis::write_dis(back), dis::write_dis(m));
 }
 
 // Every instruction carries a source position inside the main file.
