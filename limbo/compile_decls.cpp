@@ -586,7 +586,11 @@ Module Compiler::run() {
   t_error_ = basic(TK::Error);
   scopes_.emplace_back();
   declare_globals();
-  m_.source_files = prog_.files;
+  // Files by their base names, as Inferno's compiler records them.
+  for (auto& f : prog_.files) {
+    auto slash = f.rfind('/');
+    m_.source_files.push_back(slash == std::string::npos ? f : f.substr(slash + 1));
+  }
   for (auto& f : funcs_) {
     if (!f.type) continue;  // its declaration had an error
     try {

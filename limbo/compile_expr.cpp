@@ -408,6 +408,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Ident: {
       Sym* s = lookup(e->op);
       if (!s) fail(e->pos, "undefined identifier " + e->op);
+      if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
       if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
       Loc l{s->loc, s->type};
       if (dest) {

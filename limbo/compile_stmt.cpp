@@ -423,15 +423,22 @@ void Compiler::gen_stmt(const Stmt& s) {
     }
     case Stmt::Decl: {
       Type* t = resolve(s.type.get(), nullptr);
+      // `a, b: T = e` evaluates e once, before the names exist.
+      std::optional<Loc> init;
+      if (s.e) {
+        Loc tmp = temp(t);
+        init = gen_to(s.e.get(), t, &tmp);
+      }
       for (std::size_t i = 0; i < s.names.size(); ++i) {
-        declare_local(s.names[i], t, s.pos);
-        // a pointer declared in a loop starts nil each time round
-        if (is_pointer(t)) {
-          Sym* sym = lookup(s.names[i]);
-          emit(Op::movp_, imm(-1), sym->loc);
+        Loc l;
+        declare_local(s.names[i], t, s.pos, &l);
+        if (init) {
+          move(*init, l);
+        } else if (is_pointer(t)) {
+          // a pointer declared in a loop starts nil each time round
+          emit(Op::movp_, imm(-1), l.op);
         }
       }
-      if (s.e) unsupported(s.pos, "declaration with initializer is");
       return;
     }
     case Stmt::ConDecl: {

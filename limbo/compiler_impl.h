@@ -136,7 +136,7 @@ class Compiler {
   std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
   std::vector<LoopCtx> loops_;
   Pos cur_pos_;
-  std::int32_t block_ = 0;
+  std::int32_t block_ = -1;  // .sbl statement number of the current position
   std::int64_t iota_ = -1;
   ModInfo* const_mod_ = nullptr;             // module whose cons are being declared
   std::map<const Expr*, Type*> type_cache_;  // type_of results

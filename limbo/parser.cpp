@@ -257,12 +257,12 @@ class Parser {
       prog_.decls.push_back(d);
       return;
     }
-    prog_.decls.push_back(named_decl(true));
+    prog_.decls.push_back(named_decl());
   }
 
   // `names : ...` or `name := expr`, at top level, inside modules or (via
   // decl statements) in functions.
-  DeclP named_decl(bool top) {
+  DeclP named_decl() {
     auto d = std::make_shared<Decl>();
     d->pos = here();
     d->names.push_back(ident());
@@ -282,7 +282,7 @@ class Parser {
       while (!is("}")) {
         if (cur().kind == Tok::End) error_at(cur(), "unterminated module declaration");
         if (accept(";")) continue;
-        d->mod_members.push_back(named_decl(false));
+        d->mod_members.push_back(named_decl());
       }
       expect("}");
       expect(";");
@@ -312,6 +312,7 @@ class Parser {
       finish(d->pos);
       return d;
     }
+    if (is("exception")) error_at(cur(), "exception declarations are not supported");
     if (accept("import")) {
       d->kind = Decl::Import;
       d->value = expr();
@@ -321,10 +322,7 @@ class Parser {
     }
     d->kind = Decl::Var;
     d->type = type();
-    if (accept("=")) {
-      if (!top) error_at(cur(), "initializer not allowed here");
-      d->value = expr();
-    }
+    if (accept("=")) d->value = expr();
     expect(";");
     finish(d->pos);
     return d;
@@ -401,6 +399,8 @@ class Parser {
                                      : TypeNode::Chan;
         expect("of");
         t->elem = type();
+      } else if (c.text == "fixed") {
+        error_at(c, "fixed-point types are not supported");
       } else if (c.text == "fn") {
         ++p_;
         return fn_rest(t->pos);
@@ -670,7 +670,7 @@ class Parser {
       expect(";");
     } else if (cur().kind == Tok::Ident && (is_at(1, ":") || (is_at(1, ",") && decl_ahead()))) {
       // names : type;   names : con v;   names : import m;
-      DeclP d = named_decl(false);
+      DeclP d = named_decl();
       s->names = d->names;
       s->type = d->type;
       s->e = d->value;

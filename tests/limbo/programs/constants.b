@@ -22,4 +22,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	x := 7;
 	x **= 2;
 	sys->print("%d\n", x);	# expect: 49
+	f();	# expect: s6
+}
+f()
+{
+	i, j: int = 3;
+	s: string = "s" + string (i + j);
+	sys->print("%s\n", s);
 }
