@@ -72,7 +72,7 @@ inline std::string program(const std::string& body, const std::string& data = ""
   }
   return "\tentry\t0, 1\n"
          "\tdesc\t$0,128,\"ff\"\n"
-         "\tdesc\t$1,256,\"00000000ffff\"\n"
+         "\tdesc\t$1,256,\"00c00000ffff\"\n"
          "\tdesc\t$2,40,\"0080\"\n"
          "\tdesc\t$3,48,\"0080\"\n"
          "\tdesc\t$4,40,\"00c0\"\n"
