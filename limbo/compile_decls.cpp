@@ -568,7 +568,7 @@ void Compiler::declare_globals() {
   }
 }
 
-Module Compiler::run() {
+void Compiler::run_declarations() {
   m_.types.push_back(TypeDesc{0, 0, {}});  // MP, filled in at the end
   types_.emplace_back();
   auto basic = [&](TK k) {
@@ -586,6 +586,10 @@ Module Compiler::run() {
   t_error_ = basic(TK::Error);
   scopes_.emplace_back();
   declare_globals();
+}
+
+Module Compiler::run() {
+  run_declarations();
   // Files by their base names, as Inferno's compiler records them.
   for (auto& f : prog_.files) {
     auto slash = f.rfind('/');
@@ -673,6 +677,29 @@ Module compile_source(const std::string& path, const std::string& source,
   Program prog = parse_program(path, source, opts.include_dirs);
   Compiler c(prog, opts);
   return c.run();
+}
+
+std::vector<std::pair<std::string, std::string>> Compiler::declared(
+    const std::string& module_name) {
+  run_declarations();
+  if (!errs_.empty()) throw InputError(errs_);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& mod : mods_) {
+    if (mod.name != module_name) continue;
+    for (auto& [name, mem] : mod.members)
+      if (mem.kind == ModMember::Func) out.emplace_back(name, sig_string(mem.type));
+    return out;
+  }
+  throw InputError(Diagnostic{prog_.files[0], 0, 0, -1, "no module " + module_name});
+}
+
+std::vector<std::pair<std::string, std::string>> declared_signatures(const std::string& m_path,
+                                                                     const std::string& module_name,
+                                                                     const CompileOptions& opts) {
+  std::string src = "implement Declared_;\ninclude \"" + m_path + "\";\nDeclared_: module {};\n";
+  Program prog = parse_program("declared.b", src, opts.include_dirs);
+  Compiler c(prog, opts);
+  return c.declared(module_name);
 }
 
 Module compile_file(const std::string& path, const CompileOptions& opts) {

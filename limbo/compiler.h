@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "module.h"
@@ -21,5 +22,12 @@ Module compile_source(const std::string& path, const std::string& source,
                       const CompileOptions& opts);
 Module compile_file(const std::string& path,
                     const CompileOptions& opts);  // InputError if unreadable
+
+// The canonical type string (DIS-FACTS.md section 11) of every function the
+// module declaration `module_name` in the include file `m_path` declares,
+// adt members as "Adt.fn", in name order. For checking builtin tables.
+std::vector<std::pair<std::string, std::string>> declared_signatures(const std::string& m_path,
+                                                                     const std::string& module_name,
+                                                                     const CompileOptions& opts);
 
 }  // namespace dis::limbo

@@ -68,6 +68,8 @@ class Compiler {
  public:
   Compiler(Program& prog, const CompileOptions& opts) : prog_(prog), opts_(opts) {}
   Module run();
+  void run_declarations();
+  std::vector<std::pair<std::string, std::string>> declared(const std::string& module_name);
 
   // ---- shared state ----
   Program& prog_;
