@@ -1,10 +1,11 @@
 // dis: run a Dis module (.dis, or .s assembled in memory).
-//   dis [options] prog.dis|prog.s [args...]
+//   dis [options] prog.dis|prog.s|prog.b [args...]
 // Exit status: 0 success; 1 uncaught exception, deadlock or verifier
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "compiler.h"
 #include "diag.h"
 #include "vm.h"
 
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
     std::cerr << "dis: unknown option " << rest[0] << "\n";
     return 2;
   }
+  opts.compile = [](const std::string& path) { return dis::limbo::compile_file(path, {}); };
   opts.heap_limit = heap_mb << 20;
   opts.stack_limit = stack_kb << 10;
   try {

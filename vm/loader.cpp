@@ -37,6 +37,15 @@ Module read_module_file(const std::string& path) {
   return m;
 }
 
+Module Impl::read_module(const std::string& path) {
+  if (path.size() > 2 && path.compare(path.size() - 2, 2, ".b") == 0) {
+    if (!opts.compile)
+      throw InputError(Diagnostic{path, 0, 0, -1, "no Limbo compiler in this program"});
+    return opts.compile(path);
+  }
+  return read_module_file(path);
+}
+
 namespace {
 
 // Stores the data section into module data at `mp`.
@@ -214,7 +223,7 @@ Program* Impl::find_or_read_program(const std::string& path) {
   auto it = programs.find(hp);
   if (it != programs.end()) return it->second.get();
   try {
-    Module m = read_module_file(hp);
+    Module m = read_module(hp);
     return &load_program(std::move(m), hp);
   } catch (const InputError& e) {
     last_load_error = e.what();

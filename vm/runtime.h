@@ -132,6 +132,7 @@ class Impl : public HeapHooks {
   void free_module(std::uint32_t index) override;
 
   // Loading (loader.cpp).
+  Module read_module(const std::string& host_path);  // .dis (+.sbl), .s, or .b via opts.compile
   Program& load_program(Module m, const std::string& path);  // verifies; throws VerifyError
   Program* find_or_read_program(const std::string& path);    // nullptr + last_load_error
   std::uint32_t instantiate(Program& p);                     // new Modlink with fresh MP

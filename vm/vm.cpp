@@ -141,7 +141,7 @@ RunResult VM::run_module(Module m, const std::string& path, const std::vector<st
 }
 
 RunResult VM::run_file(const std::string& path, const std::vector<std::string>& args) {
-  return run_module(read_module_file(path), path, args);
+  return run_module(impl_->read_module(path), path, args);
 }
 
 Stats VM::stats() const {

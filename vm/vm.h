@@ -35,6 +35,9 @@ struct Options {
   bool trace = false;                       // print each executed instruction on err
   std::uint64_t trace_limit = 0;            // 0: unlimited
   std::string root;                         // host directory for absolute Dis paths
+  // Compiles a Limbo source (.b) to a Module; set by tools that link the
+  // Limbo front end. Without it a .b file is refused as unreadable input.
+  std::function<Module(const std::string& path)> compile;
 };
 
 struct Stats {
