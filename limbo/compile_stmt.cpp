@@ -620,7 +620,7 @@ void Compiler::gen_for(const Stmt& s) {
 // A case table in MP: n, then (lo, hi, pc) per entry, then the default pc.
 void Compiler::gen_case(const Stmt& s) {
   Type* t = type_of(s.e.get());
-  if (t->k != TK::Int && t->k != TK::String && t->k != TK::Byte)
+  if (t->k != TK::Int && t->k != TK::String && t->k != TK::Byte && t->k != TK::Big)
     unsupported(s.pos, "case on " + type_name(t) + " is");
   Loc v = gen(s.e.get());
   if (t->k == TK::Byte) {
@@ -647,6 +647,11 @@ void Compiler::gen_case(const Stmt& s) {
       auto hi = lab.hi ? const_eval(lab.hi.get()) : lo;
       if (!lo || !hi) fail(lab.lo->pos, "case label is not a constant");
       TK want = t->k == TK::String ? TK::String : TK::Int;
+      if (t->k == TK::Big) {  // int constants label a big case too
+        for (auto* cv : {&*lo, &*hi})
+          if (cv->k == TK::Int) cv->k = TK::Big;
+        want = TK::Big;
+      }
       if (lo->k != want || hi->k != want)
         fail(lab.lo->pos, "case label type does not match " + type_name(t));
       entries.push_back(Entry{*lo, *hi, l});
@@ -659,32 +664,48 @@ void Compiler::gen_case(const Stmt& s) {
     std::sort(entries.begin(), entries.end(),
               [](const Entry& a, const Entry& b) { return a.lo.i < b.lo.i; });
   auto n = static_cast<std::int32_t>(entries.size());
-  std::int32_t base = round_up(mp_size_, 4);
-  mp_size_ = base + 4 + 12 * n + 4;
-  m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
   auto word_fix = [&](std::int32_t off, std::int32_t label) {
     m_.data.push_back(DataItem{DataKind::Words, off, {0}, ""});
     table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, label});
   };
-  for (std::int32_t i = 0; i < n; ++i) {
-    std::int32_t off = base + 4 + 12 * i;
-    const Entry& en = entries[static_cast<std::size_t>(i)];
-    if (t->k == TK::String) {
-      mp_ptrs_.push_back(off);
-      mp_ptrs_.push_back(off + 4);
-      m_.data.push_back(DataItem{DataKind::String, off, {}, en.lo.s});
-      m_.data.push_back(DataItem{DataKind::String, off + 4, {}, en.hi.s});
-    } else {
-      m_.data.push_back(
-          DataItem{DataKind::Words,
-                   off,
-                   {static_cast<std::int32_t>(en.lo.i), static_cast<std::int32_t>(en.hi.i + 1)},
-                   ""});
+  std::int32_t base = 0;
+  if (t->k == TK::Big) {
+    // casel: n, a pad word, then (lo, hi, pc, pad) in 24 bytes each, then the default.
+    base = round_up(mp_size_, 8);
+    mp_size_ = base + 8 + 24 * n + 4;
+    m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
+    for (std::int32_t i = 0; i < n; ++i) {
+      std::int32_t off = base + 8 + 24 * i;
+      const Entry& en = entries[static_cast<std::size_t>(i)];
+      m_.data.push_back(DataItem{DataKind::Bigs, off, {en.lo.i, en.hi.i + 1}, ""});
+      word_fix(off + 16, en.label);
     }
-    word_fix(off + 8, en.label);
+    word_fix(base + 8 + 24 * n, deflt >= 0 ? deflt : end);
+    emit(Op::casel_, v.op, Operand{AddrMode::Mp, base, 0});
+  } else {
+    base = round_up(mp_size_, 4);
+    mp_size_ = base + 4 + 12 * n + 4;
+    m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
+    for (std::int32_t i = 0; i < n; ++i) {
+      std::int32_t off = base + 4 + 12 * i;
+      const Entry& en = entries[static_cast<std::size_t>(i)];
+      if (t->k == TK::String) {
+        mp_ptrs_.push_back(off);
+        mp_ptrs_.push_back(off + 4);
+        m_.data.push_back(DataItem{DataKind::String, off, {}, en.lo.s});
+        m_.data.push_back(DataItem{DataKind::String, off + 4, {}, en.hi.s});
+      } else {
+        m_.data.push_back(
+            DataItem{DataKind::Words,
+                     off,
+                     {static_cast<std::int32_t>(en.lo.i), static_cast<std::int32_t>(en.hi.i + 1)},
+                     ""});
+      }
+      word_fix(off + 8, en.label);
+    }
+    word_fix(base + 4 + 12 * n, deflt >= 0 ? deflt : end);
+    emit(t->k == TK::String ? Op::casec_ : Op::case_, v.op, Operand{AddrMode::Mp, base, 0});
   }
-  word_fix(base + 4 + 12 * n, deflt >= 0 ? deflt : end);
-  emit(t->k == TK::String ? Op::casec_ : Op::case_, v.op, Operand{AddrMode::Mp, base, 0});
   release_temps();
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {

@@ -11,8 +11,8 @@ init(nil: ref Draw->Context, nil: list of string)
 {
 	sys = load Sys Sys->PATH;
 	f := init;		# error: 13
-	b := big 5;
-	case b { * => ; }	# error: 15
+	a := array[4] of int;
+	a[1:2] = a[0:1];	# error: 15
 	p := P(1);
 	q := P(2);
 	z := p == q;		# error: 18
