@@ -1,0 +1,107 @@
+// The timer: monotonic, calibrated to a plausible rate, and a 10 ms sleep
+// measures as roughly 10 ms (bounds broad enough for a loaded machine).
+#include "timer.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace dis::vm {
+namespace {
+
+TEST(Timer, ReadsAreMonotonic) {
+  (void)timer();
+  std::uint64_t prev = now_ticks();
+  for (int i = 0; i < 100000; ++i) {
+    std::uint64_t t = now_ticks();
+    ASSERT_GE(t, prev) << "read " << i;
+    prev = t;
+  }
+}
+
+TEST(Timer, CalibrationIsPlausible) {
+  const TimerInfo& t = timer();
+  EXPECT_FALSE(t.name.empty());
+  if (t.tsc) {
+    // A TSC between 0.2 and 10 GHz; calibration actually ran.
+    EXPECT_GT(t.ticks_per_ns, 0.2);
+    EXPECT_LT(t.ticks_per_ns, 10.0);
+    EXPECT_GE(t.calibration_rounds, 4u);
+    EXPECT_TRUE(t.fallback_reason.empty());
+    EXPECT_EQ(t.name, "tsc (rdtscp+lfence)");
+  } else {
+    EXPECT_DOUBLE_EQ(t.ticks_per_ns, 1.0);
+    EXPECT_FALSE(t.fallback_reason.empty());
+  }
+  EXPECT_DOUBLE_EQ(ticks_per_ns(), t.ticks_per_ns);
+}
+
+TEST(Timer, TenMillisecondSleepMeasuresAboutTenMilliseconds) {
+  (void)timer();
+  // Best of three, so one preempted attempt on a busy machine does not fail.
+  double best = 1e18;
+  for (int i = 0; i < 3; ++i) {
+    std::uint64_t t0 = now_ticks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    double ns = to_ns(now_ticks() - t0);
+    EXPECT_GE(ns, 10e6 * 0.99) << "a sleep cannot end early";
+    best = std::min(best, ns);
+  }
+  EXPECT_GE(best, 5e6);
+  EXPECT_LE(best, 50e6);
+}
+
+TEST(Timer, ReadCostIsMeasured) {
+  const TimerInfo& t = timer();
+  EXPECT_EQ(t.read.samples, 20000u);
+  EXPECT_LE(t.read.min_ticks, t.read.median_ticks);
+  EXPECT_GT(t.read.median_ns, 0.0);
+  EXPECT_LT(t.read.min_ns, 100000.0);  // one read costs far less than 100 us
+  EXPECT_NEAR(t.read.min_ns, static_cast<double>(t.read.min_ticks) / t.ticks_per_ns, 1e-9);
+  ReadCost again = measure_read_cost(1000);
+  EXPECT_EQ(again.samples, 1000u);
+  EXPECT_LE(again.min_ticks, again.median_ticks);
+}
+
+TEST(Timer, BaseFromSamplesTakesMinOrMedian) {
+  std::vector<std::uint64_t> s = {40, 10, 30, 20, 50};
+  Base mn = base_from_samples(BasePolicy::Min, s);
+  EXPECT_EQ(mn.ticks, 10u);
+  EXPECT_EQ(mn.min_ticks, 10u);
+  EXPECT_EQ(mn.median_ticks, 30u);
+  EXPECT_EQ(mn.samples, 5u);
+  EXPECT_NEAR(mn.ns, 10.0 / timer().ticks_per_ns, 1e-9);
+  Base md = base_from_samples(BasePolicy::Median, s);
+  EXPECT_EQ(md.ticks, 30u);
+  EXPECT_EQ(base_from_samples(BasePolicy::Min, {}).ticks, 0u);
+}
+
+TEST(Timer, MeasuredBaseIsPositiveAndOrdered) {
+  Base b = measure_base(BasePolicy::Min, 5000);
+  EXPECT_EQ(b.samples, 5000u);
+  EXPECT_GT(b.median_ticks, 0u);  // two reads cannot cost nothing at the median
+  EXPECT_LE(b.min_ticks, b.median_ticks);
+  EXPECT_EQ(b.ticks, b.min_ticks);
+  EXPECT_EQ(measure_base(BasePolicy::Median, 100).policy, BasePolicy::Median);
+}
+
+TEST(Timer, BaseSubtractionNeverGoesBelowZero) {
+  EXPECT_EQ(minus_base(100, 30), 70u);
+  EXPECT_EQ(minus_base(30, 30), 0u);
+  EXPECT_EQ(minus_base(10, 30), 0u);
+}
+
+TEST(Timer, BasePolicyNames) {
+  BasePolicy p = BasePolicy::Min;
+  EXPECT_TRUE(parse_base_policy("median", p));
+  EXPECT_EQ(p, BasePolicy::Median);
+  EXPECT_TRUE(parse_base_policy("min", p));
+  EXPECT_EQ(p, BasePolicy::Min);
+  EXPECT_FALSE(parse_base_policy("mean", p));
+  EXPECT_STREQ(base_policy_name(BasePolicy::Median), "median");
+}
+
+}  // namespace
+}  // namespace dis::vm

@@ -1,0 +1,111 @@
+// Per-pc probe records (DESIGN decision 5): what the Count and Time probe
+// policies accumulate for each instruction, and what the cost reports read.
+//
+// The hot path only adds and compares: count, an exact 64-bit tick sum, an
+// exact 128-bit sum of squares, min, max and one histogram bucket. Means,
+// deviations and percentiles are computed after the run.
+//
+// Counts and timings are separate: `count` is every execution (always
+// exact), `timed` the executions that carried a time. With sampled timing
+// (cost --sample N) timed < count and the timing statistics rest on
+// `timed` samples; sampled() says so.
+//
+// The histogram is log-linear: values 0..7 have a bucket each, and every
+// power of two [2^e, 2^(e+1)) from e = 3 is split into 8 equal sub-buckets,
+// so a percentile is within 1/16 (6.25%) of the true value, and is clamped to
+// [min, max]. Ticks from 2^36 upward (about 20 s at 3 GHz) share the last
+// bucket; min, max and the sums stay exact.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+namespace dis::vm {
+
+class LogHistogram {
+ public:
+  static constexpr int kSubBits = 3;  // 8 sub-buckets per power of two
+  static constexpr int kSub = 1 << kSubBits;
+  static constexpr int kMaxExp = 35;  // last exact power: [2^35, 2^36)
+  static constexpr int kBuckets = kSub + (kMaxExp - kSubBits + 1) * kSub;
+
+  static int bucket_of(std::uint64_t v) noexcept {
+    if (v < kSub) return static_cast<int>(v);
+    int e = 63 - std::countl_zero(v);
+    if (e > kMaxExp) return kBuckets - 1;
+    int sub = static_cast<int>((v >> (e - kSubBits)) & (kSub - 1));
+    return kSub + (e - kSubBits) * kSub + sub;
+  }
+  // The smallest value of bucket i, and its width.
+  static std::uint64_t bucket_low(int i) noexcept {
+    if (i < kSub) return static_cast<std::uint64_t>(i);
+    int e = (i - kSub) / kSub + kSubBits;
+    std::uint64_t sub = static_cast<std::uint64_t>((i - kSub) % kSub);
+    return (std::uint64_t{1} << e) + (sub << (e - kSubBits));
+  }
+  static std::uint64_t bucket_width(int i) noexcept {
+    if (i < kSub) return 1;
+    int e = (i - kSub) / kSub + kSubBits;
+    return std::uint64_t{1} << (e - kSubBits);
+  }
+
+  void add(std::uint64_t v) noexcept { ++counts_[static_cast<std::size_t>(bucket_of(v))]; }
+  void merge(const LogHistogram& o) noexcept {
+    for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];
+  }
+  std::uint64_t at(int i) const noexcept { return counts_[static_cast<std::size_t>(i)]; }
+
+ private:
+  std::array<std::uint64_t, kBuckets> counts_{};
+};
+
+struct ProbeRecord {
+  std::uint64_t count = 0;  // executions, exact
+  std::uint64_t timed = 0;  // executions with a time observation
+  std::uint64_t sum = 0;    // ticks, over the timed executions
+  unsigned __int128 sumsq = 0;
+  std::uint64_t min = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t max = 0;
+  LogHistogram hist;
+
+  // One execution, counted only.
+  void add_count() noexcept { ++count; }
+  // One execution that took `ticks` (base already subtracted).
+  void add(std::uint64_t ticks) noexcept {
+    ++count;
+    observe(ticks);
+  }
+  // A time observation without an execution (a sampled timing of an
+  // execution counted separately, or a bucket's timed event).
+  void observe(std::uint64_t ticks) noexcept {
+    ++timed;
+    sum += ticks;
+    sumsq += static_cast<unsigned __int128>(ticks) * ticks;
+    if (ticks < min) min = ticks;
+    if (ticks > max) max = ticks;
+    hist.add(ticks);
+  }
+
+  // The union of both records' observations: for --repeat, and to aggregate
+  // pcs into lines, functions and opcodes.
+  void merge(const ProbeRecord& o) noexcept;
+
+  bool has_time() const noexcept { return timed > 0; }
+  bool sampled() const noexcept { return timed < count; }
+  // Statistics over the timed observations, in ticks; 0 when there are none.
+  double mean() const noexcept;
+  // Sample standard deviation (n - 1), from the exact sums; 0 when timed < 2.
+  double stddev() const noexcept;
+  std::uint64_t min_or_zero() const noexcept { return timed ? min : 0; }
+  // Nearest-rank percentile (p in [0, 100]) from the histogram: the middle of
+  // the bucket holding rank ceil(p/100 * timed), clamped to [min, max].
+  double percentile(double p) const noexcept;
+  double median() const noexcept { return percentile(50); }
+  // Estimated total ticks of all executions: sum scaled by count / timed
+  // (exactly sum when nothing was sampled).
+  double total_estimate() const noexcept;
+};
+
+}  // namespace dis::vm

@@ -1,0 +1,189 @@
+#include "timer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#if DIS_HAVE_TSC
+#include <cpuid.h>
+#endif
+
+namespace dis::vm {
+
+namespace detail {
+bool g_use_tsc = false;
+}
+
+namespace {
+
+std::uint64_t median_of(std::vector<std::uint64_t> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// Why the TSC cannot be used, or "" when it can. DIS_TIMER=clock forces the
+// fallback (for comparison runs and for machines whose TSC is known bad).
+std::string tsc_refusal() {
+  if (const char* forced = std::getenv("DIS_TIMER"); forced && std::strcmp(forced, "clock") == 0)
+    return "DIS_TIMER=clock";
+#if DIS_HAVE_TSC
+  unsigned a, b, c, d;
+  if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+    return "cpuid has no leaf 0x80000007";
+  __get_cpuid(0x80000001u, &a, &b, &c, &d);
+  if (!(d & (1u << 27))) return "no RDTSCP";
+  __get_cpuid(0x80000007u, &a, &b, &c, &d);
+  // Invariant TSC: constant rate across P-, C- and T-states. Without it the
+  // counter's rate changes with frequency scaling and ticks are not time.
+  if (!(d & (1u << 8))) return "no invariant TSC";
+  return "";
+#else
+  return "not x86";
+#endif
+}
+
+#if DIS_HAVE_TSC
+// One (tsc, mono) pair with the TSC read bracketing the clock read; of a few
+// attempts the narrowest bracket wins, so a preemption in between is dropped.
+struct Pair {
+  double tsc;
+  std::uint64_t mono;
+};
+
+Pair read_pair() {
+  Pair best{0, 0};
+  std::uint64_t best_width = ~std::uint64_t{0};
+  for (int i = 0; i < 7; ++i) {
+    std::uint64_t t0 = TscClock::now();
+    std::uint64_t m = MonoClock::now();
+    std::uint64_t t1 = TscClock::now();
+    if (t1 - t0 < best_width) {
+      best_width = t1 - t0;
+      best = {static_cast<double>(t0) + static_cast<double>(t1 - t0) / 2, m};
+    }
+  }
+  return best;
+}
+#endif
+
+TimerInfo make_timer_info() {
+  TimerInfo info;
+  std::string refusal = tsc_refusal();
+#if DIS_HAVE_TSC
+  if (refusal.empty()) {
+    // Several short rounds; the median rate is robust to a round that was
+    // preempted or migrated.
+    constexpr int kRounds = 7;
+    constexpr std::uint64_t kRoundNs = 4'000'000;
+    std::uint64_t start = MonoClock::now();
+    std::vector<double> rates;
+    for (int r = 0; r < kRounds; ++r) {
+      Pair p0 = read_pair();
+      while (MonoClock::now() - p0.mono < kRoundNs) {
+      }
+      Pair p1 = read_pair();
+      if (p1.mono > p0.mono && p1.tsc > p0.tsc)
+        rates.push_back((p1.tsc - p0.tsc) / static_cast<double>(p1.mono - p0.mono));
+    }
+    info.calibration_ms = static_cast<double>(MonoClock::now() - start) / 1e6;
+    std::sort(rates.begin(), rates.end());
+    if (!rates.empty() && rates[rates.size() / 2] > 0) {
+      double med = rates[rates.size() / 2];
+      info.tsc = true;
+      info.name = "tsc (rdtscp+lfence)";
+      info.ticks_per_ns = med;
+      info.calibration_rounds = static_cast<std::uint32_t>(rates.size());
+      info.calibration_spread = (rates.back() - rates.front()) / med;
+      return info;
+    }
+    refusal = "calibration failed";
+  }
+#endif
+  info.tsc = false;
+  info.name = "clock_gettime(CLOCK_MONOTONIC_RAW)";
+  info.fallback_reason = refusal;
+  info.ticks_per_ns = 1.0;
+  return info;
+}
+
+// Ticks of `samples` pairs of back-to-back reads; the timer must be chosen.
+ReadCost raw_read_cost(std::uint32_t samples) {
+  std::vector<std::uint64_t> d(samples);
+  for (auto& x : d) {
+    std::uint64_t t0 = now_ticks();
+    std::uint64_t t1 = now_ticks();
+    x = t1 - t0;
+  }
+  ReadCost rc;
+  if (d.empty()) return rc;
+  rc.samples = samples;
+  rc.min_ticks = *std::min_element(d.begin(), d.end());
+  rc.median_ticks = median_of(std::move(d));
+  return rc;
+}
+
+void fill_ns(ReadCost& rc, double ticks_per_ns) {
+  rc.min_ns = static_cast<double>(rc.min_ticks) / ticks_per_ns;
+  rc.median_ns = static_cast<double>(rc.median_ticks) / ticks_per_ns;
+}
+
+}  // namespace
+
+const TimerInfo& timer() {
+  static const TimerInfo info = [] {
+    TimerInfo i = make_timer_info();
+    detail::g_use_tsc = i.tsc;
+    i.read = raw_read_cost(20000);
+    fill_ns(i.read, i.ticks_per_ns);
+    return i;
+  }();
+  return info;
+}
+
+ReadCost measure_read_cost(std::uint32_t samples) {
+  const TimerInfo& t = timer();
+  ReadCost rc = raw_read_cost(samples);
+  fill_ns(rc, t.ticks_per_ns);
+  return rc;
+}
+
+const char* base_policy_name(BasePolicy p) { return p == BasePolicy::Min ? "min" : "median"; }
+
+bool parse_base_policy(const std::string& text, BasePolicy& out) {
+  if (text == "min") {
+    out = BasePolicy::Min;
+    return true;
+  }
+  if (text == "median") {
+    out = BasePolicy::Median;
+    return true;
+  }
+  return false;
+}
+
+Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples) {
+  Base b;
+  b.policy = policy;
+  if (samples.empty()) return b;
+  b.samples = static_cast<std::uint32_t>(samples.size());
+  b.min_ticks = *std::min_element(samples.begin(), samples.end());
+  b.median_ticks = median_of({samples.begin(), samples.end()});
+  b.ticks = policy == BasePolicy::Min ? b.min_ticks : b.median_ticks;
+  b.ns = to_ns(b.ticks);
+  return b;
+}
+
+Base measure_base(BasePolicy policy, std::uint32_t samples) {
+  (void)timer();
+  std::vector<std::uint64_t> d(samples);
+  for (auto& x : d) {
+    std::uint64_t t0 = now_ticks();
+    x = now_ticks() - t0;
+  }
+  return base_from_samples(policy, d);
+}
+
+}  // namespace dis::vm

@@ -1,0 +1,129 @@
+// The timer behind per-instruction timing (DESIGN decision 6).
+//
+// Ticks come from the CPU timestamp counter when it is usable (x86-64 with
+// the invariant-TSC and RDTSCP cpuid flags), converted to ns by a calibration
+// against CLOCK_MONOTONIC_RAW; otherwise from clock_gettime(MONOTONIC_RAW),
+// whose ticks are ns. The choice is made once, on first use of timer(), and
+// never changes afterwards.
+//
+// now_ticks() is the hot-path read: one predictable branch on the choice,
+// then the read. Code that must not pay even that branch instantiates itself
+// over TscClock or MonoClock directly (after checking timer().tsc).
+//
+// The base: as the paper does with BASE, the cost of an empty measurement is
+// sampled many times before a run; its minimum (or median) is subtracted
+// from every observation, never below zero.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <span>
+#include <string>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define DIS_HAVE_TSC 1
+#else
+#define DIS_HAVE_TSC 0
+#endif
+
+namespace dis::vm {
+
+// clock_gettime(CLOCK_MONOTONIC_RAW) in ns: the fallback and the reference.
+struct MonoClock {
+  static std::uint64_t now() noexcept {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+           static_cast<std::uint64_t>(ts.tv_nsec);
+  }
+};
+
+#if DIS_HAVE_TSC
+// rdtscp then lfence. Timing is chained (one read ends an instruction and
+// starts the next), so the read must be ordered on both sides: rdtscp does not
+// execute until every earlier instruction has executed, so the work before it
+// is inside the interval it closes; the lfence after it keeps later
+// instructions from starting before the read, so they fall in the interval it
+// opens. `lfence; rdtsc; lfence` orders the same with two fences; one
+// rdtscp + lfence is cheaper and the cpuid check below guarantees RDTSCP.
+struct TscClock {
+  static std::uint64_t now() noexcept {
+    unsigned aux;
+    std::uint64_t t = __rdtscp(&aux);
+    _mm_lfence();
+    return t;
+  }
+};
+#endif
+
+namespace detail {
+extern bool g_use_tsc;  // set once by timer(); false until then
+}
+
+inline std::uint64_t now_ticks() noexcept {
+#if DIS_HAVE_TSC
+  if (detail::g_use_tsc) return TscClock::now();
+#endif
+  return MonoClock::now();
+}
+
+// Statistics of back-to-back reads: the cost of one read (or of one empty
+// measurement), in ticks and ns.
+struct ReadCost {
+  std::uint64_t min_ticks = 0;
+  std::uint64_t median_ticks = 0;
+  double min_ns = 0;
+  double median_ns = 0;
+  std::uint32_t samples = 0;
+};
+
+struct TimerInfo {
+  bool tsc = false;             // true: TSC ticks; false: clock_gettime ns
+  std::string name;             // e.g. "tsc (rdtscp+lfence)"
+  std::string fallback_reason;  // why the TSC is not used ("" when it is)
+  double ticks_per_ns = 1.0;    // calibrated (1 for clock_gettime)
+  std::uint32_t calibration_rounds = 0;
+  double calibration_ms = 0;      // total time spent calibrating
+  double calibration_spread = 0;  // (max - min) / median of the rounds' rates
+  ReadCost read;                  // cost of one now_ticks() read
+};
+
+// The timer in use, calibrated on first call (about 30 ms; thread-safe).
+const TimerInfo& timer();
+
+inline double to_ns(std::uint64_t ticks) {
+  return static_cast<double>(ticks) / timer().ticks_per_ns;
+}
+inline double to_ns(double ticks) { return ticks / timer().ticks_per_ns; }
+inline double ticks_per_ns() { return timer().ticks_per_ns; }
+
+// Samples the difference of two consecutive now_ticks() reads `samples` times.
+ReadCost measure_read_cost(std::uint32_t samples = 20000);
+
+enum class BasePolicy { Min, Median };
+const char* base_policy_name(BasePolicy p);  // "min" / "median"
+// Parses "min" / "median"; false on anything else.
+bool parse_base_policy(const std::string& text, BasePolicy& out);
+
+struct Base {
+  BasePolicy policy = BasePolicy::Min;
+  std::uint64_t ticks = 0;  // subtracted from each observation
+  double ns = 0;
+  std::uint64_t min_ticks = 0, median_ticks = 0;
+  std::uint32_t samples = 0;
+};
+
+// The base from samples of an empty measurement taken by the caller (e.g.
+// the Time probe timing `nop`s, so the probe's own bookkeeping is included).
+// Empty samples give a zero base.
+Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples);
+// The base from `samples` empty measurements (two chained now_ticks() reads).
+Base measure_base(BasePolicy policy, std::uint32_t samples = 20000);
+
+// An observation minus the base, never below zero.
+inline std::uint64_t minus_base(std::uint64_t ticks, std::uint64_t base) noexcept {
+  return ticks > base ? ticks - base : 0;
+}
+
+}  // namespace dis::vm
