@@ -367,7 +367,21 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   return l;
 }
 
+namespace {
+// Instructions made for an expression carry that expression's source range
+// (as Inferno's compiler records them), the statement's block number.
+struct PosScope {
+  Pos& cur;
+  Pos saved;
+  PosScope(Pos& c, const Pos& p) : cur(c), saved(c) {
+    if (p.line > 0) cur = p;
+  }
+  ~PosScope() { cur = saved; }
+};
+}  // namespace
+
 Loc Compiler::gen(const Expr* e, const Loc* dest) {
+  PosScope ps(cur_pos_, e->pos);
   if (auto v = const_eval(e)) {
     Loc c;
     switch (v->k) {
@@ -679,6 +693,7 @@ bool is_cmp(const std::string& op) {
 }  // namespace
 
 void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
+  PosScope ps(cur_pos_, e->pos);
   if (e->kind == Expr::Binary && (e->op == "&&" || e->op == "||")) {
     bool is_and = e->op == "&&";
     if (is_and == when) {

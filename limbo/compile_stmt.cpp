@@ -333,6 +333,16 @@ void Compiler::assign_expr(const Expr* e) {
       emit(Op::slicela_, src.op, as_mid(lo), direct(d));
       return;
     }
+    // A right side with calls runs before the element or field address is
+    // taken: the call may replace the array or object that holds it.
+    if (has_call(rhs) && lhs->kind != Expr::Ident) {
+      Type* t = type_of(lhs);
+      Loc v = temp(t);
+      gen_to(rhs, t, &v);
+      Loc l = lvalue(lhs);
+      move(v, l);
+      return;
+    }
     Loc l = lvalue(lhs);
     gen_to(rhs, l.t, &l);
     return;
@@ -704,7 +714,10 @@ void Compiler::gen_case(const Stmt& s) {
       word_fix(off + 8, en.label);
     }
     word_fix(base + 4 + 12 * n, deflt >= 0 ? deflt : end);
+    Pos stmt_pos = cur_pos_;
+    cur_pos_ = s.e->pos;  // the jump belongs to the subject, as in Inferno's tables
     emit(t->k == TK::String ? Op::casec_ : Op::case_, v.op, Operand{AddrMode::Mp, base, 0});
+    cur_pos_ = stmt_pos;
   }
   release_temps();
   loops_.push_back(LoopCtx{s.label, end, -1, false});

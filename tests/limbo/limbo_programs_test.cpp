@@ -232,3 +232,30 @@ TEST(LimboTool, RefusesBadProgramWithoutOutput) {
 }
 
 }  // namespace
+
+namespace {
+
+// Instructions carry the range of the expression they compute: the inner
+// call written on its own line is charged to that line.
+TEST(LimboPositions, InstructionsCarryTheirExpressionsLines) {
+  const std::string src =
+      "implement P;\n"                           // 1
+      "P: module { f: fn(a, b: int): int; };\n"  // 2
+      "f(a, b: int): int\n"                      // 3
+      "{\n"                                      // 4
+      "\treturn f(a,\n"                          // 5
+      "\t\tf(b, 1));\n"                          // 6
+      "}\n";
+  dis::Module m = dis::limbo::compile_source("p.b", src, {});
+  ASSERT_EQ(m.positions.size(), m.code.size());
+  std::vector<int> call_lines;
+  for (std::size_t pc = 0; pc < m.code.size(); ++pc)
+    if (m.code[pc].op == dis::Op::call_) call_lines.push_back(m.positions[pc].line);
+  EXPECT_EQ(call_lines, (std::vector<int>{6, 5}));
+  EXPECT_EQ(m.source_files, std::vector<std::string>{"p.b"});
+  const dis::SrcPos& inner = m.positions[0];
+  EXPECT_EQ(inner.line, 6);
+  EXPECT_EQ(inner.col, 2);
+}
+
+}  // namespace
