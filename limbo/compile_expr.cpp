@@ -1159,8 +1159,20 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest) {
         if (!h || h->k != TK::Int) fail(in.highs[k]->pos, "array index must be an int constant");
         hi = h->i;
       }
-      for (std::int64_t i = lo->i; i <= hi && i - lo->i < 100000; ++i)
-        store(word_const(i), in.value.get());
+      if (hi - lo->i < 8) {
+        for (std::int64_t i = lo->i; i <= hi; ++i) store(word_const(i), in.value.get());
+      } else {  // a long range is a loop over the indices
+        Loc i = temp(t_int_);
+        emit(Op::movw_, word_const(lo->i), i.op);
+        std::int32_t top = new_label(), end = new_label();
+        place(top);
+        Loc h{word_const(hi), t_int_};
+        jump(Op::bgtw_, i.op, as_mid(h), end);
+        store(i.op, in.value.get());
+        emit(Op::addw_, imm(1), Middle{}, i.op);
+        jump(Op::jmp_, Operand{}, Middle{}, top);
+        place(end);
+      }
       pos = static_cast<std::int32_t>(hi + 1);
     }
   }
