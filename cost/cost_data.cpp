@@ -35,9 +35,10 @@ std::vector<FunctionRange> functions_from_links(const Module& m) {
     return a.pc != b.pc ? a.pc < b.pc : a.name < b.name;
   });
   // Two links at one pc (an alias) would make an empty range: keep the first.
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const FunctionRange& a, const FunctionRange& b) { return a.pc == b.pc; }),
-            out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(),
+                  [](const FunctionRange& a, const FunctionRange& b) { return a.pc == b.pc; }),
+      out.end());
   return out;
 }
 
@@ -196,12 +197,12 @@ Profile profile_of(const CostData& d, bool counts_only) {
   if (less_builtins) classes["call"] = std::max(0.0, classes["call"] - t.builtin_ticks);
   for (const auto& [cls, v] : classes)
     p.entries.push_back(
-        {"instructions: " + cls + (less_builtins && cls == "call" ? " (less builtins)" : ""), v, 0});
+        {"instructions: " + cls + (less_builtins && cls == "call" ? " (less builtins)" : ""), v,
+         0});
   if (!counts) {
     for (const NamedRecord& b : d.builtins)
       p.entries.push_back({"builtin " + b.name, b.rec.total_estimate(), 0});
-    for (const NamedRecord& b : d.buckets)
-      p.entries.push_back({b.name, b.rec.total_estimate(), 0});
+    for (const NamedRecord& b : d.buckets) p.entries.push_back({b.name, b.rec.total_estimate(), 0});
   }
   for (ProfileEntry& e : p.entries)
     e.percent = p.total_ticks > 0 ? 100.0 * e.ticks / p.total_ticks : 0;

@@ -61,10 +61,10 @@ struct FunctionCall {
 };
 
 struct CallSite {
-  std::int32_t pc = 0;             // the call instruction (in this module)
-  std::int32_t callee_module = -1; // index into CostData::modules, -1 = builtin/unknown
-  std::int32_t callee_pc = -1;     // the callee's entry pc
-  std::string callee_name;         // used when callee_module is -1 ("Sys->read")
+  std::int32_t pc = 0;              // the call instruction (in this module)
+  std::int32_t callee_module = -1;  // index into CostData::modules, -1 = builtin/unknown
+  std::int32_t callee_pc = -1;      // the callee's entry pc
+  std::string callee_name;          // used when callee_module is -1 ("Sys->read")
   std::uint64_t calls = 0;
   std::uint64_t inclusive_ticks = 0;
   std::uint64_t inclusive_instructions = 0;
@@ -76,7 +76,7 @@ struct ModuleCost {
   // Per source file (index as in module->source_files): its lines, without
   // newlines; empty when the text could not be read.
   std::vector<std::vector<std::string>> source_text;
-  std::vector<ProbeRecord> pcs;  // one per instruction of module->code
+  std::vector<ProbeRecord> pcs;          // one per instruction of module->code
   std::vector<FunctionRange> functions;  // sorted by pc; may be empty
   std::vector<FunctionCall> function_calls;
   std::vector<CallSite> call_sites;
@@ -101,7 +101,9 @@ struct CostData {
   std::vector<NamedRecord> builtins;
   ProbeRecord refcount_frees;
 
-  double ns(double ticks) const { return ticks / (timer.ticks_per_ns > 0 ? timer.ticks_per_ns : 1); }
+  double ns(double ticks) const {
+    return ticks / (timer.ticks_per_ns > 0 ? timer.ticks_per_ns : 1);
+  }
 };
 
 // ---- Filling helpers -------------------------------------------------------
@@ -126,10 +128,10 @@ PcLine line_of(const ModuleCost& mc, std::int32_t pc);
 struct LineCost {
   std::int32_t file = -1;
   std::int32_t line = 0;
-  std::vector<std::int32_t> pcs;  // instructions belonging to it, in pc order
-  std::uint64_t instructions = 0; // executions of those instructions
-  double ticks = 0;               // their estimated total ticks
-  ProbeRecord merged;             // all their records merged
+  std::vector<std::int32_t> pcs;   // instructions belonging to it, in pc order
+  std::uint64_t instructions = 0;  // executions of those instructions
+  double ticks = 0;                // their estimated total ticks
+  ProbeRecord merged;              // all their records merged
 };
 // Every source line that owns at least one instruction, in (file, line)
 // order; lines with instructions never executed are included (instructions
@@ -158,8 +160,8 @@ std::vector<FunctionCost> functions_of(const ModuleCost& mc);
 
 struct OpCost {
   Op op = Op::nop_;
-  ProbeRecord rec;  // all pcs with this opcode, merged
-  double ticks = 0; // estimated total
+  ProbeRecord rec;   // all pcs with this opcode, merged
+  double ticks = 0;  // estimated total
 };
 // Opcodes executed at least once across all modules, by descending total
 // ticks (by_count or count mode: descending count), then opcode order.

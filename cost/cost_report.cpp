@@ -1,8 +1,8 @@
 #include "cost_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace dis::cost {
 
@@ -20,22 +20,33 @@ bool parse_view(std::string_view text, View& out) {
 
 const char* view_name(View v) {
   switch (v) {
-    case View::Line: return "line";
-    case View::Fn: return "fn";
-    case View::Op: return "op";
-    case View::Pc: return "pc";
-    case View::Top: return "top";
-    case View::Profile: return "profile";
+    case View::Line:
+      return "line";
+    case View::Fn:
+      return "fn";
+    case View::Op:
+      return "op";
+    case View::Pc:
+      return "pc";
+    case View::Top:
+      return "top";
+    case View::Profile:
+      return "profile";
   }
   return "line";
 }
 
 bool parse_format(std::string_view text, Format& out) {
-  if (text == "text") out = Format::Text;
-  else if (text == "json") out = Format::Json;
-  else if (text == "csv") out = Format::Csv;
-  else if (text == "callgrind") out = Format::Callgrind;
-  else return false;
+  if (text == "text")
+    out = Format::Text;
+  else if (text == "json")
+    out = Format::Json;
+  else if (text == "csv")
+    out = Format::Csv;
+  else if (text == "callgrind")
+    out = Format::Callgrind;
+  else
+    return false;
   return true;
 }
 
@@ -51,10 +62,18 @@ std::string format_duration_ns(double ns) {
 
 void write_report(std::ostream& out, const CostData& d, const ReportOptions& o) {
   switch (o.format) {
-    case Format::Text: out << render_text(d, o); break;
-    case Format::Json: out << render_json(d, o); break;
-    case Format::Csv: out << render_csv(d, o); break;
-    case Format::Callgrind: out << render_callgrind(d, o); break;
+    case Format::Text:
+      out << render_text(d, o);
+      break;
+    case Format::Json:
+      out << render_json(d, o);
+      break;
+    case Format::Csv:
+      out << render_csv(d, o);
+      break;
+    case Format::Callgrind:
+      out << render_callgrind(d, o);
+      break;
   }
 }
 

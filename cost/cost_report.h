@@ -20,11 +20,10 @@
 // (Dis instructions) and Ns (attributed time, rounded to integer ns).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "cost_data.h"
 

@@ -6,10 +6,10 @@
 // call sites become `cfn=`/`calls=` arcs with inclusive cost; time outside
 // instructions is one function per bucket in the file "<runtime>", so the
 // file's total equals the attributed total.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "cost_report.h"
 
@@ -51,8 +51,8 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
   s += "event: Instr : Dis instructions executed\n";
   if (!counts) s += "event: Ns : Time attributed (ns)\n";
   s += counts ? "events: Instr\n" : "events: Instr Ns\n";
-  s += fmt::format("summary: {}\n", cost_cols(d, counts, t.instructions,
-                                              t.instruction_ticks + t.outside_ticks));
+  s += fmt::format("summary: {}\n",
+                   cost_cols(d, counts, t.instructions, t.instruction_ticks + t.outside_ticks));
 
   for (std::size_t mi : shown_modules(d, o.module)) {
     const ModuleCost& mc = d.modules[mi];
@@ -84,13 +84,13 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
           s += fmt::format("fi={}\n", detail::source_file_name(mc, key.first));
           cur = key.first;
         }
-        s += fmt::format("{} {}\n", key.second,
-                         cost_cols(d, counts, c.instr, c.ticks));
+        s += fmt::format("{} {}\n", key.second, cost_cols(d, counts, c.instr, c.ticks));
       }
       if (cur != fl) s += fmt::format("fi={}\n", detail::source_file_name(mc, fl));
       for (const CallSite* cs : sites) {
         PcLine at = line_of(mc, cs->pc);
-        if (cs->callee_module >= 0 && static_cast<std::size_t>(cs->callee_module) < d.modules.size()) {
+        if (cs->callee_module >= 0 &&
+            static_cast<std::size_t>(cs->callee_module) < d.modules.size()) {
           const ModuleCost& callee = d.modules[static_cast<std::size_t>(cs->callee_module)];
           std::vector<FunctionCost> cfns = functions_of(callee);
           const FunctionCost& cf = cfns[function_index(cfns, cs->callee_pc)];
@@ -115,8 +115,8 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
                        cost_cols(d, counts, 0, b.rec.total_estimate()));
     }
   }
-  s += fmt::format("\ntotals: {}\n", cost_cols(d, counts, t.instructions,
-                                               t.instruction_ticks + t.outside_ticks));
+  s += fmt::format("\ntotals: {}\n",
+                   cost_cols(d, counts, t.instructions, t.instruction_ticks + t.outside_ticks));
   return s;
 }
 

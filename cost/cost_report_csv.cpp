@@ -10,9 +10,9 @@
 //   top:      rank,module,file,line,instructions[,total_ns],percent,source
 //   profile:  what,value,percent (value: ns, or instructions when counts only)
 // Fields are quoted (RFC 4180) when they hold a comma, quote or line break.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "cost_report.h"
 
@@ -105,14 +105,18 @@ void top_table(std::string& s, const CostData& d, const ReportOptions& o, bool c
   s += counts ? "rank,module,file,line,instructions,percent,source\n"
               : "rank,module,file,line,instructions,total_ns,percent,source\n";
   std::vector<HotLine> hot = hottest_lines(d, o.module, o.top, counts);
-  double total = counts ? static_cast<double>(t.instructions) : t.instruction_ticks + t.outside_ticks;
+  double total =
+      counts ? static_cast<double>(t.instructions) : t.instruction_ticks + t.outside_ticks;
   for (std::size_t i = 0; i < hot.size(); ++i) {
     const HotLine& h = hot[i];
-    std::string file = h.line.file < 0 ? std::string() : detail::source_file_name(d.modules[h.module], h.line.file);
-    std::string src = h.line.file < 0 ? std::string() : detail::source_line(d.modules[h.module], h.line.file, h.line.line);
+    std::string file = h.line.file < 0 ? std::string()
+                                       : detail::source_file_name(d.modules[h.module], h.line.file);
+    std::string src = h.line.file < 0
+                          ? std::string()
+                          : detail::source_line(d.modules[h.module], h.line.file, h.line.line);
     double part = counts ? static_cast<double>(h.line.instructions) : h.line.ticks;
-    s += fmt::format("{},{},{},{},{}", i + 1, field(d.modules[h.module].name), field(file), h.line.line,
-                     h.line.instructions);
+    s += fmt::format("{},{},{},{},{}", i + 1, field(d.modules[h.module].name), field(file),
+                     h.line.line, h.line.instructions);
     if (!counts) s += "," + num(d.ns(h.line.ticks));
     s += fmt::format(",{:.3f},{}\n", total > 0 ? 100.0 * part / total : 0.0, field(src));
   }
@@ -122,8 +126,8 @@ void profile_table(std::string& s, const CostData& d, bool counts) {
   s += "what,value,percent\n";
   Profile p = profile_of(d, counts);
   for (const ProfileEntry& e : p.entries)
-    s += fmt::format("{},{},{:.3f}\n", field(e.what), counts ? fmt::format("{:.0f}", e.ticks) : num(d.ns(e.ticks)),
-                     e.percent);
+    s += fmt::format("{},{},{:.3f}\n", field(e.what),
+                     counts ? fmt::format("{:.0f}", e.ticks) : num(d.ns(e.ticks)), e.percent);
 }
 
 }  // namespace
@@ -133,11 +137,21 @@ std::string render_csv(const CostData& d, const ReportOptions& o) {
   std::string s;
   switch (o.view) {
     case View::Line:
-    case View::Pc: pc_table(s, d, o, counts); break;
-    case View::Fn: fn_table(s, d, o, counts); break;
-    case View::Op: op_table(s, d, counts); break;
-    case View::Top: top_table(s, d, o, counts); break;
-    case View::Profile: profile_table(s, d, counts); break;
+    case View::Pc:
+      pc_table(s, d, o, counts);
+      break;
+    case View::Fn:
+      fn_table(s, d, o, counts);
+      break;
+    case View::Op:
+      op_table(s, d, counts);
+      break;
+    case View::Top:
+      top_table(s, d, o, counts);
+      break;
+    case View::Profile:
+      profile_table(s, d, counts);
+      break;
   }
   return s;
 }

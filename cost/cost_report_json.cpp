@@ -79,9 +79,10 @@ json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
   for (const CallSite& c : mc.call_sites) {
     json j;
     j["pc"] = c.pc;
-    j["callee_module"] = c.callee_module >= 0 && static_cast<std::size_t>(c.callee_module) < d.modules.size()
-                             ? json(d.modules[static_cast<std::size_t>(c.callee_module)].name)
-                             : json(nullptr);
+    j["callee_module"] =
+        c.callee_module >= 0 && static_cast<std::size_t>(c.callee_module) < d.modules.size()
+            ? json(d.modules[static_cast<std::size_t>(c.callee_module)].name)
+            : json(nullptr);
     j["callee_pc"] = c.callee_pc;
     j["callee_name"] = c.callee_name;
     j["calls"] = c.calls;
@@ -161,7 +162,8 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
   prof["total"] = counts ? p.total_ticks : d.ns(p.total_ticks);
   json entries = json::array();
   for (const ProfileEntry& e : p.entries)
-    entries.push_back({{"what", e.what}, {"value", counts ? e.ticks : d.ns(e.ticks)}, {"percent", e.percent}});
+    entries.push_back(
+        {{"what", e.what}, {"value", counts ? e.ticks : d.ns(e.ticks)}, {"percent", e.percent}});
   prof["entries"] = std::move(entries);
   j["profile"] = std::move(prof);
   return j;

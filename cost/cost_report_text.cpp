@@ -1,7 +1,7 @@
 // The text report: the paper's per-line listing and the other views.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "cost_report.h"
 
@@ -56,10 +56,10 @@ std::string header(const CostData& d, const ReportOptions& o) {
   if (!tm.fallback_reason.empty()) s += fmt::format(" (no TSC: {})", tm.fallback_reason);
   s += fmt::format("; one read {} min, {} median\n", format_duration_ns(tm.read.min_ns),
                    format_duration_ns(tm.read.median_ns));
-  s += fmt::format("base: {} of {} empty measurements = {} ticks ({}); min {}, median {} ticks\n",
-                   vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
-                   dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks,
-                   d.base.median_ticks);
+  s +=
+      fmt::format("base: {} of {} empty measurements = {} ticks ({}); min {}, median {} ticks\n",
+                  vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
+                  dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks);
   if (d.sample_every > 0)
     s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);
   s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",
@@ -121,17 +121,17 @@ void line_view(std::string& s, const CostData& d, const ReportOptions& o) {
       std::int32_t file = lines[li].file;
       std::size_t end = li;
       while (end < lines.size() && lines[end].file == file) ++end;
-      bool have_text = file >= 0 && file < nfiles &&
-                       !mc.source_text[static_cast<std::size_t>(file)].empty();
+      bool have_text =
+          file >= 0 && file < nfiles && !mc.source_text[static_cast<std::size_t>(file)].empty();
       if (!have_text || o.hide_unexecuted) {
         while (li < end) emit_line(lines[li++]);
         continue;
       }
       file_header(file);
       while (li < end && lines[li].line < 1) emit_line(lines[li++]);  // no real line
-      std::int32_t last = std::max(
-          static_cast<std::int32_t>(mc.source_text[static_cast<std::size_t>(file)].size()),
-          lines[end - 1].line);
+      std::int32_t last =
+          std::max(static_cast<std::int32_t>(mc.source_text[static_cast<std::size_t>(file)].size()),
+                   lines[end - 1].line);
       for (std::int32_t ln = 1; ln <= last; ++ln) {
         if (li < end && lines[li].line == ln)
           emit_line(lines[li++]);
@@ -172,15 +172,15 @@ void fn_view(std::string& s, const CostData& d, const ReportOptions& o) {
     std::size_t nw = 8;
     for (const auto& f : fns) nw = std::max(nw, f.name.size());
     if (counts) {
-      s += fmt::format("{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", "function", nw, "pc", "exclusive",
-                       "%", "inclusive", "calls");
+      s += fmt::format("{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", "function", nw, "pc",
+                       "exclusive", "%", "inclusive", "calls");
       for (const auto& f : fns) {
         std::string incl = f.inclusive ? std::to_string(f.inclusive->inclusive_instructions) : "-";
         std::string calls = f.inclusive ? std::to_string(f.inclusive->calls) : "-";
-        s += fmt::format("{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", f.name, nw, f.pc,
-                         f.instructions, percent(static_cast<double>(f.instructions),
-                                                 static_cast<double>(t.instructions)),
-                         incl, calls);
+        s += fmt::format(
+            "{:<{}} {:>6} {:>12} {:>6} {:>12} {:>8}\n", f.name, nw, f.pc, f.instructions,
+            percent(static_cast<double>(f.instructions), static_cast<double>(t.instructions)), incl,
+            calls);
       }
       continue;
     }
@@ -208,19 +208,20 @@ void op_view(std::string& s, const CostData& d, const ReportOptions& o) {
   if (counts) {
     s += fmt::format("{:<8} {:>12} {:>6}\n", "op", "count", "%");
     for (const OpCost& oc : ops_of(d, true))
-      s += fmt::format("{:<8} {:>12} {:>6}\n", op_name(oc.op), oc.rec.count,
-                       percent(static_cast<double>(oc.rec.count), static_cast<double>(t.instructions)));
+      s += fmt::format(
+          "{:<8} {:>12} {:>6}\n", op_name(oc.op), oc.rec.count,
+          percent(static_cast<double>(oc.rec.count), static_cast<double>(t.instructions)));
     return;
   }
   s += fmt::format("{:<8} {:>12} {:>10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "op", "count",
                    "total", "%", "mean", "min", "max", "std", "median", "p99");
   for (const OpCost& oc : ops_of(d)) {
     const ProbeRecord& r = oc.rec;
-    s += fmt::format("{:<8} {:>12} {:>10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
-                     op_name(oc.op), r.count, dur(d, oc.ticks), percent(oc.ticks, t.instruction_ticks),
-                     dur(d, r.mean()), dur(d, static_cast<double>(r.min_or_zero())),
-                     dur(d, static_cast<double>(r.max)), dur(d, r.stddev()), dur(d, r.median()),
-                     dur(d, r.percentile(99)));
+    s += fmt::format(
+        "{:<8} {:>12} {:>10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", op_name(oc.op), r.count,
+        dur(d, oc.ticks), percent(oc.ticks, t.instruction_ticks), dur(d, r.mean()),
+        dur(d, static_cast<double>(r.min_or_zero())), dur(d, static_cast<double>(r.max)),
+        dur(d, r.stddev()), dur(d, r.median()), dur(d, r.percentile(99)));
   }
 }
 
@@ -262,27 +263,33 @@ void top_view(std::string& s, const CostData& d, const ReportOptions& o) {
   for (const HotLine& h : hot) {
     where.push_back(h.line.file < 0
                         ? fmt::format("{}: pc {}", d.modules[h.module].name, h.line.line)
-                        : fmt::format("{}:{}", detail::source_file_name(d.modules[h.module], h.line.file), h.line.line));
+                        : fmt::format("{}:{}",
+                                      detail::source_file_name(d.modules[h.module], h.line.file),
+                                      h.line.line));
     ww = std::max(ww, where.back().size());
   }
   if (counts)
-    s += fmt::format("{:>4} {:<{}} {:>12} {:>6}  {}\n", "rank", "where", ww, "instrs", "%", "source");
+    s += fmt::format("{:>4} {:<{}} {:>12} {:>6}  {}\n", "rank", "where", ww, "instrs", "%",
+                     "source");
   else
     s += fmt::format("{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", "rank", "where", ww, "time", "%",
                      "instrs", "source");
   for (std::size_t i = 0; i < hot.size(); ++i) {
     const HotLine& h = hot[i];
-    std::string src = h.line.file < 0 ? std::string() : detail::source_line(d.modules[h.module], h.line.file, h.line.line);
+    std::string src = h.line.file < 0
+                          ? std::string()
+                          : detail::source_line(d.modules[h.module], h.line.file, h.line.line);
     auto b = src.find_first_not_of(" \t");
     src = b == std::string::npos ? std::string() : src.substr(b);
     if (counts)
-      s += fmt::format("{:>4} {:<{}} {:>12} {:>6}  {}\n", i + 1, where[i], ww, h.line.instructions,
-                       percent(static_cast<double>(h.line.instructions), static_cast<double>(t.instructions)),
-                       src);
+      s += fmt::format(
+          "{:>4} {:<{}} {:>12} {:>6}  {}\n", i + 1, where[i], ww, h.line.instructions,
+          percent(static_cast<double>(h.line.instructions), static_cast<double>(t.instructions)),
+          src);
     else
-      s += fmt::format("{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", i + 1, where[i], ww,
-                       dur(d, h.line.ticks), percent(h.line.ticks, t.instruction_ticks + t.outside_ticks),
-                       h.line.instructions, src);
+      s += fmt::format(
+          "{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", i + 1, where[i], ww, dur(d, h.line.ticks),
+          percent(h.line.ticks, t.instruction_ticks + t.outside_ticks), h.line.instructions, src);
   }
 }
 
@@ -294,7 +301,8 @@ void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
     s += fmt::format("total: {} instructions\n", static_cast<std::uint64_t>(p.total_ticks));
     s += fmt::format("{:>12} {:>6}  {}\n", "instrs", "%", "where");
     for (const auto& e : p.entries)
-      s += fmt::format("{:>12} {:>6.1f}  {}\n", static_cast<std::uint64_t>(e.ticks), e.percent, e.what);
+      s += fmt::format("{:>12} {:>6.1f}  {}\n", static_cast<std::uint64_t>(e.ticks), e.percent,
+                       e.what);
     return;
   }
   s += fmt::format("total: {} attributed: instructions {}, outside instructions {}\n",
@@ -313,14 +321,22 @@ std::string render_text(const CostData& d, const ReportOptions& o) {
       line_view(s, d, o);
       outside_view(s, d, o);
       break;
-    case View::Fn: fn_view(s, d, o); break;
-    case View::Op: op_view(s, d, o); break;
+    case View::Fn:
+      fn_view(s, d, o);
+      break;
+    case View::Op:
+      op_view(s, d, o);
+      break;
     case View::Pc:
       pc_view(s, d, o);
       outside_view(s, d, o);
       break;
-    case View::Top: top_view(s, d, o); break;
-    case View::Profile: profile_view(s, d, o); break;
+    case View::Top:
+      top_view(s, d, o);
+      break;
+    case View::Profile:
+      profile_view(s, d, o);
+      break;
   }
   return s;
 }

@@ -1,0 +1,564 @@
+// Cost reports from a synthetic CostData with fixed numbers: golden text
+// (every view, time and counts), CSV, JSON and callgrind; units per value;
+// the JSON validated against cost/cost_schema.json; structural checks.
+//
+// Regenerate goldens after an intended change: DIS_UPDATE_GOLDEN=1 test_cost
+// (then read the diff).
+#include "cost_report.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace dis::cost {
+namespace {
+
+using nlohmann::json;
+
+const char* kSource[] = {
+    "implement Bench;",                       // 1
+    "",                                       // 2
+    "init()",                                 // 3
+    "{",                                      // 4
+    "\tt0 = tstamp();",                       // 5
+    "\ts.add(t1-t0);",                        // 6
+    "\tif(n < 0)",                            // 7
+    "\t\treturn big 0;",                      // 8
+    "}",                                      // 9
+    "tstamp(): big",                          // 10
+    "{",                                      // 11
+    "\tbuf := array[128] of byte;",           // 12
+    "\tn := sys->read(tsfd, buf, len buf);",  // 13
+    "\treturn big string buf[0:n];",          // 14
+    "}",                                      // 15
+};
+
+// pc, op, line
+struct Code {
+  Op op;
+  int line;
+};
+const Code kCode[] = {
+    {Op::frame_, 5}, {Op::lea_, 5},     {Op::call_, 5},   {Op::mframe_, 6}, {Op::movp_, 6},
+    {Op::subl_, 6},  {Op::mcall_, 6},   {Op::blew_, 7},   {Op::movw_, 8},   {Op::ret_, 9},
+    {Op::newa_, 12}, {Op::mframe_, 13}, {Op::mcall_, 13}, {Op::cvtcl_, 14}, {Op::ret_, 14},
+};
+
+std::shared_ptr<const Module> make_module() {
+  auto m = std::make_shared<Module>();
+  m->name = "Bench";
+  m->source_files = {"bench.b"};
+  for (const Code& c : kCode) {
+    Instruction ins;
+    ins.op = c.op;
+    m->code.push_back(ins);
+    SrcPos p;
+    p.file = 0;
+    p.line = c.line;
+    p.end_line = c.line;
+    m->positions.push_back(p);
+  }
+  m->links.push_back({"init", 0, 0, 0x1234});
+  return m;
+}
+
+// Fixed records: each pc executed n times with a repeating pattern of ticks.
+void fill(ProbeRecord& r, std::uint64_t n, std::vector<std::uint64_t> pattern) {
+  for (std::uint64_t i = 0; i < n; ++i) r.add(pattern[i % pattern.size()]);
+}
+
+CostData make_data(Mode mode = Mode::Time) {
+  CostData d;
+  d.program = "bench.b";
+  d.mode = mode;
+  d.timer.tsc = true;
+  d.timer.name = "tsc (rdtscp+lfence)";
+  d.timer.ticks_per_ns = 2.0;
+  d.timer.calibration_rounds = 7;
+  d.timer.calibration_ms = 30;
+  d.timer.calibration_spread = 0.00125;
+  d.timer.read = {40, 42, 20.0, 21.0, 20000};
+  d.base.policy = vm::BasePolicy::Min;
+  d.base.ticks = 38;
+  d.base.ns = 19;
+  d.base.min_ticks = 38;
+  d.base.median_ticks = 40;
+  d.base.samples = 20000;
+  d.wall_ns = 25e6;
+  vm::Environment env;
+  env.cpu_model = "Test CPU 3000";
+  env.cpus = 2;
+  env.tsc_hz = 2e9;
+  env.timer = "tsc (rdtscp+lfence)";
+  env.hypervisor = "KVM";
+  env.kernel = "Linux 6.1.0 x86_64";
+  env.build_type = "RelWithDebInfo";
+  env.compiler = "GCC 12.2.0";
+  env.version = "0.1.0";
+  env.date = "2026-11-30T00:00:00Z";
+  env.command_line = "cost -f bench.b -s Bench";
+  d.environment = env;
+
+  ModuleCost mc;
+  mc.name = "Bench";
+  mc.module = make_module();
+  for (const char* line : kSource) {
+    if (mc.source_text.empty()) mc.source_text.emplace_back();
+    mc.source_text[0].push_back(line);
+  }
+  mc.pcs.resize(std::size(kCode));
+  auto& p = mc.pcs;
+  fill(p[0], 1000, {4800, 4600, 5000});   // frame: about 2.4 us
+  fill(p[1], 1000, {2000, 1906, 55480});  // lea: 953 ns .. 27.74 us
+  fill(p[2], 1000, {2900, 2580});
+  fill(p[3], 1000, {7300, 6740, 49460});
+  fill(p[4], 1000, {3980});
+  fill(p[5], 1000, {4860, 4460, 9600});
+  fill(p[6], 1000, {4220, 3900, 5020});
+  fill(p[7], 1001, {3200, 3020, 68080});
+  // pc 8 (line 8) never runs.
+  fill(p[9], 1, {21040});
+  fill(p[10], 2000, {13960, 10740, 161820});
+  fill(p[11], 2000, {6100, 5180});
+  // mcall of Sys->read: mostly about 180 us, one 8.61 ms outlier.
+  for (int i = 0; i < 1999; ++i) p[12].add(i % 2 ? 179760 : 267620);
+  p[12].add(17220000);
+  fill(p[13], 2000, {32780, 31560, 90320});
+  fill(p[14], 2000, {21040, 19580, 27940});
+  mc.functions = {{"init", 0}, {"tstamp", 10}};
+  // init: one activation containing every instruction (836.6M ticks);
+  // tstamp: 2000 calls, half of them from pc 2; Sys->read's time is inside
+  // the mcall at pc 12 (no Dis instructions of its own).
+  mc.function_calls = {{0, 1, 836'600'000, 18'002}, {10, 2000, 748'700'000, 10'000}};
+  mc.call_sites = {{2, 0, 10, "", 1000, 374'350'000, 5'000},
+                   {12, -1, -1, "Sys->read", 2000, 445'020'000, 0}};
+  d.modules.push_back(std::move(mc));
+
+  NamedRecord mark{"gc.mark", {}}, sweep{"gc.sweep", {}}, sched{"scheduler", {}};
+  fill(mark.rec, 12, {400000, 520000, 18000000});
+  fill(sweep.rec, 12, {90000, 110000});
+  fill(sched.rec, 30, {1500, 1700, 2100});
+  d.buckets = {mark, sweep, sched};
+  NamedRecord read{"Sys->read", {}};
+  for (int i = 0; i < 1999; ++i) read.rec.add(i % 2 ? 170000 : 258000);
+  read.rec.add(17200000);
+  d.builtins = {read};
+  for (int i = 0; i < 50; ++i) d.refcount_frees.add_count();
+  d.refcount_frees.observe(300);
+  d.refcount_frees.observe(500);
+  return d;
+}
+
+std::string golden_path(const std::string& name) {
+  return std::string(DIS_SOURCE_DIR) + "/tests/cost/golden/" + name;
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = golden_path(name);
+  if (const char* u = std::getenv("DIS_UPDATE_GOLDEN"); u && *u == '1') {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "missing golden " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(actual, ss.str()) << "golden " << name;
+}
+
+ReportOptions opts(View v, Format f = Format::Text, bool counts = false) {
+  ReportOptions o;
+  o.view = v;
+  o.format = f;
+  o.counts_only = counts;
+  return o;
+}
+
+TEST(CostReport, UnitsChosenPerValue) {
+  EXPECT_EQ(format_duration_ns(0), "0 ns");
+  EXPECT_EQ(format_duration_ns(-3), "0 ns");
+  EXPECT_EQ(format_duration_ns(807), "807 ns");
+  EXPECT_EQ(format_duration_ns(999.4), "999 ns");
+  EXPECT_EQ(format_duration_ns(999.6), "1.00 us");
+  EXPECT_EQ(format_duration_ns(2130), "2.13 us");
+  EXPECT_EQ(format_duration_ns(133810), "133.81 us");
+  EXPECT_EQ(format_duration_ns(514440), "514.44 us");
+  EXPECT_EQ(format_duration_ns(999996), "1.00 ms");
+  EXPECT_EQ(format_duration_ns(8.61e6), "8.61 ms");
+  EXPECT_EQ(format_duration_ns(999.994e6), "999.99 ms");
+  EXPECT_EQ(format_duration_ns(1.5e9), "1.50 s");
+}
+
+TEST(CostReport, ViewAndFormatNames) {
+  View v;
+  EXPECT_TRUE(parse_view("fn", v));
+  EXPECT_EQ(v, View::Fn);
+  EXPECT_TRUE(parse_view("profile", v));
+  EXPECT_EQ(v, View::Profile);
+  EXPECT_FALSE(parse_view("lines", v));
+  EXPECT_STREQ(view_name(View::Top), "top");
+  Format f;
+  EXPECT_TRUE(parse_format("callgrind", f));
+  EXPECT_EQ(f, Format::Callgrind);
+  EXPECT_FALSE(parse_format("xml", f));
+}
+
+TEST(CostReport, PaperShapedOpLine) {
+  // The paper's line: `- mcall  2000 133.81 us  89.88 us   8.61 ms 514.44 us`.
+  std::string text = render_text(make_data(), opts(View::Line));
+  EXPECT_NE(text.find("- mcall  2000 "), std::string::npos) << text;
+  EXPECT_NE(text.find("   13: \tn := sys->read(tsfd, buf, len buf);\n- mframe 2000"),
+            std::string::npos);
+}
+
+TEST(CostReport, GoldenLineView) {
+  expect_golden("line.txt", render_text(make_data(), opts(View::Line)));
+}
+
+TEST(CostReport, GoldenLineViewHidingUnexecuted) {
+  ReportOptions o = opts(View::Line);
+  o.hide_unexecuted = true;
+  o.environment = false;
+  std::string text = render_text(make_data(), o);
+  EXPECT_EQ(text.find("return big 0"), std::string::npos);  // line 8 never ran
+  EXPECT_EQ(text.find("env "), std::string::npos);
+  expect_golden("line_hidden.txt", text);
+}
+
+TEST(CostReport, GoldenCountView) {
+  std::string text = render_text(make_data(), opts(View::Line, Format::Text, true));
+  // No times at all: no unit appears anywhere.
+  for (const char* unit : {" ns", " us", " ms", "timer", "base", "env "})
+    EXPECT_EQ(text.find(unit), std::string::npos) << unit;
+  expect_golden("count.txt", text);
+  // A count-mode run renders the same as a timed run shown as counts.
+  CostData counted = make_data(Mode::Count);
+  EXPECT_EQ(render_text(counted, opts(View::Line)), text);
+}
+
+TEST(CostReport, GoldenOtherViews) {
+  CostData d = make_data();
+  expect_golden("fn.txt", render_text(d, opts(View::Fn)));
+  expect_golden("op.txt", render_text(d, opts(View::Op)));
+  expect_golden("pc.txt", render_text(d, opts(View::Pc)));
+  ReportOptions top = opts(View::Top);
+  top.top = 3;
+  expect_golden("top.txt", render_text(d, top));
+  expect_golden("profile.txt", render_text(d, opts(View::Profile)));
+  std::string counts;
+  for (View v : {View::Fn, View::Op, View::Pc, View::Top, View::Profile})
+    counts += render_text(d, opts(v, Format::Text, true));
+  expect_golden("count_views.txt", counts);
+}
+
+TEST(CostReport, GoldenCsv) {
+  CostData d = make_data();
+  expect_golden("line.csv", render_csv(d, opts(View::Line, Format::Csv)));
+  expect_golden("count.csv", render_csv(d, opts(View::Line, Format::Csv, true)));
+  std::string views;
+  for (View v : {View::Fn, View::Op, View::Top, View::Profile})
+    views += render_csv(d, opts(v, Format::Csv));
+  expect_golden("views.csv", views);
+}
+
+TEST(CostReport, GoldenJson) {
+  expect_golden("report.json", render_json(make_data(), opts(View::Line, Format::Json)));
+  expect_golden("count.json", render_json(make_data(), opts(View::Line, Format::Json, true)));
+}
+
+TEST(CostReport, GoldenCallgrind) {
+  expect_golden("report.callgrind",
+                render_callgrind(make_data(), opts(View::Line, Format::Callgrind)));
+  expect_golden("count.callgrind",
+                render_callgrind(make_data(), opts(View::Line, Format::Callgrind, true)));
+}
+
+TEST(CostReport, WriteReportDispatchesOnFormat) {
+  CostData d = make_data();
+  for (Format f : {Format::Text, Format::Json, Format::Csv, Format::Callgrind}) {
+    ReportOptions o = opts(View::Line, f);
+    std::ostringstream out;
+    write_report(out, d, o);
+    std::string want = f == Format::Text   ? render_text(d, o)
+                       : f == Format::Json ? render_json(d, o)
+                       : f == Format::Csv  ? render_csv(d, o)
+                                           : render_callgrind(d, o);
+    EXPECT_EQ(out.str(), want);
+  }
+}
+
+// ---- Structure ---------------------------------------------------------------
+
+TEST(CostReport, DerivedFiguresAddUp) {
+  CostData d = make_data();
+  Totals t = totals_of(d);
+  std::uint64_t want = 0;
+  double ticks = 0;
+  for (const auto& r : d.modules[0].pcs) {
+    want += r.count;
+    ticks += static_cast<double>(r.sum);
+  }
+  EXPECT_EQ(t.instructions, want);
+  EXPECT_DOUBLE_EQ(t.instruction_ticks, ticks);
+  // Lines partition the pcs; functions partition them too.
+  std::uint64_t by_line = 0, by_fn = 0;
+  for (const auto& l : lines_of(d.modules[0])) by_line += l.instructions;
+  for (const auto& f : functions_of(d.modules[0])) by_fn += f.instructions;
+  EXPECT_EQ(by_line, want);
+  EXPECT_EQ(by_fn, want);
+  std::uint64_t by_op = 0;
+  for (const auto& o : ops_of(d)) by_op += o.rec.count;
+  EXPECT_EQ(by_op, want);
+  // Profile shares add up to 100%.
+  double pct = 0;
+  for (const auto& e : profile_of(d).entries) pct += e.percent;
+  EXPECT_NEAR(pct, 100.0, 1e-9);
+  double cpct = 0;
+  for (const auto& e : profile_of(d, true).entries) cpct += e.percent;
+  EXPECT_NEAR(cpct, 100.0, 1e-9);
+}
+
+TEST(CostReport, LineOwnershipIsTheFirstLineOfTheRange) {
+  CostData d = make_data();
+  auto m = std::make_shared<Module>(*d.modules[0].module);
+  m->positions[3].end_line = 9;  // mframe spans lines 6-9: still belongs to 6
+  d.modules[0].module = m;
+  auto lines = lines_of(d.modules[0]);
+  auto six =
+      std::find_if(lines.begin(), lines.end(), [](const LineCost& l) { return l.line == 6; });
+  ASSERT_NE(six, lines.end());
+  EXPECT_EQ(six->pcs, (std::vector<std::int32_t>{3, 4, 5, 6}));
+}
+
+TEST(CostReport, ModuleWithoutPositionsListsPcs) {
+  CostData d = make_data();
+  auto m = std::make_shared<Module>(*d.modules[0].module);
+  m->positions.clear();
+  d.modules[0].module = m;
+  auto lines = lines_of(d.modules[0]);
+  ASSERT_EQ(lines.size(), std::size(kCode));
+  EXPECT_EQ(lines[4].file, -1);
+  EXPECT_EQ(lines[4].line, 4);
+  std::string text = render_text(d, opts(View::Line, Format::Text, true));
+  EXPECT_NE(text.find("pc 12:\n- mcall  2000\n"), std::string::npos) << text;
+}
+
+TEST(CostReport, ModuleFilter) {
+  CostData d = make_data();
+  ModuleCost other = d.modules[0];
+  other.name = "Other";
+  d.modules.push_back(other);
+  ReportOptions o = opts(View::Line, Format::Text, true);
+  std::string both = render_text(d, o);
+  EXPECT_NE(both.find("== module Other"), std::string::npos);
+  o.module = "Bench";
+  std::string one = render_text(d, o);
+  EXPECT_EQ(one.find("== module Other"), std::string::npos);
+  EXPECT_NE(one.find("== module Bench"), std::string::npos);
+}
+
+TEST(CostReport, SampledRecordsAreMarked) {
+  CostData d = make_data();
+  d.sample_every = 100;
+  ProbeRecord r;
+  for (int i = 0; i < 300; ++i) r.add_count();
+  r.observe(1000);
+  r.observe(3000);
+  r.observe(2000);
+  d.modules[0].pcs[8] = r;
+  std::string text = render_text(d, opts(View::Line));
+  EXPECT_NE(text.find("- movw    300   1.00 us    500 ns   1.50 us    500 ns  (timed 3 of 300)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("sampled: about 1 in 100 executions timed"), std::string::npos);
+  json j = render_json_value(d, opts(View::Line, Format::Json));
+  const json& line8 = j["modules"][0]["lines"][3];
+  EXPECT_EQ(line8["line"], 8);
+  const json& op = line8["ops"][0];
+  EXPECT_EQ(op["pc"], 8);
+  EXPECT_EQ(op["sampled"], true);
+  EXPECT_EQ(op["timed"], 3);
+  EXPECT_DOUBLE_EQ(op["total_ns"].get<double>(), 300 * 1000.0);  // mean x count, in ns
+}
+
+TEST(CostReport, CallgrindCostsSumToTheSummary) {
+  CostData d = make_data();
+  std::istringstream in(render_callgrind(d, opts(View::Line, Format::Callgrind)));
+  std::string line;
+  std::uint64_t instr = 0, ns = 0, summary_instr = 0, summary_ns = 0;
+  bool after_calls = false;
+  int fns = 0, calls = 0;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "# callgrind format");
+  while (std::getline(in, line)) {
+    if (line.rfind("summary: ", 0) == 0) {
+      std::istringstream(line.substr(9)) >> summary_instr >> summary_ns;
+    } else if (line.rfind("fn=", 0) == 0) {
+      ++fns;
+    } else if (line.rfind("calls=", 0) == 0) {
+      ++calls;
+      after_calls = true;
+    } else if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
+      std::uint64_t pos, a, b;
+      std::istringstream(line) >> pos >> a >> b;
+      if (!after_calls) {  // a call's cost line is inclusive: not self cost
+        instr += a;
+        ns += b;
+      }
+      after_calls = false;
+    }
+  }
+  EXPECT_EQ(fns, 2 + 3);  // init, tstamp, three buckets
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(instr, summary_instr);
+  EXPECT_EQ(summary_instr, totals_of(d).instructions);
+  // Per-line ns are rounded separately: within one ns per cost line.
+  EXPECT_NEAR(static_cast<double>(ns), static_cast<double>(summary_ns), 20.0);
+}
+
+// ---- JSON Schema (the subset cost_schema.json uses) --------------------------
+
+class SchemaChecker {
+ public:
+  explicit SchemaChecker(json root) : root_(std::move(root)) {}
+  std::vector<std::string> check(const json& doc) {
+    errors_.clear();
+    visit(root_, doc, "$");
+    return errors_;
+  }
+
+ private:
+  static bool is_type(const json& v, const std::string& t) {
+    if (t == "object") return v.is_object();
+    if (t == "array") return v.is_array();
+    if (t == "string") return v.is_string();
+    if (t == "boolean") return v.is_boolean();
+    if (t == "null") return v.is_null();
+    if (t == "integer") return v.is_number_integer();
+    if (t == "number") return v.is_number();
+    return false;
+  }
+  void fail(const std::string& where, const std::string& what) {
+    errors_.push_back(where + ": " + what);
+  }
+
+  void visit(const json& schema, const json& v, const std::string& where) {
+    static const std::set<std::string> kKnown = {
+        "$schema",    "$id",   "title", "description", "type", "required", "additionalProperties",
+        "properties", "items", "enum",  "minimum",     "$ref", "$defs"};
+    for (const auto& [key, _] : schema.items())
+      if (!kKnown.count(key)) fail(where, "schema keyword not supported by this checker: " + key);
+    if (schema.contains("$ref")) {
+      std::string ref = schema["$ref"];
+      const std::string prefix = "#/$defs/";
+      if (ref.rfind(prefix, 0) != 0 || !root_["$defs"].contains(ref.substr(prefix.size()))) {
+        fail(where, "bad $ref " + ref);
+        return;
+      }
+      visit(root_["$defs"][ref.substr(prefix.size())], v, where);
+    }
+    if (schema.contains("type")) {
+      const json& t = schema["type"];
+      bool ok = false;
+      if (t.is_string()) ok = is_type(v, t);
+      for (const auto& one : t.is_array() ? t : json::array()) ok = ok || is_type(v, one);
+      if (!ok) {
+        fail(where, "expected type " + t.dump() + ", got " + v.dump().substr(0, 60));
+        return;
+      }
+    }
+    if (schema.contains("enum")) {
+      bool found = false;
+      for (const auto& e : schema["enum"]) found = found || e == v;
+      if (!found) fail(where, "not in enum: " + v.dump());
+    }
+    if (schema.contains("minimum") && v.is_number() &&
+        v.get<double>() < schema["minimum"].get<double>())
+      fail(where, "below minimum: " + v.dump());
+    if (v.is_object()) {
+      for (const auto& r : schema.value("required", json::array()))
+        if (!v.contains(r.get<std::string>()))
+          fail(where, "missing required key " + r.get<std::string>());
+      const json props = schema.value("properties", json::object());
+      for (const auto& [key, val] : v.items()) {
+        if (props.contains(key))
+          visit(props[key], val, where + "." + key);
+        else if (schema.contains("additionalProperties") && schema["additionalProperties"] == false)
+          fail(where, "undocumented key " + key);
+      }
+    }
+    if (v.is_array() && schema.contains("items"))
+      for (std::size_t i = 0; i < v.size(); ++i)
+        visit(schema["items"], v[i], where + "[" + std::to_string(i) + "]");
+  }
+
+  json root_;
+  std::vector<std::string> errors_;
+};
+
+json load_schema() {
+  std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
+  return json::parse(in);
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& e : v) s += e + "\n";
+  return s;
+}
+
+TEST(CostReportJson, ValidatesAgainstTheSchema) {
+  SchemaChecker checker(load_schema());
+  CostData d = make_data();
+  json timed = json::parse(render_json(d, opts(View::Line, Format::Json)));
+  EXPECT_EQ(joined(checker.check(timed)), "");
+  json counted = json::parse(render_json(d, opts(View::Line, Format::Json, true)));
+  EXPECT_EQ(joined(checker.check(counted)), "");
+  // Without environment or call data: still valid.
+  d.environment.reset();
+  d.modules[0].function_calls.clear();
+  d.modules[0].call_sites.clear();
+  EXPECT_EQ(joined(checker.check(render_json_value(d, opts(View::Line, Format::Json)))), "");
+  // With this machine's real environment and timer: valid too.
+  d.environment = vm::collect_environment({"cost", "x.b"});
+  d.timer = vm::timer();
+  EXPECT_EQ(joined(checker.check(render_json_value(d, opts(View::Line, Format::Json)))), "");
+}
+
+TEST(CostReportJson, CheckerRejectsWhatTheSchemaForbids) {
+  SchemaChecker checker(load_schema());
+  json doc = render_json_value(make_data(), opts(View::Line, Format::Json));
+  json missing = doc;
+  missing.erase("total_instructions");
+  EXPECT_NE(joined(checker.check(missing)).find("missing required key total_instructions"),
+            std::string::npos);
+  json wrong = doc;
+  wrong["modules"][0]["lines"][0]["ops"][0]["count"] = "many";
+  EXPECT_NE(joined(checker.check(wrong)).find("lines[0].ops[0].count"), std::string::npos);
+  json extra = doc;
+  extra["buckets"][0]["colour"] = "red";
+  EXPECT_NE(joined(checker.check(extra)).find("undocumented key colour"), std::string::npos);
+  json negative = doc;
+  negative["totals"]["wall_ns"] = -1;
+  EXPECT_NE(joined(checker.check(negative)).find("below minimum"), std::string::npos);
+}
+
+TEST(CostReportJson, KeysThePerfHarnessReads) {
+  CostData d = make_data();
+  json j = render_json_value(d, opts(View::Line, Format::Json));
+  EXPECT_EQ(j["total_instructions"], totals_of(d).instructions);
+  EXPECT_DOUBLE_EQ(j["timer_read_ns"].get<double>(), 20.0);
+  json c = render_json_value(d, opts(View::Line, Format::Json, true));
+  EXPECT_EQ(c["total_instructions"], totals_of(d).instructions);
+  EXPECT_FALSE(c.contains("timer_read_ns"));
+  EXPECT_EQ(c["mode"], "count");
+}
+
+}  // namespace
+}  // namespace dis::cost
