@@ -1,5 +1,6 @@
 // Probe records: statistics against hand-computed values, merging, exact
-// 128-bit sums, the histogram's buckets and percentiles, sampled timing.
+// 128-bit sums, the histogram's buckets and percentiles, sampled timing;
+// the hot-path helpers of probe_timing.h on a scripted clock.
 #include "probe_record.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,8 @@
 #include <cmath>
 #include <random>
 #include <vector>
+
+#include "probe_timing.h"
 
 namespace dis::vm {
 namespace {
@@ -170,6 +173,118 @@ TEST(ProbeRecord, SampledTimingKeepsCountsExact) {
   counted.add_count();
   EXPECT_FALSE(counted.has_time());
   EXPECT_DOUBLE_EQ(counted.total_estimate(), 0.0);
+}
+
+}  // namespace
+}  // namespace dis::vm
+
+// ---- Probe timing helpers (probe_timing.h) -----------------------------------
+
+namespace dis::vm {
+namespace {
+
+// A clock the test drives: each read returns the next scripted tick.
+struct ScriptClock {
+  static inline std::vector<std::uint64_t> ticks;
+  static inline std::size_t next = 0;
+  static std::uint64_t now() noexcept { return ticks[next++]; }
+};
+
+TEST(ProbeTiming, ChainedTimerAttributesEachIntervalMinusBase) {
+  ScriptClock::ticks = {100, 130, 200, 205, 300, 400};
+  ScriptClock::next = 0;
+  ProbeRecord a, b;
+  ChainedTimer<ScriptClock> t(10);
+  t.begin(a);  // 100: a opens
+  t.begin(b);  // 130: a took 30 - 10
+  t.begin(a);  // 200: b took 70 - 10
+  t.begin(b);  // 205: a took 5 - 10 -> 0, never negative
+  EXPECT_TRUE(t.open());
+  EXPECT_EQ(t.close(), 300u);  // b took 95 - 10
+  EXPECT_FALSE(t.open());
+  EXPECT_EQ(a.count, 2u);
+  EXPECT_EQ(a.sum, 20u);
+  EXPECT_EQ(a.min, 0u);
+  EXPECT_EQ(b.count, 2u);
+  EXPECT_EQ(b.sum, 60u + 85u);
+  EXPECT_EQ(t.attributed(), 165u);
+  EXPECT_EQ(t.closed(), 4u);
+  EXPECT_EQ(t.close(), 400u);  // nothing open: no record
+  EXPECT_EQ(t.closed(), 4u);
+}
+
+TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
+  ProbeRecord r[3];
+  ChainedTimer<> t(timer().read.min_ticks);
+  for (int i = 0; i < 3000; ++i) t.begin(r[i % 3]);
+  t.close();
+  for (auto& x : r) {
+    EXPECT_EQ(x.count, 1000u);
+    EXPECT_EQ(x.timed, 1000u);
+  }
+}
+
+TEST(ProbeTiming, SampledTimerCountsEverythingTimesAFew) {
+  ProbeRecord r;
+  SampledTimer<> t(100, 0, 12345);
+  for (int i = 0; i < 100000; ++i) t.begin(r);
+  t.close();
+  EXPECT_EQ(r.count, 100000u);
+  // About 1000 timed; the gaps are random with mean 100.
+  EXPECT_GT(r.timed, 800u);
+  EXPECT_LT(r.timed, 1200u);
+  EXPECT_TRUE(r.sampled());
+  ProbeRecord all;
+  SampledTimer<> every(1, 0);
+  for (int i = 0; i < 50; ++i) every.begin(all);
+  every.close();
+  EXPECT_EQ(all.count, 50u);
+  EXPECT_EQ(all.timed, 50u);
+}
+
+TEST(ProbeTiming, CallTrackerInclusiveTimes) {
+  // f (slot 0) calls g (slot 1) from site 0, g recurses into g from site 1.
+  CallTracker c(2, 2);
+  c.enter(0, CallTracker::kNoSite, 0, 0);
+  c.enter(1, 0, 10, 1);
+  c.enter(1, 1, 20, 3);
+  c.leave(50, 7);  // inner g: 30 ticks, 4 instructions
+  c.leave(60, 9);  // outer g: 50 ticks, 8 instructions
+  EXPECT_EQ(c.depth(), 1u);
+  c.leave(100, 12);  // f: 100 ticks, 12 instructions
+  EXPECT_EQ(c.depth(), 0u);
+  // g counted once (outermost activation), with both calls.
+  EXPECT_EQ(c.functions()[1].calls, 2u);
+  EXPECT_EQ(c.functions()[1].ticks, 50u);
+  EXPECT_EQ(c.functions()[1].instructions, 8u);
+  EXPECT_EQ(c.functions()[0].calls, 1u);
+  EXPECT_EQ(c.functions()[0].ticks, 100u);
+  // Sites count every activation.
+  EXPECT_EQ(c.sites()[0].ticks, 50u);
+  EXPECT_EQ(c.sites()[1].ticks, 30u);
+  EXPECT_EQ(c.sites()[1].instructions, 4u);
+  // Unwinding several frames at once (an exception caught in f).
+  c.enter(0, CallTracker::kNoSite, 200, 20);
+  c.enter(1, 0, 210, 21);
+  c.enter(1, 1, 220, 22);
+  c.leave_to(1, 260, 30);
+  EXPECT_EQ(c.depth(), 1u);
+  EXPECT_EQ(c.functions()[1].ticks, 50u + 50u);
+  CallTracker sum(2, 2);
+  sum.merge_totals(c);
+  EXPECT_EQ(sum.functions()[1].calls, 4u);
+  c.leave(100, 0);  // totals going backwards never wrap
+  EXPECT_EQ(c.functions()[0].ticks, 100u);
+}
+
+TEST(ProbeTiming, ProbeBaseIsMeasuredThroughTheProbePath) {
+  Base b = measure_probe_base(BasePolicy::Min, 5000);
+  EXPECT_EQ(b.samples, 5000u);
+  EXPECT_LE(b.min_ticks, b.median_ticks);
+  EXPECT_GT(b.median_ticks, 0u);
+  EXPECT_EQ(b.ticks, b.min_ticks);
+  Base m = measure_probe_base(BasePolicy::Median, 1000);
+  EXPECT_EQ(m.ticks, m.median_ticks);
 }
 
 }  // namespace

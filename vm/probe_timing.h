@@ -1,0 +1,173 @@
+// Hot-path helpers for the Count and Time probe policies, independent of the
+// interpreter's internals, so a policy is a few lines around them.
+//
+// ChainedTimer: one timestamp read per instruction; each read closes the
+// previous instruction's interval (recorded minus the base, never below
+// zero) and opens the next one's. close() ends the open interval without
+// opening another: call it wherever time must stop belonging to an
+// instruction (end of a slice before a GC step or scheduler switch, a
+// blocking builtin releasing the interpreter), then time the outside work
+// into a bucket and begin() again. Every begin() is eventually closed by the
+// next begin() or a close(), so counts stay exact.
+//
+// SampledTimer: counts every execution exactly, times about one in N
+// (random gaps with mean N, so no loop period can alias with the sampling).
+//
+// CallTracker: a shadow call stack per Dis thread for inclusive time per
+// function (outermost activations only, so recursion is not counted twice)
+// and per call site (every activation, as callgrind expects). Callers pass
+// running totals of *attributed* ticks and instructions of that thread, so
+// inclusive and exclusive times are on the same footing (base subtracted,
+// probe overhead excluded).
+//
+// measure_probe_base(): the base as the paper defines it, measured through
+// the real probe path: ChainedTimer::begin() on an empty instruction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "probe_record.h"
+#include "timer.h"
+
+namespace dis::vm {
+
+// The run-time-chosen clock (one predictable branch per read).
+struct DefaultClock {
+  static std::uint64_t now() noexcept { return now_ticks(); }
+};
+
+template <class Clock = DefaultClock>
+class ChainedTimer {
+ public:
+  explicit ChainedTimer(std::uint64_t base_ticks = 0) : base_(base_ticks) {}
+
+  // Before an instruction whose record is `rec`.
+  void begin(ProbeRecord& rec) noexcept {
+    std::uint64_t now = Clock::now();
+    if (open_) record(now);
+    open_ = &rec;
+    start_ = now;
+  }
+  // Ends the open interval, if any; returns the tick at which it ended (the
+  // start of whatever is timed next).
+  std::uint64_t close() noexcept {
+    std::uint64_t now = Clock::now();
+    if (open_) record(now);
+    open_ = nullptr;
+    return now;
+  }
+  bool open() const noexcept { return open_ != nullptr; }
+  // Sum of the ticks recorded so far (after the base), and executions closed.
+  std::uint64_t attributed() const noexcept { return attributed_; }
+  std::uint64_t closed() const noexcept { return closed_; }
+  std::uint64_t base() const noexcept { return base_; }
+
+ private:
+  void record(std::uint64_t now) noexcept {
+    std::uint64_t t = minus_base(now - start_, base_);
+    open_->add(t);
+    attributed_ += t;
+    ++closed_;
+  }
+  ProbeRecord* open_ = nullptr;
+  std::uint64_t start_ = 0;
+  std::uint64_t base_;
+  std::uint64_t attributed_ = 0;
+  std::uint64_t closed_ = 0;
+};
+
+template <class Clock = DefaultClock>
+class SampledTimer {
+ public:
+  // every: mean gap between timed executions (>= 1; 1 times everything).
+  SampledTimer(std::uint32_t every, std::uint64_t base_ticks,
+               std::uint64_t seed = 0x9E3779B97F4A7C15u)
+      : every_(every < 1 ? 1 : every), base_(base_ticks), rng_(seed | 1) {
+    left_ = next_gap();
+  }
+
+  void begin(ProbeRecord& rec) noexcept {
+    if (open_) [[unlikely]]
+      record(Clock::now());
+    rec.add_count();
+    if (--left_ == 0) [[unlikely]] {
+      left_ = next_gap();
+      open_ = &rec;
+      start_ = Clock::now();
+    }
+  }
+  std::uint64_t close() noexcept {
+    std::uint64_t now = Clock::now();
+    if (open_) record(now);
+    return now;
+  }
+  std::uint32_t every() const noexcept { return every_; }
+
+ private:
+  void record(std::uint64_t now) noexcept {
+    open_->observe(minus_base(now - start_, base_));
+    open_ = nullptr;
+  }
+  // Uniform in [1, 2N - 1]: mean N.
+  std::uint32_t next_gap() noexcept {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    if (every_ == 1) return 1;
+    return 1 + static_cast<std::uint32_t>(rng_ % (2 * std::uint64_t{every_} - 1));
+  }
+  std::uint32_t every_;
+  std::uint64_t base_;
+  std::uint64_t rng_;
+  std::uint32_t left_ = 1;
+  ProbeRecord* open_ = nullptr;
+  std::uint64_t start_ = 0;
+};
+
+// Per function slot (an index the caller assigns, e.g. per module entry pc)
+// and per call-site slot: activations, inclusive attributed ticks and
+// instructions.
+struct InclusiveTotals {
+  std::uint64_t calls = 0;
+  std::uint64_t ticks = 0;
+  std::uint64_t instructions = 0;
+};
+
+class CallTracker {
+ public:
+  static constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
+
+  CallTracker(std::size_t functions, std::size_t sites)
+      : fn_(functions), site_(sites), active_(functions) {}
+
+  // A call into function `fn` from call site `site` (or kNoSite), at the
+  // thread's running totals `ticks` / `instructions`.
+  void enter(std::uint32_t fn, std::uint32_t site, std::uint64_t ticks, std::uint64_t instructions);
+  // The innermost activation returns.
+  void leave(std::uint64_t ticks, std::uint64_t instructions);
+  // Unwinds to `depth` activations (an exception caught in an outer frame,
+  // or a thread ending with frames live: leave_to(0)).
+  void leave_to(std::size_t depth, std::uint64_t ticks, std::uint64_t instructions);
+  std::size_t depth() const { return stack_.size(); }
+
+  const std::vector<InclusiveTotals>& functions() const { return fn_; }
+  const std::vector<InclusiveTotals>& sites() const { return site_; }
+  // Adds another tracker's totals (another thread, another --repeat run).
+  void merge_totals(const CallTracker& o);
+
+ private:
+  struct Frame {
+    std::uint32_t fn, site;
+    std::uint64_t ticks, instructions;
+  };
+  std::vector<InclusiveTotals> fn_, site_;
+  std::vector<std::uint32_t> active_;  // activations of each function on the stack
+  std::vector<Frame> stack_;
+};
+
+// The base through the probe path: `samples` ChainedTimer::begin() calls on
+// one empty instruction; min exact, median from the histogram (within 1/16).
+Base measure_probe_base(BasePolicy policy, std::uint32_t samples = 20000);
+
+}  // namespace dis::vm
