@@ -7,12 +7,18 @@ namespace dis::vm {
 ArrayRef array_ref(Heap& h, Ptr a) {
   ArrayRef r;
   if (a == H) return r;
-  if (!h.checked_header(a)) raise_error("dereference of nil");
+  BlockHeader* bh = h.checked_header(a);
+  if (!bh || h.type(bh->type).kind != TypeKind::Array) raise_error("dereference of nil");
   std::uint8_t* d = h.cage().at(a);
   r.len = ld<std::int32_t>(d);
   r.elemtype = ld<std::uint32_t>(d + 4);
   r.data = ld<Ptr>(d + 12);
   if (r.elemtype >= h.num_types()) r.elemtype = kTypeNone;
+  // The header is Dis-writable memory: never let it describe bytes outside
+  // the cage.
+  if (r.len < 0 ||
+      std::uint64_t{r.data} + std::uint64_t(r.len) * h.type(r.elemtype).size > Cage::kSize)
+    raise_error("array bounds error");
   return r;
 }
 
@@ -101,7 +107,8 @@ std::int32_t list_len(Heap& h, Ptr l) {
   std::int32_t n = 0;
   while (l != H) {
     if (!h.checked_header(l)) raise_error("dereference of nil");
-    ++n;
+    // More cells than blocks ever allocated: a cycle written by raw code.
+    if (std::uint64_t(++n) > h.stats().allocs) raise_error("array bounds error");
     l = ld<Ptr>(h.cage().at(l));
   }
   return n;

@@ -67,11 +67,16 @@ std::u32string utf8_to_runes(std::string_view s) {
 StrView str_view(Heap& h, Ptr s) {
   StrView v;
   if (s == H) return v;
-  if (!h.checked_header(s)) raise_error("dereference of nil");
+  BlockHeader* bh = h.checked_header(s);
+  if (!bh || bh->type != kTypeString) raise_error("dereference of nil");
   std::uint8_t* d = h.cage().at(s);
   std::int32_t len = ld<std::int32_t>(d);
+  // The length word is Dis-writable: keep the view inside the block.
+  if (len == INT32_MIN) raise_error("array bounds error");
   v.wide = len < 0;
   v.n = v.wide ? -len : len;
+  std::uint64_t room = (bh->size - 16 - 8) / (v.wide ? 4 : 1);
+  if (std::uint64_t(v.n) > room) raise_error("array bounds error");
   v.p = d + 8;
   return v;
 }

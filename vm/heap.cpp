@@ -140,18 +140,6 @@ void Heap::free_block(Ptr p) {
   }
 }
 
-void Heap::init_record(std::uint8_t* data, std::uint32_t type) {
-  for (std::uint32_t off : types_[type].ptrs) st<Ptr>(data + off, H);
-}
-
-void Heap::release_record(std::uint8_t* data, std::uint32_t type) {
-  for (std::uint32_t off : types_[type].ptrs) {
-    Ptr v = ld<Ptr>(data + off);
-    st<Ptr>(data + off, H);
-    decref(v);
-  }
-}
-
 void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type) {
   const TypeInfo& t = types_[type];
   for (std::uint32_t off : t.ptrs) incref(ld<Ptr>(src + off));

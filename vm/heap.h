@@ -138,9 +138,17 @@ class Heap {
     decref(old);
   }
   // Release the pointers of a record of `type` at `data` (frames, unwinding).
-  void release_record(std::uint8_t* data, std::uint32_t type);
+  void release_record(std::uint8_t* data, std::uint32_t type) {
+    for (std::uint32_t off : types_[type].ptrs) {
+      Ptr v = ld<Ptr>(data + off);
+      st<Ptr>(data + off, H);
+      decref(v);
+    }
+  }
   // Set the pointer slots of a record to H.
-  void init_record(std::uint8_t* data, std::uint32_t type);
+  void init_record(std::uint8_t* data, std::uint32_t type) {
+    for (std::uint32_t off : types_[type].ptrs) st<Ptr>(data + off, H);
+  }
   // Copy a record of `type`, adjusting counts (movmp semantics).
   void copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type);
 

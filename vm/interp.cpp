@@ -31,7 +31,8 @@ std::int64_t real_to_big(double x) {
 
 namespace {
 
-inline std::uint8_t* addr_of(std::uint8_t* const* base, std::uint8_t* cage, const DOpnd& o) {
+[[gnu::always_inline]] inline std::uint8_t* addr_of(std::uint8_t* const* base, std::uint8_t* cage,
+                                                    const DOpnd& o) {
   std::uint8_t* a = base[o.base] + o.a;
   if (o.ind) {
     Ptr q = ld<Ptr>(a);

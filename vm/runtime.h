@@ -146,8 +146,9 @@ class Impl : public HeapHooks {
 
   // Threads and frames (scheduler.cpp).
   Prog& new_prog(std::uint32_t ml);
-  Ptr push_frame(Prog& p, std::uint32_t type);     // raises stack overflow
-  void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above index `keep`
+  inline Ptr push_frame(Prog& p, std::uint32_t type);     // raises stack overflow
+  inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
+  void next_chunk(Prog& p, std::uint32_t size);
   void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
   void schedule();
@@ -191,5 +192,43 @@ struct VerifyError {
 void register_sys(Impl& vm);
 void register_math(Impl& vm);
 void register_bench(Impl& vm);
+
+// The frame push and pop of every call: kept inline for the interpreter.
+Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
+  std::uint32_t size = heap.type(type).size;
+  size = size < 32 ? 32 : (size + 7) & ~7u;
+  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
+  if (p.chunks.empty() || p.sp + size > p.chunks[p.chunk_cur].base + p.chunks[p.chunk_cur].size)
+    next_chunk(p, size);
+  Ptr f = p.sp;
+  p.sp += size;
+  p.stack_bytes += size;
+  Frame& fr = p.frames.emplace_back();
+  fr.fp = f;
+  fr.type = type;
+  fr.size = size;
+  fr.chunk = p.chunk_cur;
+  fr.ml = p.ml;
+  std::uint8_t* d = cage.at(f);
+  heap.init_record(d, type);
+  st<std::int32_t>(d, -1);
+  st<Ptr>(d + 4, H);
+  st<Ptr>(d + 8, H);
+  st<std::uint32_t>(d + 12, type);
+  st<Ptr>(d + 16, H);
+  return f;
+}
+
+void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
+  while (static_cast<std::int32_t>(p.frames.size()) - 1 > keep) {
+    const Frame fr = p.frames.back();
+    p.frames.pop_back();
+    p.stack_bytes -= fr.size;
+    p.sp = fr.fp;
+    p.chunk_cur = fr.chunk;
+    heap.release_record(cage.at(fr.fp), fr.type);
+    if (fr.mcalled) heap.decref(modlink(fr.ml).obj);
+  }
+}
 
 }  // namespace dis::vm

@@ -26,54 +26,19 @@ Prog& Impl::new_prog(std::uint32_t ml) {
   return *progs.back();
 }
 
-Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
-  std::uint32_t size = std::max<std::uint32_t>(heap.type(type).size, 32);
-  size = (size + 7) & ~7u;
-  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
-  if (p.chunks.empty() || p.sp + size > p.chunks[p.chunk_cur].base + p.chunks[p.chunk_cur].size) {
-    // Next chunk: reuse a spare one if big enough, else allocate.
-    std::uint32_t next = p.chunks.empty() ? 0 : p.chunk_cur + 1;
-    if (next < p.chunks.size() && p.chunks[next].size < size) {
-      for (std::size_t i = next; i < p.chunks.size(); ++i) heap.free_stack(p.chunks[i].base);
-      p.chunks.resize(next);
-    }
-    if (next >= p.chunks.size()) {
-      std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
-      p.chunks.push_back({heap.alloc_stack(csize), csize});
-    }
-    p.chunk_cur = next;
-    p.sp = p.chunks[next].base;
+void Impl::next_chunk(Prog& p, std::uint32_t size) {
+  // Reuse the next spare chunk if big enough, else allocate one.
+  std::uint32_t next = p.chunks.empty() ? 0 : p.chunk_cur + 1;
+  if (next < p.chunks.size() && p.chunks[next].size < size) {
+    for (std::size_t i = next; i < p.chunks.size(); ++i) heap.free_stack(p.chunks[i].base);
+    p.chunks.resize(next);
   }
-  Ptr f = p.sp;
-  p.sp += size;
-  p.stack_bytes += size;
-  Frame fr;
-  fr.fp = f;
-  fr.type = type;
-  fr.size = size;
-  fr.chunk = p.chunk_cur;
-  fr.ml = p.ml;
-  p.frames.push_back(fr);
-  std::uint8_t* d = cage.at(f);
-  heap.init_record(d, type);
-  st<std::int32_t>(d, -1);
-  st<Ptr>(d + 4, H);
-  st<Ptr>(d + 8, H);
-  st<std::uint32_t>(d + 12, type);
-  st<Ptr>(d + 16, H);
-  return f;
-}
-
-void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
-  while (static_cast<std::int32_t>(p.frames.size()) - 1 > keep) {
-    Frame fr = p.frames.back();
-    p.frames.pop_back();
-    p.stack_bytes -= fr.size;
-    p.sp = fr.fp;
-    p.chunk_cur = fr.chunk;
-    heap.release_record(cage.at(fr.fp), fr.type);
-    if (fr.mcalled) heap.decref(modlink(fr.ml).obj);
+  if (next >= p.chunks.size()) {
+    std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
+    p.chunks.push_back({heap.alloc_stack(csize), csize});
   }
+  p.chunk_cur = next;
+  p.sp = p.chunks[next].base;
 }
 
 void Impl::end_prog(Prog& p) {

@@ -284,3 +284,32 @@ TEST(VmThreads, SpawnedSenderAndBufferedChannel) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VmLimits, HeapLimitRaisesOutOfMemory) {
+  dis::vm::Options opts;
+  opts.heap_limit = 1 << 20;
+  auto o = run("\tnewa\t$1000000,$5,128(fp)\n", "", opts);
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("out of memory: heap"), std::string::npos) << o.err;
+}
+
+TEST(VmDefence, CorruptedArrayHeaderCannotReachOutsideTheCage) {
+  // Overwrite the length word of an array of bigs with a huge count.
+  auto o =
+      run("\tnewa\t$2,$6,128(fp)\n"
+          "\tmovw\t$536870911,0(128(fp))\n"
+          "\tindl\t128(fp),40(fp),$536870910\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+}
+
+TEST(VmDefence, IntegerStoredAsPointerIsNotAnObject) {
+  // movp of a made-up pointer: the header check refuses it.
+  auto o = run("\tmovw\t$70000,40(fp)\n\tmovp\t40(fp),128(fp)\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << o.err;
+}
+
+}  // namespace
