@@ -64,6 +64,10 @@ std::vector<std::vector<std::string>> load_source_text(const Module& m,
   return out;
 }
 
+std::size_t pc_count(const ModuleCost& mc) {
+  return mc.module ? std::min(mc.pcs.size(), mc.module->code.size()) : 0;
+}
+
 PcLine line_of(const ModuleCost& mc, std::int32_t pc) {
   if (!mc.module || mc.module->positions.size() != mc.module->code.size() || pc < 0 ||
       static_cast<std::size_t>(pc) >= mc.module->positions.size())
@@ -74,7 +78,7 @@ PcLine line_of(const ModuleCost& mc, std::int32_t pc) {
 
 std::vector<LineCost> lines_of(const ModuleCost& mc) {
   std::map<std::pair<std::int32_t, std::int32_t>, LineCost> by_line;
-  for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
+  for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
     PcLine pl = line_of(mc, static_cast<std::int32_t>(pc));
     LineCost& lc = by_line[{pl.file, pl.line}];
     lc.file = pl.file;
@@ -105,10 +109,11 @@ std::vector<HotLine> hottest_lines(const CostData& d, const std::string& only, s
 }
 
 std::vector<FunctionCost> functions_of(const ModuleCost& mc) {
-  std::int32_t n = static_cast<std::int32_t>(mc.pcs.size());
+  std::int32_t n = static_cast<std::int32_t>(pc_count(mc));
   std::vector<FunctionCost> out;
   if (mc.functions.empty() || mc.functions.front().pc > 0)
-    out.push_back({"<module>", 0, mc.functions.empty() ? n : mc.functions.front().pc, 0, 0, {}});
+    out.push_back(
+        {"<module>", 0, mc.functions.empty() ? n : std::min(n, mc.functions.front().pc), 0, 0, {}});
   for (std::size_t i = 0; i < mc.functions.size(); ++i) {
     std::int32_t end = i + 1 < mc.functions.size() ? mc.functions[i + 1].pc : n;
     out.push_back({mc.functions[i].name, mc.functions[i].pc, std::min(end, n), 0, 0, {}});
@@ -130,7 +135,7 @@ std::vector<OpCost> ops_of(const CostData& d, bool by_count) {
   for (std::size_t i = 0; i < kNumOps; ++i) all[i].op = kOpTable[i].op;
   for (const ModuleCost& mc : d.modules) {
     if (!mc.module) continue;
-    for (std::size_t pc = 0; pc < mc.pcs.size() && pc < mc.module->code.size(); ++pc) {
+    for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
       OpCost& oc = all[static_cast<std::size_t>(mc.module->code[pc].op)];
       oc.rec.merge(mc.pcs[pc]);
       oc.ticks += mc.pcs[pc].total_estimate();

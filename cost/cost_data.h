@@ -118,6 +118,10 @@ std::vector<std::vector<std::string>> load_source_text(const Module& m,
 
 // ---- Derived views ---------------------------------------------------------
 
+// The pcs the views cover: min(pcs.size(), module->code.size()), 0 without a
+// module, so a producer's size mismatch can never index out of range.
+std::size_t pc_count(const ModuleCost& mc);
+
 // Where a pc's instruction belongs: the first line of its source range.
 struct PcLine {
   std::int32_t file = -1;  // -1: the module has no positions

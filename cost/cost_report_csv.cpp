@@ -48,7 +48,7 @@ void pc_table(std::string& s, const CostData& d, const ReportOptions& o, bool co
   for (std::size_t mi : shown_modules(d, o.module)) {
     const ModuleCost& mc = d.modules[mi];
     if (!mc.module) continue;
-    for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
+    for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
       PcLine pl = line_of(mc, static_cast<std::int32_t>(pc));
       std::string file = pl.file < 0 ? std::string() : detail::source_file_name(mc, pl.file);
       std::string line = pl.file < 0 ? std::string() : std::to_string(pl.line);

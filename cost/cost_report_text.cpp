@@ -83,7 +83,7 @@ void emit_ops(std::string& s, const CostData& d, bool counts, const ModuleCost& 
 
 Widths module_widths(const ModuleCost& mc) {
   Widths w;
-  for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc)
+  for (std::size_t pc = 0; pc < pc_count(mc); ++pc)
     if (mc.pcs[pc].count > 0) widen(w, op_name(mc.module->code[pc].op), mc.pcs[pc].count);
   return w;
 }
@@ -236,7 +236,7 @@ void pc_view(std::string& s, const CostData& d, const ReportOptions& o) {
     else
       s += fmt::format("{:>6} {:>6} {:<8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "pc",
                        "line", "op", "count", "mean", "min", "max", "std", "median", "p99");
-    for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
+    for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
       const ProbeRecord& r = mc.pcs[pc];
       PcLine pl = line_of(mc, static_cast<std::int32_t>(pc));
       std::string line = pl.file < 0 ? std::string("-") : std::to_string(pl.line);

@@ -562,3 +562,35 @@ TEST(CostReportJson, KeysThePerfHarnessReads) {
 
 }  // namespace
 }  // namespace dis::cost
+
+namespace dis::cost {
+namespace {
+
+TEST(CostReportRobustness, MismatchedOrEmptyDataNeverIndexesOutOfRange) {
+  for (Format f : {Format::Text, Format::Json, Format::Csv, Format::Callgrind}) {
+    for (View v : {View::Line, View::Fn, View::Op, View::Pc, View::Top, View::Profile}) {
+      CostData empty;
+      empty.program = "empty.b";
+      std::ostringstream out;
+      write_report(out, empty, opts(v, f));
+      EXPECT_FALSE(out.str().empty());
+      CostData d = make_data();
+      d.modules[0].pcs.resize(40);                                // more records than code
+      d.modules[0].functions.push_back({"far", 99});              // a function past the end
+      d.modules[0].call_sites.push_back({3, 7, 0, "", 1, 1, 1});  // no module 7
+      ModuleCost bare;
+      bare.name = "Bare";  // no Module at all
+      bare.pcs.resize(3);
+      d.modules.push_back(bare);
+      write_report(out, d, opts(v, f));
+      d.modules[0].pcs.resize(2);  // fewer records than code
+      write_report(out, d, opts(v, f, true));
+    }
+  }
+  CostData d = make_data();
+  d.modules[0].pcs.resize(40);
+  EXPECT_EQ(totals_of(d).instructions, totals_of(make_data()).instructions);
+}
+
+}  // namespace
+}  // namespace dis::cost
