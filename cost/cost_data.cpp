@@ -91,7 +91,16 @@ std::vector<LineCost> lines_of(const ModuleCost& mc) {
   }
   std::vector<LineCost> out;
   out.reserve(by_line.size());
-  for (auto& [key, lc] : by_line) out.push_back(std::move(lc));
+  for (auto& [key, lc] : by_line) {
+    for (const auto& run : mc.run_pc_ticks) {
+      double t = 0;
+      for (std::int32_t pc : lc.pcs)
+        if (static_cast<std::size_t>(pc) < run.size())
+          t += static_cast<double>(run[static_cast<std::size_t>(pc)]);
+      lc.run_ticks.push_back(t);
+    }
+    out.push_back(std::move(lc));
+  }
   return out;
 }
 

@@ -80,6 +80,9 @@ struct ModuleCost {
   std::vector<FunctionRange> functions;  // sorted by pc; may be empty
   std::vector<FunctionCall> function_calls;
   std::vector<CallSite> call_sites;
+  // --repeat N: per run, the ticks of each pc in that run ([run][pc]); the
+  // merged records are in `pcs`. Empty for a single run.
+  std::vector<std::vector<std::uint64_t>> run_pc_ticks;
 };
 
 struct NamedRecord {
@@ -136,6 +139,7 @@ struct LineCost {
   std::uint64_t instructions = 0;  // executions of those instructions
   double ticks = 0;                // their estimated total ticks
   ProbeRecord merged;              // all their records merged
+  std::vector<double> run_ticks;   // per run (from run_pc_ticks), else empty
 };
 // Every source line that owns at least one instruction, in (file, line)
 // order; lines with instructions never executed are included (instructions

@@ -46,6 +46,11 @@ json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
     if (lc.file >= 0) l["text"] = detail::source_line(mc, lc.file, lc.line);
     l["instructions"] = lc.instructions;
     if (!counts) l["total_ns"] = d.ns(lc.ticks);
+    if (!counts && !lc.run_ticks.empty()) {
+      json runs = json::array();
+      for (double t : lc.run_ticks) runs.push_back(d.ns(t));
+      l["run_ns"] = std::move(runs);
+    }
     json ops = json::array();
     for (std::int32_t pc : lc.pcs) {
       const ProbeRecord& r = mc.pcs[static_cast<std::size_t>(pc)];

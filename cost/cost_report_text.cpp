@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "cost_report.h"
 
@@ -81,6 +82,19 @@ void emit_ops(std::string& s, const CostData& d, bool counts, const ModuleCost& 
   }
 }
 
+// Run-to-run spread of a line's time under --repeat: `= runs N mean std (cv)`.
+std::string run_spread(const CostData& d, const LineCost& lc) {
+  double n = static_cast<double>(lc.run_ticks.size());
+  double mean = 0;
+  for (double t : lc.run_ticks) mean += t;
+  mean /= n;
+  double m2 = 0;
+  for (double t : lc.run_ticks) m2 += (t - mean) * (t - mean);
+  double sd = std::sqrt(m2 / (n - 1));
+  return fmt::format("= runs {} mean {} std {} ({}%)\n", lc.run_ticks.size(), dur(d, mean),
+                     dur(d, sd), percent(sd, mean));
+}
+
 Widths module_widths(const ModuleCost& mc) {
   Widths w;
   for (std::size_t pc = 0; pc < pc_count(mc); ++pc)
@@ -114,6 +128,7 @@ void line_view(std::string& s, const CostData& d, const ReportOptions& o) {
       else
         s += fmt::format("{:>5}: {}\n", lc.line, detail::source_line(mc, lc.file, lc.line));
       emit_ops(s, d, counts, mc, lc, w);
+      if (!counts && lc.run_ticks.size() > 1 && lc.instructions > 0) s += run_spread(d, lc);
     };
     // Files with text show every line; lines owning code get their ops.
     std::int32_t nfiles = static_cast<std::int32_t>(mc.source_text.size());

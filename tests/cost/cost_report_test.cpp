@@ -592,5 +592,29 @@ TEST(CostReportRobustness, MismatchedOrEmptyDataNeverIndexesOutOfRange) {
   EXPECT_EQ(totals_of(d).instructions, totals_of(make_data()).instructions);
 }
 
+TEST(CostReportRobustness, RepeatedRunsShowTheirSpreadPerLine) {
+  CostData d = make_data();
+  d.runs = 3;
+  auto& mc = d.modules[0];
+  mc.run_pc_ticks.assign(3, std::vector<std::uint64_t>(mc.pcs.size(), 0));
+  // Line 12 (pc 10) took 1000, 2000 and 3000 ticks in the three runs: mean
+  // 2000 ticks = 1 us, std 1000 ticks = 500 ns, 50%.
+  mc.run_pc_ticks[0][10] = 1000;
+  mc.run_pc_ticks[1][10] = 2000;
+  mc.run_pc_ticks[2][10] = 3000;
+  std::string text = render_text(d, opts(View::Line));
+  EXPECT_NE(text.find("cost: bench.b (time, 3 runs merged)"), std::string::npos);
+  EXPECT_NE(text.find("- newa   2000  31.06 us   5.37 us  80.91 us  35.24 us\n"
+                      "= runs 3 mean 1.00 us std 500 ns (50.0%)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(render_text(d, opts(View::Line, Format::Text, true)).find("= runs"), std::string::npos);
+  json j = render_json_value(d, opts(View::Line, Format::Json));
+  EXPECT_EQ(j["modules"][0]["lines"][5]["line"], 12);
+  EXPECT_EQ(j["modules"][0]["lines"][5]["run_ns"], json({500.0, 1000.0, 1500.0}));
+  SchemaChecker checker(load_schema());
+  EXPECT_EQ(joined(checker.check(j)), "");
+}
+
 }  // namespace
 }  // namespace dis::cost
