@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
   app.add_flag("--rank", rank, "also the Mann-Whitney U rank test");
   app.add_flag("--effect", effect, "also the effect size (Cohen's d, Hedges' g)");
   app.add_flag("-q,--quiet", quiet, "no warnings");
-  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format, "text, json or csv")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   app.add_option("--out", out_path, "write the report to FILE instead of stdout");
 
   try {
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
     std::string report;
     if (format == "json") {
       report = bstat_json(samples, opt);
+    } else if (format == "csv") {
+      report = bstat_csv(samples, opt);
     } else {
       report = ministat_report(samples, opt.ministat);
       if (!stats_only) report += bstat_extras(samples, opt);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "observations.h"
 #include "stats.h"
 
 namespace dis::cost {
@@ -178,6 +179,41 @@ std::string bstat_json(const std::vector<Sample>& samples, const BstatOptions& o
   doc["comparisons"] = cmp;
   doc["warnings"] = bstat_warnings(samples, opt);
   return doc.dump(2) + "\n";
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string bstat_csv(const std::vector<Sample>& samples, const BstatOptions& opt) {
+  double pct = confidence_of(opt);
+  std::string out =
+      "name,n,min,max,median,mean,stddev,df,t,difference,halfwidth,percent,percent_halfwidth,"
+      "pooled_s,significant\n";
+  SampleStats ref = describe(samples[0].values);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    SampleStats s = describe(samples[i].values);
+    out += fmt::format("{},{},{},{},{},{},{}", csv_field(samples[i].name), s.n,
+                       format_number(s.min), format_number(s.max), format_number(s.median),
+                       format_number(s.mean), format_number(s.stddev));
+    if (i == 0) {
+      out += ",,,,,,,,\n";
+      continue;
+    }
+    StudentResult r = student_t(s, ref, pct, opt.ministat.exact_t);
+    out += fmt::format(",{},{},{},{},{},{},{},{}\n", r.df, format_number(r.t),
+                       format_number(r.diff), format_number(r.halfwidth), format_number(r.pct),
+                       format_number(r.pct_halfwidth), format_number(r.pooled_s),
+                       r.significant ? "yes" : "no");
+  }
+  return out;
 }
 
 }  // namespace dis::cost

@@ -30,4 +30,8 @@ std::vector<std::string> bstat_warnings(const std::vector<Sample>& samples,
 // Everything (statistics, every test, warnings) as a JSON document.
 std::string bstat_json(const std::vector<Sample>& samples, const BstatOptions& opt);
 
+// One CSV row per sample: its statistics and Student's t against the first
+// sample (empty for the first).
+std::string bstat_csv(const std::vector<Sample>& samples, const BstatOptions& opt);
+
 }  // namespace dis::cost

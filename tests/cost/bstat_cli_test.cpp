@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tool_runner.h"
 
@@ -138,6 +140,41 @@ TEST(BstatCli, BadInputExitsTwo) {
   r = bstat("gecko gecko gecko gecko gecko gecko gecko gecko", true);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(bstat("--version").out.substr(0, 6), "bstat ");
+}
+
+}  // namespace
+}  // namespace dis::cost::test
+
+namespace dis::cost::test {
+namespace {
+
+TEST(BstatCli, Csv) {
+  ToolRun r = run_shell("cd '" + fixtures() + "/bstat' && '" + tool("bstat") +
+                        "' --format csv small3 gecko 2>/dev/null </dev/null");
+  ASSERT_EQ(r.status, 0);
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    rows.emplace_back();
+    std::istringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) rows.back().push_back(f);
+  }
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].size(), 15u);
+  EXPECT_EQ(rows[0][0], "name");
+  // The reference row leaves the 8 comparison fields empty.
+  EXPECT_EQ(r.out.substr(r.out.find('\n') + 1, r.out.find("gecko") - r.out.find('\n') - 1),
+            "small3,3,10,12,11,11,1,,,,,,,,\n");
+  ASSERT_EQ(rows[2].size(), 15u);
+  // The digits ministat prints for the same data (lizards.out), in full.
+  EXPECT_EQ(rows[2][1], "7");
+  EXPECT_EQ(rows[2][4], "187");
+  EXPECT_EQ(rows[2][5].substr(0, 9), "290.14285");
+  EXPECT_EQ(rows[2][6].substr(0, 9), "223.50498");
+  EXPECT_EQ(rows[2][7], "8");
+  EXPECT_EQ(rows[2][8], "2.306");
+  EXPECT_EQ(rows[2][9].substr(0, 9), "279.14285");  // 290.142857 - 11
+  EXPECT_EQ(rows[2][14], "no");
 }
 
 }  // namespace
