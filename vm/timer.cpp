@@ -12,7 +12,7 @@
 namespace dis::vm {
 
 namespace detail {
-bool g_use_tsc = false;
+std::atomic<bool> g_use_tsc{false};
 }
 
 namespace {
@@ -69,9 +69,11 @@ Pair read_pair() {
 }
 #endif
 
-TimerInfo make_timer_info() {
+}  // namespace
+
+TimerInfo calibrate_timer(bool allow_tsc) {
   TimerInfo info;
-  std::string refusal = tsc_refusal();
+  std::string refusal = allow_tsc ? tsc_refusal() : std::string("TSC not allowed");
 #if DIS_HAVE_TSC
   if (refusal.empty()) {
     // Several short rounds; the median rate is robust to a round that was
@@ -109,6 +111,8 @@ TimerInfo make_timer_info() {
   return info;
 }
 
+namespace {
+
 // Ticks of `samples` pairs of back-to-back reads; the timer must be chosen.
 ReadCost raw_read_cost(std::uint32_t samples) {
   std::vector<std::uint64_t> d(samples);
@@ -134,8 +138,8 @@ void fill_ns(ReadCost& rc, double ticks_per_ns) {
 
 const TimerInfo& timer() {
   static const TimerInfo info = [] {
-    TimerInfo i = make_timer_info();
-    detail::g_use_tsc = i.tsc;
+    TimerInfo i = calibrate_timer(true);
+    detail::g_use_tsc.store(i.tsc, std::memory_order_relaxed);
     i.read = raw_read_cost(20000);
     fill_ns(i.read, i.ticks_per_ns);
     return i;

@@ -15,6 +15,7 @@
 // from every observation, never below zero.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <span>
@@ -58,12 +59,16 @@ struct TscClock {
 #endif
 
 namespace detail {
-extern bool g_use_tsc;  // set once by timer(); false until then
-}
+// Set once by timer(); false until then. Atomic (relaxed: a plain load on
+// x86) so a thread reading it while another calibrates is no data race.
+extern std::atomic<bool> g_use_tsc;
+}  // namespace detail
 
+// Call timer() first: reads taken before it are clock_gettime ns and must
+// not be compared with later ones.
 inline std::uint64_t now_ticks() noexcept {
 #if DIS_HAVE_TSC
-  if (detail::g_use_tsc) return TscClock::now();
+  if (detail::g_use_tsc.load(std::memory_order_relaxed)) return TscClock::now();
 #endif
   return MonoClock::now();
 }
@@ -90,7 +95,13 @@ struct TimerInfo {
 };
 
 // The timer in use, calibrated on first call (about 30 ms; thread-safe).
+// DIS_TIMER=clock in the environment forces the clock_gettime fallback.
 const TimerInfo& timer();
+
+// A fresh calibration without changing the timer in use (read costs left
+// zero): the TSC if allow_tsc and usable, else the clock_gettime fallback
+// with fallback_reason saying why.
+TimerInfo calibrate_timer(bool allow_tsc);
 
 inline double to_ns(std::uint64_t ticks) {
   return static_cast<double>(ticks) / timer().ticks_per_ns;

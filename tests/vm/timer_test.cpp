@@ -105,3 +105,34 @@ TEST(Timer, BasePolicyNames) {
 
 }  // namespace
 }  // namespace dis::vm
+
+namespace dis::vm {
+namespace {
+
+TEST(Timer, FallbackCalibrationUsesTheClock) {
+  TimerInfo c = calibrate_timer(false);
+  EXPECT_FALSE(c.tsc);
+  EXPECT_EQ(c.name, "clock_gettime(CLOCK_MONOTONIC_RAW)");
+  EXPECT_EQ(c.fallback_reason, "TSC not allowed");
+  EXPECT_DOUBLE_EQ(c.ticks_per_ns, 1.0);
+  // The timer in use is unchanged by a fresh calibration.
+  bool before = timer().tsc;
+  TimerInfo again = calibrate_timer(true);
+  EXPECT_EQ(again.tsc, before);
+  EXPECT_EQ(timer().tsc, before);
+  if (again.tsc) {
+    // Two calibrations of the same counter agree within 1%.
+    EXPECT_NEAR(again.ticks_per_ns, timer().ticks_per_ns, timer().ticks_per_ns / 100);
+  }
+}
+
+TEST(Timer, MonoClockTicksAreNanoseconds) {
+  std::uint64_t t0 = MonoClock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  std::uint64_t dt = MonoClock::now() - t0;
+  EXPECT_GE(dt, 2'000'000u);
+  EXPECT_LT(dt, 2'000'000'000u);
+}
+
+}  // namespace
+}  // namespace dis::vm
