@@ -313,3 +313,34 @@ TEST(VmDefence, IntegerStoredAsPointerIsNotAnObject) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VmBuiltins, SleepSuspendsTheThreadForAtLeastTheTime) {
+  std::string text = program(
+      "\tmframe\t4(mp),$2,192(fp)\n"
+      "\tlea\t40(fp),16(192(fp))\n"
+      "\tmcall\t192(fp),$2,4(mp)\n"  // t0 = millisec()
+      "\tmframe\t4(mp),$1,192(fp)\n"
+      "\tmovw\t$30,32(192(fp))\n"
+      "\tlea\t196(fp),16(192(fp))\n"
+      "\tmcall\t192(fp),$1,4(mp)\n"  // sleep(30)
+      "\tmframe\t4(mp),$2,192(fp)\n"
+      "\tlea\t44(fp),16(192(fp))\n"
+      "\tmcall\t192(fp),$2,4(mp)\n"  // t1 = millisec()
+      "\tsubw\t40(fp),44(fp),48(fp)\n"
+      "\tmovw\t$0,52(fp)\n"
+      "\tblew\t48(fp),$29,$@short\n"
+      "\tmovw\t$1,52(fp)\n"
+      "L:short\n" +
+      print_int("52(fp)"));
+  std::string one = "\tword\t@ldt+0,1\n\text\t@ldt+4,0xac849033,\"print\"\n";
+  text.replace(text.find(one), one.size(),
+               "\tword\t@ldt+0,3\n\text\t@ldt+4,0xac849033,\"print\"\n"
+               "\text\t@ldt+12,0xe67bf126,\"sleep\"\n\text\t@ldt+24,0x616977e8,\"millisec\"\n");
+  auto o = run_text(text);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "1\n");
+}
+
+}  // namespace
