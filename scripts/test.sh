@@ -20,7 +20,8 @@ python3 perf/update.py --check --no-run
 python3 perf/run.py --size tiny --rounds 1
 
 echo "== tests (switch dispatch)"
-scripts/setup.sh build-switch -DDIS_DISPATCH=switch
+cmake -S . -B build-switch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIS_DISPATCH=switch >/dev/null
+cmake --build build-switch -j "$jobs" --target test_vm dis
 ctest --test-dir build-switch -j "$jobs" --output-on-failure -L vm
 
 echo "== tests (ASan + UBSan)"
