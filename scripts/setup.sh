@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build g++ pkg-config git
   libboost-dev libboost-math-dev libfmt-dev libspdlog-dev libcli11-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev libcairo2-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev libcairo2-dev libfontconfig-dev
   clang libclang-rt-14-dev
 )
 
