@@ -1,5 +1,5 @@
 // $Math (the scalar functions; array kernels raise "not implemented") and
-// $Bench (timers; disablegc/enablegc are no-ops until the collector exists).
+// $Bench (timers; disablegc/enablegc halt and resume the collector).
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -193,8 +193,8 @@ void register_bench(Impl& vm) {
           {"nsec", [reset_at](Call& c) { c.ret_big(now_ns() - *reset_at); }},
           {"reset", [reset_at](Call&) { *reset_at = now_ns(); }},
           {"read", sys_read_fn()},
-          {"disablegc", [](Call&) {}},
-          {"enablegc", [](Call&) {}},
+          {"disablegc", [](Call& c) { c.impl().gc->halt(); }},
+          {"enablegc", [](Call& c) { c.impl().gc->resume(); }},
       });
 }
 

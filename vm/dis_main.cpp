@@ -22,6 +22,16 @@ int main(int argc, char** argv) {
   app.add_flag("--trace", opts.trace, "print each executed instruction on stderr");
   app.add_option("--trace-limit", opts.trace_limit, "trace at most N instructions");
   app.add_option("--root", opts.root, "host directory for absolute Dis paths");
+  std::string gc_mode = "dis";
+  bool gc_stats = false;
+  app.add_option("--gc", gc_mode,
+                 "memory management: dis (reference counts + incremental collector), ms (collector "
+                 "only), stress (full collection at every allocation)")
+      ->check(CLI::IsMember({"dis", "ms", "stress"}))
+      ->capture_default_str();
+  app.add_option("--gc-quanta", opts.gc_quanta, "fixed GC step budget (0: adaptive 50..750)");
+  app.add_flag("--gc-stats", gc_stats, "print memory-management counters on stderr at exit");
+  app.add_flag("--gc-verify", opts.gc_verify, "verify the heap after every GC step (slow)");
   app.footer("The program's own arguments follow its file name; its argv[0] is that name.");
   try {
     app.parse(argc, argv);
@@ -42,10 +52,12 @@ int main(int argc, char** argv) {
   opts.compile = [](const std::string& path) { return dis::limbo::compile_file(path, {}); };
   opts.heap_limit = heap_mb << 20;
   opts.stack_limit = stack_kb << 10;
+  dis::vm::parse_gc_mode(gc_mode, opts.gc);
   try {
     dis::vm::VM vm(opts);
     dis::vm::RunResult r = vm.run_file(rest[0], rest);
     std::cout.flush();
+    if (gc_stats) std::cerr << dis::vm::format_gc_stats(vm.stats().gc);
     return r.status;
   } catch (const dis::InputError& e) {
     std::cout.flush();

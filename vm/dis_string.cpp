@@ -197,7 +197,7 @@ Ptr str_insert(Heap& h, Ptr d, std::int32_t i, std::int32_t rune, bool& in_place
   StrView v = str_view(h, d);
   in_place = false;
   if (i < 0 || i > v.n) raise_error("array bounds error");
-  if (d != H && i < v.n && h.header(d)->ref == 1 && (v.wide || rune < 0x80)) {
+  if (d != H && i < v.n && h.refcounting() && h.header(d)->ref == 1 && (v.wide || rune < 0x80)) {
     std::uint8_t* p = const_cast<std::uint8_t*>(v.p);
     if (v.wide)
       st<std::int32_t>(p + 4 * i, rune);
@@ -206,7 +206,7 @@ Ptr str_insert(Heap& h, Ptr d, std::int32_t i, std::int32_t rune, bool& in_place
     in_place = true;
     return d;
   }
-  if (d != H && i == v.n && h.header(d)->ref == 1 && (v.wide || rune < 0x80)) {
+  if (d != H && i == v.n && h.refcounting() && h.header(d)->ref == 1 && (v.wide || rune < 0x80)) {
     std::int32_t cap = ld<std::int32_t>(h.cage().at(d) + 4);
     if (cap > v.n) {
       std::uint8_t* base = h.cage().at(d);

@@ -1,6 +1,16 @@
 #include "heap.h"
 
+#include <algorithm>
 #include <cstring>
+
+#ifdef DIS_SANITIZE
+#include <sanitizer/asan_interface.h>
+#define DIS_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define DIS_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define DIS_POISON(p, n) ((void)(p), (void)(n))
+#define DIS_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 namespace dis::vm {
 
@@ -80,24 +90,36 @@ Ptr Heap::carve(std::uint32_t block) {
   return p;
 }
 
+// Blocks handed out again lose their poison (the header never has any: the
+// collector's walk reads it).
+static inline void unpoison_block(Cage& cage, Ptr b, std::uint32_t block) {
+  DIS_UNPOISON(cage.at(b + 16), block - 16);
+  (void)cage;
+  (void)b;
+  (void)block;
+}
+
 Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   std::uint64_t block64 = (std::uint64_t{bytes} + 16 + 15) & ~std::uint64_t{15};
   if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
     raise_error("out of memory: heap");
   auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
+  unpoison_block(cage_, b, block);
   auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
   h->ref = 1;
   h->type = type;
   h->size = block;
-  h->colour = 0;
+  h->colour = mutator_colour;
   h->magic = kLive;
   h->spare = 0;
   std::memset(cage_.at(b + 16), 0, block - 16);
   stats_.allocs++;
+  stats_.live_blocks++;
   stats_.bytes_allocated += block;
   stats_.bytes_live += block;
   if (stats_.bytes_live > stats_.bytes_peak) stats_.bytes_peak = stats_.bytes_live;
+  if (alloc_hook_) alloc_hook_(alloc_ctx_, b + 16);
   return b + 16;
 }
 
@@ -111,6 +133,7 @@ Ptr Heap::new_object(std::uint32_t type) {
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
   std::uint32_t block = (bytes + 16 + 15) & ~15u;
   Ptr b = carve(block);
+  unpoison_block(cage_, b, block);
   auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
   h->ref = 1;
   h->type = kTypeStack;
@@ -128,10 +151,13 @@ void Heap::free_block(Ptr p) {
   std::uint32_t block = h->size;
   if (h->type != kTypeStack) {
     stats_.frees++;
+    stats_.live_blocks--;
     stats_.bytes_live -= block;
   }
+  if (p == scan_guard) scan_guard = H;
   h->magic = kFree;
   h->ref = 0;
+  DIS_POISON(cage_.at(p), block - 16);
   if (block <= kSmallMax)
     small_free_[block / 16].push_back(p - 16);
   else {
@@ -204,12 +230,95 @@ void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
   }
 }
 
+void Heap::collect(Ptr p) {
+  BlockHeader* h = header(p);
+  if (!refcounting_) {
+    // Without counts the children are left to the collector; host state
+    // (channels, module instances) is still released.
+    TypeKind k = types_[h->type].kind;
+    if (hooks_ && k == TypeKind::Channel) hooks_->free_channel(ld<std::uint32_t>(cage_.at(p)));
+    if (hooks_ && k == TypeKind::Module) hooks_->free_module(ld<std::uint32_t>(cage_.at(p)));
+    stats_.freed_collector++;
+    free_block(p);
+    return;
+  }
+  // Garbage may still be referenced by other garbage not yet swept. Freeing
+  // it now would leave those referrers pointing at a block the mutator may
+  // reuse, so the sweep only cuts its outgoing references (counts stay
+  // exact) and the block goes when its own count reaches zero, which it does
+  // once its referrers are swept in turn.
+  h->spare = kCollected;
+  destroying_ = true;  // releases inside the hooks join work_
+  clear_children(p, work_);
+  run_destroy(false);  // timed as part of the step
+}
+
+void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
+  BlockHeader* h = header(p);
+  std::uint8_t* d = cage_.at(p);
+  const TypeInfo& t = types_[h->type];
+  const std::uint32_t room = h->size - 16;
+  auto cut = [&](std::uint8_t* slot) {
+    Ptr v = ld<Ptr>(slot);
+    st<Ptr>(slot, H);
+    release_child(v, work);
+  };
+  switch (t.kind) {
+    case TypeKind::Plain:
+      for (std::uint32_t off : t.ptrs)
+        if (off + 4 <= room) cut(d + off);
+      break;
+    case TypeKind::Array: {
+      if (ld<Ptr>(d + 8) != H) {
+        cut(d + 8);
+        break;
+      }
+      std::uint32_t et = ld<std::uint32_t>(d + 4);
+      if (et >= types_.size()) break;
+      const TypeInfo& e = types_[et];
+      if (e.ptrs.empty() || e.size == 0) break;
+      auto n = static_cast<std::uint32_t>(std::max(ld<std::int32_t>(d), 0));
+      n = std::min(n, (room - 16) / e.size);
+      for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t off : e.ptrs) cut(d + 16 + std::uint64_t{i} * e.size + off);
+      break;
+    }
+    case TypeKind::List: {
+      std::uint32_t et = ld<std::uint32_t>(d + 4);
+      if (et < types_.size())
+        for (std::uint32_t off : types_[et].ptrs)
+          if (8 + off + 4 <= room) cut(d + 8 + off);
+      cut(d);
+      break;
+    }
+    case TypeKind::Channel:
+    case TypeKind::Module: {
+      // The host entry goes now; the index must not name a reused one later.
+      std::uint32_t idx = ld<std::uint32_t>(d);
+      st<std::uint32_t>(d, 0xFFFFFFFFu);
+      if (hooks_ && t.kind == TypeKind::Channel) hooks_->free_channel(idx);
+      if (hooks_ && t.kind == TypeKind::Module) hooks_->free_module(idx);
+      break;
+    }
+    case TypeKind::String:
+    case TypeKind::Stack:
+      break;
+  }
+}
+
 void Heap::destroy(Ptr p) {
   // Hooks may release further objects while we destroy: those join the
   // same work list instead of recursing.
   work_.push_back(p);
   if (destroying_) return;
+  run_destroy(true);
+}
+
+void Heap::run_destroy(bool observed) {
   destroying_ = true;
+  const bool notify = observed && free_observer_ != nullptr;
+  if (notify) free_observer_->free_begin();
+  std::uint64_t freed = 0;
   while (!work_.empty()) {
     Ptr q = work_.back();
     work_.pop_back();
@@ -217,9 +326,15 @@ void Heap::destroy(Ptr p) {
     if (h->magic != kLive) continue;
     h->ref = 0;
     push_children(q, work_);
+    if (h->spare == kCollected)
+      stats_.freed_collector++;
+    else
+      stats_.freed_refcount++;
     free_block(q);
+    ++freed;
   }
   destroying_ = false;
+  if (notify) free_observer_->free_end(freed);
 }
 
 }  // namespace dis::vm

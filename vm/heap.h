@@ -9,6 +9,13 @@
 // pointer map without deep recursion. A block header is validated before it
 // is trusted (a module can store an integer where a pointer belongs): an
 // invalid one raises a Dis error, it never corrupts the allocator.
+//
+// Collector support (gc.h drives it): every block carries a colour; new
+// blocks get the mutator colour, and incref() is the write barrier (a stored
+// pointer whose colour is not the mutator's becomes a propagator). With
+// refcounting off (--gc=ms) decref() does nothing and only the collector
+// frees. Blocks never move or merge, so a sweep cursor stays valid while the
+// mutator frees blocks.
 #pragma once
 
 #include <cstdint>
@@ -51,13 +58,14 @@ struct BlockHeader {
   std::uint32_t size;  // whole block, header included
   std::uint8_t colour;
   std::uint8_t magic;  // kLive or kFree
-  std::uint16_t spare;
+  std::uint16_t spare;  // kCollected once a sweep has cut its references
 };
 static_assert(sizeof(BlockHeader) == 16);
 
 inline constexpr std::uint8_t kLive = 0xD5;
 inline constexpr std::uint8_t kFree = 0xF4;
-inline constexpr Ptr kHeapStart = 1u << 16;  // low offsets are never objects
+inline constexpr Ptr kHeapStart = 1u << 16;
+inline constexpr std::uint16_t kCollected = 1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
 
 // Well-known type indices installed by the Heap constructor.
 enum WellKnownType : std::uint32_t {
@@ -85,6 +93,19 @@ struct HeapHooks {
 struct HeapStats {
   std::uint64_t allocs = 0, frees = 0;
   std::uint64_t bytes_live = 0, bytes_peak = 0, bytes_allocated = 0;
+  std::uint64_t freed_refcount = 0, freed_collector = 0;  // blocks
+  std::uint64_t live_blocks = 0;                          // heap objects, stacks excluded
+};
+
+// The fixed colour of a block reached but whose children are not yet scanned.
+inline constexpr std::uint8_t kPropagator = 3;
+
+// Told about each reference-count destruction (the outermost one; blocks
+// freed counts the whole cascade). gc.h's GcObserver implements it.
+struct FreeObserver {
+  virtual ~FreeObserver() = default;
+  virtual void free_begin() = 0;
+  virtual void free_end(std::uint64_t blocks) = 0;
 };
 
 class Heap {
@@ -119,9 +140,10 @@ class Heap {
     BlockHeader* h = checked_header(p);
     if (!h) raise_error("dereference of nil");
     ++h->ref;
+    if (h->colour != mutator_colour) barrier(h);
   }
   void decref(Ptr p) {
-    if (p == H) return;
+    if (p == H || !refcounting_) return;
     BlockHeader* h = checked_header(p);
     if (!h) return;  // not a block: nothing to release
     if (h->ref > 1) {
@@ -164,8 +186,31 @@ class Heap {
   Ptr top() const { return top_; }
   const HeapStats& stats() const { return stats_; }
 
+  // ---- collector interface (gc.cpp) ----
+  std::uint8_t mutator_colour = 0;
+  bool nprop = false;   // a propagator was made outside the sweep's view
+  Ptr scan_guard = H;   // reset to H when this block is freed (resumable scans)
+  void barrier(BlockHeader* h) {
+    h->colour = kPropagator;
+    nprop = true;
+  }
+  bool refcounting() const { return refcounting_; }
+  void set_refcounting(bool on) { refcounting_ = on; }
+  // Reclaims a block the collector found unreachable. With counts, its
+  // references are cut (children released, slots set to H) and the block
+  // itself is freed when its count reaches zero; without, it is freed now.
+  void collect(Ptr p);
+  // Called after every allocation (stress mode); may not allocate.
+  void set_alloc_hook(void (*fn)(void*, Ptr), void* ctx) {
+    alloc_hook_ = fn;
+    alloc_ctx_ = ctx;
+  }
+  void set_free_observer(FreeObserver* o) { free_observer_ = o; }
+
  private:
   void destroy(Ptr p);
+  void run_destroy(bool observed);
+  void clear_children(Ptr p, std::vector<Ptr>& work);
   void push_children(Ptr p, std::vector<Ptr>& work);
   void release_child(Ptr c, std::vector<Ptr>& work);
   Ptr carve(std::uint32_t block);
@@ -182,6 +227,10 @@ class Heap {
   bool destroying_ = false;
   HeapHooks* hooks_ = nullptr;
   HeapStats stats_;
+  bool refcounting_ = true;
+  void (*alloc_hook_)(void*, Ptr) = nullptr;
+  void* alloc_ctx_ = nullptr;
+  FreeObserver* free_observer_ = nullptr;
 };
 
 }  // namespace dis::vm

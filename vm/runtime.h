@@ -97,6 +97,13 @@ struct Channel {
   bool live = false;
 };
 
+// Runs a scheduler slice under a probe policy (the cost tool's recorder,
+// cost_probe.h); without one, run_slice uses ProbeNone or ProbeTrace.
+struct SliceRunner {
+  virtual ~SliceRunner() = default;
+  virtual std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) = 0;
+};
+
 class Impl : public HeapHooks {
  public:
   explicit Impl(Options opts);
@@ -126,6 +133,7 @@ class Impl : public HeapHooks {
   std::uint64_t trace_count = 0;
   bool halted = false;  // instruction limit reached
   std::chrono::steady_clock::time_point busec_start;
+  std::unique_ptr<Collector> gc;  // declared after the heap: destroyed before it
 
   // HeapHooks
   void free_channel(std::uint32_t index) override;
@@ -160,6 +168,7 @@ class Impl : public HeapHooks {
   // Hooks for the collector and probes.
   std::function<void()> on_quantum_end;
   std::function<void()> on_idle;
+  SliceRunner* slice_runner = nullptr;
 
   // Channels (scheduler.cpp). Return true when the op completed, false when
   // the thread must block (state set accordingly).

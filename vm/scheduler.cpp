@@ -53,6 +53,7 @@ void Impl::end_prog(Prog& p) {
 }
 
 std::uint32_t Impl::run_slice(Prog& p, std::uint32_t budget) {
+  if (slice_runner) return slice_runner->run_slice(*this, p, budget);
   std::uint32_t left = budget;
   if (opts.trace) {
     ProbeTrace probe;
@@ -94,6 +95,7 @@ void Impl::schedule() {
       else if (p.state == ProgState::Done)
         end_prog(p);
       if (on_quantum_end) on_quantum_end();
+      gc->quantum_end();
       continue;
     }
     // Nothing runnable: wake the earliest sleeper, or stop.
@@ -102,6 +104,7 @@ void Impl::schedule() {
       if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
     if (!first) return;
     if (on_idle) on_idle();
+    gc->idle(first->wake);  // until the first sleeper is due
     auto now = clock::now();
     if (first->wake > now) std::this_thread::sleep_until(first->wake);
     now = clock::now();

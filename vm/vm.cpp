@@ -17,6 +17,7 @@ Impl::Impl(Options o)
       err(opts.err ? opts.err : &std::cerr),
       busec_start(std::chrono::steady_clock::now()) {
   heap.set_hooks(this);
+  gc = std::make_unique<Collector>(*this, opts.gc, opts.gc_quanta, opts.gc_verify);
   register_sys(*this);
   register_math(*this);
   register_bench(*this);
@@ -147,7 +148,10 @@ RunResult VM::run_file(const std::string& path, const std::vector<std::string>& 
 Stats VM::stats() const {
   Stats s = impl_->stats;
   s.heap = impl_->heap.stats();
+  s.gc = impl_->gc->stats();
   return s;
 }
+
+void VM::set_gc_observer(GcObserver* o) { impl_->gc->set_observer(o); }
 
 }  // namespace dis::vm

@@ -21,6 +21,7 @@
 
 #include "arrays_lists.h"
 #include "dis_string.h"
+#include "gc.h"
 #include "heap.h"
 #include "module.h"
 
@@ -38,6 +39,11 @@ struct Options {
   // Compiles a Limbo source (.b) to a Module; set by tools that link the
   // Limbo front end. Without it a .b file is refused as unreadable input.
   std::function<Module(const std::string& path)> compile;
+  // Memory management (gc.h): mode, a fixed step budget (0: adaptive as in
+  // Inferno), and the debug mode that verifies the heap after every step.
+  GcMode gc = GcMode::Dis;
+  std::uint32_t gc_quanta = 0;
+  bool gc_verify = false;
 };
 
 struct Stats {
@@ -45,6 +51,7 @@ struct Stats {
   std::uint64_t threads = 0;  // threads created, init's included
   std::uint64_t slices = 0;   // scheduler quanta run
   HeapStats heap;
+  GcStats gc;
 };
 
 struct RunResult {
@@ -124,6 +131,8 @@ class VM {
   RunResult run_module(Module m, const std::string& path, const std::vector<std::string>& args);
 
   Stats stats() const;
+  // Times collector events (nullptr: none); the observer must outlive the VM's runs.
+  void set_gc_observer(GcObserver* o);
   Impl& impl() { return *impl_; }
 
  private:

@@ -1,0 +1,408 @@
+#include "gc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "heap_verify.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+namespace {
+constexpr std::int64_t kQuanta = 50;  // Inferno's Quanta
+constexpr std::int64_t kMaxQuanta = 15 * kQuanta;
+constexpr std::size_t kStackMax = 4096;  // depth-first marking, then passes
+constexpr std::int64_t kPaceFactor = 4;
+constexpr std::int64_t kMaxPaced = 8 * kMaxQuanta;
+constexpr std::int64_t kUnbounded = std::int64_t{1} << 60;
+}  // namespace
+
+bool parse_gc_mode(const std::string& name, GcMode& mode) {
+  if (name == "dis")
+    mode = GcMode::Dis;
+  else if (name == "ms")
+    mode = GcMode::MarkSweep;
+  else if (name == "stress")
+    mode = GcMode::Stress;
+  else
+    return false;
+  return true;
+}
+
+std::string format_gc_stats(const GcStats& s) {
+  std::ostringstream o;
+  o << "gc steps " << s.steps << "\n"
+    << "gc epochs " << s.epochs << "\n"
+    << "gc passes " << s.passes << "\n"
+    << "gc inspected " << s.inspected << "\n"
+    << "gc marked " << s.marked << "\n"
+    << "gc followed " << s.followed << "\n"
+    << "gc freed-refcount " << s.freed_refcount << "\n"
+    << "gc freed-collector " << s.freed_collector << "\n"
+    << "gc idle-episodes " << s.idle_episodes << "\n"
+    << "gc idle-steps " << s.idle_steps << "\n"
+    << "gc full-collections " << s.full_collections << "\n"
+    << "heap bytes-allocated " << s.bytes_allocated << "\n"
+    << "heap bytes-live " << s.bytes_live << "\n"
+    << "heap bytes-peak " << s.bytes_peak << "\n"
+    << "heap live-blocks " << s.live_blocks << "\n";
+  if (s.verify_runs) {
+    o << "gc verify-runs " << s.verify_runs << "\n"
+      << "gc verify-failures " << s.verify_failures << "\n";
+    if (!s.first_verify_error.empty())
+      o << "gc verify-first-error " << s.first_verify_error << "\n";
+  }
+  return o.str();
+}
+
+// Forwards reference-count destructions to the observer as Free events.
+struct Collector::FreeBridge : FreeObserver {
+  GcObserver* o = nullptr;
+  void free_begin() override { o->gc_begin(GcEvent::Free); }
+  void free_end(std::uint64_t blocks) override {
+    GcWork w;
+    w.freed = blocks;
+    o->gc_end(GcEvent::Free, w);
+  }
+};
+
+Collector::Collector(Impl& vm, GcMode mode, std::uint32_t fixed_quanta, bool verify)
+    : vm_(vm), heap_(vm.heap), mode_(mode), fixed_quanta_(fixed_quanta), verify_(verify) {
+  heap_.mutator_colour = mutator();
+  heap_.set_refcounting(mode != GcMode::MarkSweep);
+  if (mode == GcMode::Stress) heap_.set_alloc_hook(&Collector::on_alloc, this);
+}
+
+Collector::~Collector() {
+  heap_.set_alloc_hook(nullptr, nullptr);
+  heap_.set_free_observer(nullptr);
+  delete bridge_;
+}
+
+std::uint8_t Collector::mutator() const { return static_cast<std::uint8_t>(colour_epoch_ % 3); }
+std::uint8_t Collector::marker() const {
+  return static_cast<std::uint8_t>((colour_epoch_ - 1) % 3);
+}
+std::uint8_t Collector::sweeper() const {
+  return static_cast<std::uint8_t>((colour_epoch_ - 2) % 3);
+}
+
+void Collector::unpin(Ptr p) {
+  auto it = std::find(pinned_.begin(), pinned_.end(), p);
+  if (it != pinned_.end()) pinned_.erase(it);
+}
+
+void Collector::set_observer(GcObserver* o) {
+  observer_ = o;
+  if (!o) {
+    heap_.set_free_observer(nullptr);
+    return;
+  }
+  if (!bridge_) bridge_ = new FreeBridge;
+  bridge_->o = o;
+  heap_.set_free_observer(bridge_);
+}
+
+GcStats Collector::stats() const {
+  GcStats s = stats_;
+  const HeapStats& h = heap_.stats();
+  s.freed_refcount = h.freed_refcount;
+  s.freed_collector = h.freed_collector;
+  s.bytes_allocated = h.bytes_allocated;
+  s.bytes_live = h.bytes_live;
+  s.bytes_peak = h.bytes_peak;
+  s.live_blocks = h.live_blocks;
+  return s;
+}
+
+std::uint32_t Collector::quanta() const {
+  if (fixed_quanta_) return fixed_quanta_;
+  if (gct_ == 0) return 400;
+  // 400 + 35 * floor(100 * gce / gct), clamped (libinterp/gc.c).
+  std::int64_t r = 100 * gce_;
+  std::int64_t q = r / gct_;
+  if ((r % gct_ != 0) && ((r < 0) != (gct_ < 0))) --q;
+  std::int64_t n = 400 + 35 * q;
+  return static_cast<std::uint32_t>(std::clamp(n, kQuanta, kMaxQuanta));
+}
+
+// ---- marking ----
+
+void Collector::grey(Ptr c) {
+  if (c == H) return;
+  BlockHeader* h = heap_.checked_header(c);
+  if (!h) return;
+  ++work_.followed;
+  if (h->colour == heap_.mutator_colour || h->colour == kPropagator) return;
+  h->colour = kPropagator;
+  // Blocks ahead of the walk are reached by this pass; those behind are
+  // scanned now while the stack has room, else by another pass.
+  if (c - 16 < cursor_) {
+    if (stack_.size() < kStackMax)
+      stack_.push_back(c);
+    else
+      heap_.nprop = true;
+  }
+}
+
+void Collector::mark_root(Ptr p) {
+  if (p == H) return;
+  BlockHeader* h = heap_.checked_header(p);
+  if (!h || h->colour == heap_.mutator_colour) return;
+  h->colour = kPropagator;
+}
+
+bool Collector::scan_array(Ptr p, std::uint32_t from, std::int64_t& budget) {
+  BlockHeader* h = heap_.header(p);
+  std::uint8_t* d = vm_.cage.at(p);
+  std::uint32_t et = ld<std::uint32_t>(d + 4);
+  if (et >= heap_.num_types()) return true;
+  const TypeInfo& e = heap_.type(et);
+  if (e.ptrs.empty() || e.size == 0) return true;
+  // The element count is bounded by the block, whatever the header says.
+  std::uint32_t room = h->size - 16 - kArrayHeader;
+  auto n = static_cast<std::uint32_t>(std::max(ld<std::int32_t>(d), 0));
+  n = std::min(n, room / e.size);
+  const auto cost = static_cast<std::int64_t>(e.ptrs.size());
+  for (std::uint32_t i = from; i < n; ++i) {
+    if (budget <= 0) {
+      partial_ = p;
+      partial_next_ = i;
+      heap_.scan_guard = p;
+      return false;
+    }
+    std::uint8_t* el = d + kArrayHeader + std::uint64_t{i} * e.size;
+    for (std::uint32_t off : e.ptrs) grey(ld<Ptr>(el + off));
+    budget -= cost;
+  }
+  if (partial_ == p) {
+    partial_ = H;
+    heap_.scan_guard = H;
+  }
+  return true;
+}
+
+bool Collector::scan(Ptr p, std::int64_t& budget) {
+  BlockHeader* h = heap_.header(p);
+  std::uint8_t* d = vm_.cage.at(p);
+  const TypeInfo& t = heap_.type(h->type);
+  switch (t.kind) {
+    case TypeKind::Plain:
+      for (std::uint32_t off : t.ptrs)
+        if (off + 4 <= h->size - 16) grey(ld<Ptr>(d + off));
+      budget -= static_cast<std::int64_t>(t.ptrs.size());
+      return true;
+    case TypeKind::List: {
+      std::uint32_t et = ld<std::uint32_t>(d + 4);
+      if (et < heap_.num_types())
+        for (std::uint32_t off : heap_.type(et).ptrs)
+          if (8 + off + 4 <= h->size - 16) grey(ld<Ptr>(d + 8 + off));
+      grey(ld<Ptr>(d));
+      budget -= 2;
+      return true;
+    }
+    case TypeKind::Array: {
+      Ptr root = ld<Ptr>(d + 8);
+      if (root != H) {
+        grey(root);
+        --budget;
+        return true;
+      }
+      return scan_array(p, 0, budget);
+    }
+    case TypeKind::Channel: {
+      std::uint32_t idx = ld<std::uint32_t>(d);
+      if (idx >= vm_.channels.size() || !vm_.channels[idx].live) return true;
+      Channel& ch = vm_.channels[idx];
+      const TypeInfo& e = heap_.type(ch.elemtype);
+      for (auto& item : ch.buf)
+        for (std::uint32_t off : e.ptrs) grey(ld<Ptr>(item.data() + off));
+      budget -= static_cast<std::int64_t>(ch.buf.size() * e.ptrs.size());
+      return true;
+    }
+    case TypeKind::Module: {
+      std::uint32_t idx = ld<std::uint32_t>(d);
+      if (idx < vm_.modlinks.size() && vm_.modlinks[idx] && vm_.modlinks[idx]->live)
+        grey(vm_.modlinks[idx]->mp);
+      --budget;
+      return true;
+    }
+    case TypeKind::String:
+    case TypeKind::Stack:
+      return true;
+  }
+  return true;
+}
+
+void Collector::drain(std::int64_t& budget) {
+  while (!stack_.empty() && budget > 0) {
+    Ptr c = stack_.back();
+    stack_.pop_back();
+    BlockHeader* h = heap_.header(c);
+    if (h->magic != kLive || h->colour != kPropagator) continue;
+    h->colour = heap_.mutator_colour;
+    ++work_.marked;
+    --gce_;
+    if (!scan(c, budget)) return;
+  }
+}
+
+void Collector::rootset() {
+  if (observer_) observer_->gc_begin(GcEvent::RootSet);
+  for (auto& pp : vm_.progs) {
+    Prog& p = *pp;
+    if (p.state == ProgState::Done) continue;
+    auto module_obj = [&](std::uint32_t ml) {
+      if (ml < vm_.modlinks.size() && vm_.modlinks[ml] && vm_.modlinks[ml]->live)
+        mark_root(vm_.modlinks[ml]->obj);
+    };
+    module_obj(p.ml);
+    for (const Frame& fr : p.frames) {
+      std::uint8_t* f = vm_.cage.at(fr.fp);
+      for (std::uint32_t off : heap_.type(fr.type).ptrs)
+        if (off + 4 <= fr.size) mark_root(ld<Ptr>(f + off));
+      module_obj(fr.ml);
+    }
+  }
+  for (Ptr p : pinned_) mark_root(p);
+  for (Ptr p : fresh_) mark_root(p);
+  if (observer_) observer_->gc_end(GcEvent::RootSet, GcWork{});
+}
+
+void Collector::end_pass() {
+  ++stats_.passes;
+  cursor_ = kHeapStart;
+  if (!heap_.nprop) {
+    ++colour_epoch_;
+    heap_.mutator_colour = mutator();
+    gce_ = gct_ = 0;
+    ++stats_.epochs;
+    rootset();
+  }
+  heap_.nprop = false;
+}
+
+void Collector::run_step(std::int64_t budget) {
+  in_step_ = true;
+  work_ = GcWork{};
+  if (observer_) observer_->gc_begin(GcEvent::Step);
+  ++stats_.steps;
+  bool more = true;
+  if (partial_ != H) {
+    if (heap_.scan_guard != partial_)
+      partial_ = H;  // freed meanwhile
+    else
+      more = scan_array(partial_, partial_next_, budget);
+  }
+  if (more) drain(budget);
+  const std::uint8_t sweeper_colour = sweeper();
+  while (more && budget > 0) {
+    if (cursor_ >= heap_.top()) {
+      end_pass();
+      break;
+    }
+    Ptr b = cursor_;
+    auto* h = reinterpret_cast<BlockHeader*>(vm_.cage.at(b));
+    cursor_ += h->size;
+    --budget;
+    if (h->magic != kLive || h->type == kTypeStack) continue;
+    ++work_.inspected;
+    ++gct_;
+    if (h->colour == kPropagator) {
+      h->colour = heap_.mutator_colour;
+      ++work_.marked;
+      --gce_;
+      if (!scan(b + 16, budget)) break;
+      drain(budget);
+    } else if (h->colour == sweeper_colour) {
+      heap_.collect(b + 16);
+      ++work_.swept;
+      ++gce_;
+    }
+  }
+  if (!stack_.empty()) {
+    // Left as propagators behind the walk: the pass must be repeated.
+    stack_.clear();
+    heap_.nprop = true;
+  }
+  stats_.inspected += work_.inspected;
+  stats_.marked += work_.marked;
+  stats_.followed += work_.followed;
+  if (observer_) observer_->gc_end(GcEvent::Step, work_);
+  in_step_ = false;
+  if (verify_) verify_now();
+}
+
+void Collector::step() {
+  if (halt_ || in_step_) return;
+  run_step(quanta());
+}
+
+void Collector::quantum_end() {
+  fresh_.clear();
+  if (halt_) return;
+  // Pacing (not in Inferno): blocks the reference counts did not free since
+  // the last step (cyclic garbage, or everything under --gc=ms) raise the
+  // budget, so a loop making cycles cannot outrun the walk.
+  std::int64_t budget = quanta();
+  if (!fixed_quanta_) {
+    const std::uint64_t live = heap_.stats().live_blocks;
+    if (live > live_at_step_)
+      budget = std::clamp<std::int64_t>(
+          kPaceFactor * static_cast<std::int64_t>(live - live_at_step_), budget, kMaxPaced);
+  }
+  run_step(budget);
+  live_at_step_ = heap_.stats().live_blocks;
+}
+
+void Collector::idle(std::chrono::steady_clock::time_point deadline) {
+  if (halt_ || in_step_) return;
+  if (std::chrono::steady_clock::now() >= deadline) return;
+  if (observer_) observer_->gc_begin(GcEvent::Idle);
+  ++stats_.idle_episodes;
+  GcWork total;
+  const std::uint64_t target = colour_epoch_ + 3;
+  while (colour_epoch_ < target) {
+    run_step(quanta());
+    ++stats_.idle_steps;
+    total.marked += work_.marked;
+    total.swept += work_.swept;
+    total.inspected += work_.inspected;
+    total.followed += work_.followed;
+    if (std::chrono::steady_clock::now() >= deadline) break;
+  }
+  if (observer_) observer_->gc_end(GcEvent::Idle, total);
+}
+
+void Collector::full_collect() {
+  if (halt_ || in_step_) return;
+  ++stats_.full_collections;
+  // Garbage of any colour now is sweeper-coloured after two epoch ends and
+  // freed by the pass that follows.
+  const std::uint64_t target = colour_epoch_ + 2;
+  while (colour_epoch_ < target) run_step(kUnbounded);
+  const std::uint64_t passes = stats_.passes;
+  while (stats_.passes == passes) run_step(kUnbounded);
+}
+
+void Collector::on_alloc(void* self, Ptr p) {
+  auto* c = static_cast<Collector*>(self);
+  c->fresh_.push_back(p);
+  c->full_collect();
+}
+
+void Collector::verify_now() {
+  ++stats_.verify_runs;
+  HeapVerifyResult r = verify_heap(vm_, heap_.refcounting() && mode_ != GcMode::Stress);
+  if (!r.errors.empty()) {
+    ++stats_.verify_failures;
+    if (stats_.first_verify_error.empty()) {
+      stats_.first_verify_error = "after step " + std::to_string(stats_.steps) + ":";
+      for (std::size_t i = 0; i < r.errors.size() && i < 4; ++i)
+        stats_.first_verify_error += " " + r.errors[i] + ";";
+    }
+  }
+}
+
+}  // namespace dis::vm

@@ -1,0 +1,148 @@
+// The incremental tri-colour mark-sweep collector, in the style of Inferno's
+// libinterp/gc.c (DIS-FACTS 6), over the heap of heap.h.
+//
+// Colours: propagator (3) is fixed; mutator, marker and sweeper rotate each
+// epoch. A step (rungc) continues a linear walk over the heap's blocks:
+// a propagator becomes mutator and its children are marked; a sweeper block
+// is freed. The budget is adaptive (50..750 units, a unit being one block
+// inspected or one pointer followed) unless fixed by Options::gc_quanta;
+// at a quantum's end it grows to 4 units per block the heap gained since
+// the last step (up to 6000), so cyclic garbage cannot outrun the walk.
+// When a pass over the whole heap made no propagator the epoch ends: the
+// colours rotate and the roots (every thread's frames through their type
+// maps, the modules they run, pinned pointers) become propagators.
+// Differences from Inferno: large pointer arrays are scanned resumably
+// across steps, marking follows children depth-first through a small stack
+// (Inferno recurses 64 deep), and a collector free releases the children's
+// counts so reference counts stay exact.
+//
+// Safe points: steps run only between scheduler quanta (or at idle), where
+// no C++ code holds heap pointers. Stress mode collects at every allocation
+// and keeps every block allocated since the last quantum alive.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "heap.h"
+
+namespace dis::vm {
+
+class Impl;
+
+enum class GcMode : std::uint8_t {
+  Dis,        // reference counting plus the incremental collector
+  MarkSweep,  // no reference counts: the collector reclaims everything
+  Stress,     // as Dis, plus a full collection at every allocation
+};
+
+// What the probes time: each step, the root marking inside a step, each idle
+// episode (containing steps) and each reference-count destruction.
+enum class GcEvent : std::uint8_t { Step, RootSet, Idle, Free };
+
+// Work done by one event: blocks marked (propagators scanned), swept
+// (freed by the collector), inspected (walked), and pointers followed.
+struct GcWork {
+  std::uint64_t marked = 0, swept = 0, inspected = 0, followed = 0, freed = 0;
+};
+
+// Implemented by the cost tool. Called at the start and end of each event;
+// the observer reads its own clock. Events nest: RootSet inside Step, Step
+// inside Idle. Must not touch the Dis heap.
+struct GcObserver {
+  virtual ~GcObserver() = default;
+  virtual void gc_begin(GcEvent e) = 0;
+  virtual void gc_end(GcEvent e, const GcWork& work) = 0;
+};
+
+struct GcStats {
+  std::uint64_t steps = 0, epochs = 0, passes = 0;
+  std::uint64_t inspected = 0, marked = 0, followed = 0;
+  std::uint64_t freed_refcount = 0, freed_collector = 0;
+  std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
+  std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
+  std::uint64_t verify_runs = 0, verify_failures = 0;
+  std::string first_verify_error;
+};
+
+// Prints the counters, one "name value" line each.
+std::string format_gc_stats(const GcStats& s);
+// "dis", "ms", "stress" -> mode; false for anything else.
+bool parse_gc_mode(const std::string& name, GcMode& mode);
+
+class Collector {
+ public:
+  Collector(Impl& vm, GcMode mode, std::uint32_t fixed_quanta, bool verify);
+  ~Collector();
+  Collector(const Collector&) = delete;
+  Collector& operator=(const Collector&) = delete;
+
+  GcMode mode() const { return mode_; }
+  // One increment (rungc); nothing while halted.
+  void step();
+  // The scheduler's hook after each quantum.
+  void quantum_end();
+  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper wakes).
+  void idle(std::chrono::steady_clock::time_point deadline);
+  // Frees everything unreachable now (completes the epoch and two more).
+  void full_collect();
+
+  void halt() { ++halt_; }  // Bench->disablegc()
+  void resume() {           // Bench->enablegc()
+    if (halt_ > 0) --halt_;
+  }
+  bool halted() const { return halt_ > 0; }
+
+  // Extra roots held by the host (Inferno's ptradd).
+  void pin(Ptr p) { pinned_.push_back(p); }
+  void unpin(Ptr p);
+
+  void set_observer(GcObserver* o);
+  GcStats stats() const;
+  std::uint32_t quanta() const;  // the budget of the next step
+  // Colours of the current epoch.
+  std::uint8_t mutator() const;
+  std::uint8_t marker() const;
+  std::uint8_t sweeper() const;
+  std::uint64_t epoch() const { return colour_epoch_; }
+
+ private:
+  struct FreeBridge;
+  void rootset();
+  void mark_root(Ptr p);
+  void grey(Ptr p);
+  // Scans a propagator's children; false when the budget ran out inside a
+  // large array (resumed by the next step).
+  bool scan(Ptr p, std::int64_t& budget);
+  bool scan_array(Ptr p, std::uint32_t from, std::int64_t& budget);
+  void drain(std::int64_t& budget);
+  void end_pass();
+  void run_step(std::int64_t budget);
+  void verify_now();
+  static void on_alloc(void* self, Ptr p);
+
+  Impl& vm_;
+  Heap& heap_;
+  GcMode mode_;
+  std::uint32_t fixed_quanta_;
+  bool verify_;
+  std::uint64_t colour_epoch_ = 3;  // Inferno's gccolor
+  Ptr cursor_ = kHeapStart;         // next block of the walk
+  std::int64_t gce_ = 0, gct_ = 0;  // adaptive budget inputs, since the epoch began
+  int halt_ = 0;
+  bool in_step_ = false;
+  std::vector<Ptr> stack_;  // propagators behind the cursor to scan now
+  Ptr partial_ = H;         // array whose elements are being scanned
+  std::uint32_t partial_next_ = 0;
+  std::vector<Ptr> pinned_;
+  std::uint64_t live_at_step_ = 0;  // live blocks after the last quantum's step
+  std::vector<Ptr> fresh_;          // stress mode: allocated since the last safe point
+  GcObserver* observer_ = nullptr;
+  FreeBridge* bridge_ = nullptr;
+  GcWork work_;  // of the current step
+  GcStats stats_;
+};
+
+}  // namespace dis::vm

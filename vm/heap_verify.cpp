@@ -1,0 +1,199 @@
+#include "heap_verify.h"
+
+#include <unordered_map>
+
+#include "gc.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+namespace {
+
+struct Verifier {
+  Impl& vm;
+  Heap& heap;
+  HeapVerifyResult res;
+  std::unordered_map<Ptr, std::uint64_t> counts;  // live block -> references found
+
+  void error(std::string msg) {
+    if (res.errors.size() < 20) res.errors.push_back(std::move(msg));
+  }
+  static std::string hex(Ptr p) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%x", p);
+    return b;
+  }
+
+  // Calls f(child) for every pointer the block holds, counted references
+  // included (a module object's data, a channel's buffered elements).
+  template <class F>
+  void children(Ptr p, F&& f) {
+    BlockHeader* h = heap.header(p);
+    std::uint8_t* d = vm.cage.at(p);
+    const TypeInfo& t = heap.type(h->type);
+    std::uint32_t room = h->size - 16;
+    switch (t.kind) {
+      case TypeKind::Plain:
+        for (std::uint32_t off : t.ptrs)
+          if (off + 4 <= room) f(ld<Ptr>(d + off));
+        break;
+      case TypeKind::List: {
+        std::uint32_t et = ld<std::uint32_t>(d + 4);
+        if (et < heap.num_types())
+          for (std::uint32_t off : heap.type(et).ptrs)
+            if (8 + off + 4 <= room) f(ld<Ptr>(d + 8 + off));
+        f(ld<Ptr>(d));
+        break;
+      }
+      case TypeKind::Array: {
+        Ptr root = ld<Ptr>(d + 8);
+        if (root != H) {
+          f(root);
+          break;
+        }
+        std::uint32_t et = ld<std::uint32_t>(d + 4);
+        if (et >= heap.num_types()) break;
+        const TypeInfo& e = heap.type(et);
+        if (e.ptrs.empty() || e.size == 0) break;
+        auto n = static_cast<std::uint32_t>(std::max(ld<std::int32_t>(d), 0));
+        n = std::min(n, (room - kArrayHeader) / e.size);
+        for (std::uint32_t i = 0; i < n; ++i)
+          for (std::uint32_t off : e.ptrs) f(ld<Ptr>(d + kArrayHeader + i * e.size + off));
+        break;
+      }
+      case TypeKind::Channel: {
+        std::uint32_t idx = ld<std::uint32_t>(d);
+        if (idx >= vm.channels.size() || !vm.channels[idx].live) break;
+        const Channel& ch = vm.channels[idx];
+        for (auto& item : ch.buf)
+          for (std::uint32_t off : heap.type(ch.elemtype).ptrs) f(ld<Ptr>(item.data() + off));
+        break;
+      }
+      case TypeKind::Module: {
+        std::uint32_t idx = ld<std::uint32_t>(d);
+        if (idx < vm.modlinks.size() && vm.modlinks[idx] && vm.modlinks[idx]->live)
+          f(vm.modlinks[idx]->mp);
+        break;
+      }
+      case TypeKind::String:
+      case TypeKind::Stack:
+        break;
+    }
+  }
+
+  void walk_blocks() {
+    Ptr p = kHeapStart;
+    while (p < heap.top()) {
+      auto* h = reinterpret_cast<BlockHeader*>(vm.cage.at(p));
+      if (h->size < 16 || (h->size & 15) != 0 || std::uint64_t{p} + h->size > heap.top()) {
+        error("block " + hex(p + 16) + ": bad size " + std::to_string(h->size));
+        return;
+      }
+      if (h->magic == kLive) {
+        if (h->type >= heap.num_types())
+          error("block " + hex(p + 16) + ": bad type " + std::to_string(h->type));
+        else if (h->type != kTypeStack) {
+          if (h->colour > kPropagator) error("block " + hex(p + 16) + ": bad colour");
+          counts.emplace(p + 16, 0);
+          ++res.live_blocks;
+        }
+      } else if (h->magic != kFree) {
+        error("block " + hex(p + 16) + ": bad magic");
+        return;
+      }
+      p += h->size;
+    }
+    if (p != heap.top()) error("heap walk ends at " + hex(p) + ", top " + hex(heap.top()));
+  }
+
+  void count(Ptr c) {
+    auto it = counts.find(c);
+    if (it != counts.end()) ++it->second;
+  }
+
+  void check_counts() {
+    for (auto& [p, n] : counts) children(p, [&](Ptr c) { count(c); });
+    for (auto& pp : vm.progs) {
+      if (pp->state == ProgState::Done) continue;
+      for (const Frame& fr : pp->frames) {
+        std::uint8_t* f = vm.cage.at(fr.fp);
+        for (std::uint32_t off : heap.type(fr.type).ptrs)
+          if (off + 4 <= fr.size) count(ld<Ptr>(f + off));
+      }
+    }
+    for (auto& [p, n] : counts) {
+      BlockHeader* h = heap.header(p);
+      bool module = heap.type(h->type).kind == TypeKind::Module;
+      if (module ? h->ref < n : h->ref != n)
+        error("block " + hex(p) + " (" + heap.type(h->type).name + "): count " +
+              std::to_string(h->ref) + ", references " + std::to_string(n));
+    }
+  }
+
+  void check_reachable(std::uint8_t sweeper) {
+    std::vector<Ptr> work;
+    std::unordered_map<Ptr, bool> seen;
+    auto reach = [&](Ptr c, const std::string& from) {
+      if (c == H) return;
+      auto it = counts.find(c);
+      if (it == counts.end()) {
+        error(from + ": pointer " + hex(c) + " is not a live block");
+        return;
+      }
+      if (seen.emplace(c, true).second) work.push_back(c);
+    };
+    for (auto& pp : vm.progs) {
+      if (pp->state == ProgState::Done) continue;
+      std::string who = "thread " + std::to_string(pp->id);
+      if (pp->ml < vm.modlinks.size() && vm.modlinks[pp->ml] && vm.modlinks[pp->ml]->live)
+        reach(vm.modlinks[pp->ml]->obj, who + " module");
+      for (std::size_t i = 0; i < pp->frames.size(); ++i) {
+        const Frame& fr = pp->frames[i];
+        std::uint8_t* f = vm.cage.at(fr.fp);
+        for (std::uint32_t off : heap.type(fr.type).ptrs)
+          if (off + 4 <= fr.size)
+            reach(ld<Ptr>(f + off),
+                  who + " frame " + std::to_string(i) + "+" + std::to_string(off));
+      }
+    }
+    while (!work.empty()) {
+      Ptr p = work.back();
+      work.pop_back();
+      ++res.reachable_blocks;
+      BlockHeader* h = heap.header(p);
+      const TypeInfo& t = heap.type(h->type);
+      std::string from = "block " + hex(p) + " (" + t.name + ")";
+      if (h->colour == sweeper) error(from + ": reachable but of the sweeper colour");
+      std::uint8_t* d = vm.cage.at(p);
+      if (t.kind == TypeKind::Array) {
+        Ptr root = ld<Ptr>(d + 8);
+        if (root != H && counts.count(root) &&
+            heap.type(heap.header(root)->type).kind != TypeKind::Array)
+          error(from + ": slice root " + hex(root) + " is not an array");
+        if (ld<std::uint32_t>(d + 4) >= heap.num_types()) error(from + ": bad element type");
+      } else if (t.kind == TypeKind::Module) {
+        std::uint32_t idx = ld<std::uint32_t>(d);
+        if (idx >= vm.modlinks.size() || !vm.modlinks[idx] || !vm.modlinks[idx]->live)
+          error(from + ": module instance gone");
+      } else if (t.kind == TypeKind::Channel) {
+        std::uint32_t idx = ld<std::uint32_t>(d);
+        if (idx >= vm.channels.size() || !vm.channels[idx].live) error(from + ": channel gone");
+      }
+      children(p, [&](Ptr c) { reach(c, from); });
+    }
+  }
+};
+
+}  // namespace
+
+HeapVerifyResult verify_heap(Impl& vm, bool check_counts) {
+  Verifier v{vm, vm.heap, {}, {}};
+  v.walk_blocks();
+  if (!v.res.errors.empty()) return v.res;
+  if (check_counts) v.check_counts();
+  std::uint8_t sweeper = vm.gc ? vm.gc->sweeper() : 0xFF;
+  v.check_reachable(sweeper);
+  return v.res;
+}
+
+}  // namespace dis::vm

@@ -1,0 +1,30 @@
+// A heap verifier for tests and the debug mode (Options::gc_verify): walks
+// every block, checks headers, follows every pointer reachable from the
+// roots, and recounts references.
+//
+// Errors reported: a malformed block header or heap walk; a reachable
+// pointer that is not a live block, or a field of the wrong kind (an array's
+// root that is not an array, a module or channel whose host entry is gone);
+// a reachable block of the sweeper colour (the collector would free it); and,
+// with check_counts, a reference count different from the number of
+// references held by live blocks and frames (module objects, which the VM
+// itself also holds, only need at least that many).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dis::vm {
+
+class Impl;
+
+struct HeapVerifyResult {
+  std::vector<std::string> errors;  // at most 20
+  std::uint64_t live_blocks = 0, reachable_blocks = 0;
+  bool ok() const { return errors.empty(); }
+};
+
+HeapVerifyResult verify_heap(Impl& vm, bool check_counts);
+
+}  // namespace dis::vm
