@@ -17,7 +17,7 @@
 
 namespace dis::vm {
 
-enum Base : std::uint8_t { kFp = 0, kMp = 1, kConst = 2 };
+enum BaseReg : std::uint8_t { kFp = 0, kMp = 1, kConst = 2 };
 
 struct DOpnd {
   std::uint8_t base = kConst;

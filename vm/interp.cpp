@@ -4,6 +4,8 @@
 // into Dis exceptions at the bottom of the loop.
 #include "interp.h"
 
+#include "cost_probe.h"
+
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -965,6 +967,10 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 
 template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
 template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
+// The cost tool's policies (cost_probe.h).
+template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
+template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
+template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
 
 void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc) {
   if (vm.opts.trace_limit && vm.trace_count >= vm.opts.trace_limit) return;

@@ -43,6 +43,14 @@ Module Impl::read_module(const std::string& path) {
       throw InputError(Diagnostic{path, 0, 0, -1, "no Limbo compiler in this program"});
     return opts.compile(path);
   }
+  // `load "x.dis"` of a module shipped as Limbo source: with a compiler, a
+  // missing x.dis is compiled from the x.b beside it.
+  if (opts.compile && path.size() > 4 && path.compare(path.size() - 4, 4, ".dis") == 0) {
+    std::error_code ec;
+    std::string src = path.substr(0, path.size() - 4) + ".b";
+    if (!std::filesystem::exists(path, ec) && std::filesystem::exists(src, ec))
+      return opts.compile(src);
+  }
   return read_module_file(path);
 }
 

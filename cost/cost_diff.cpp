@@ -1,0 +1,151 @@
+#include "cost_diff.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cost_report.h"
+#include "diag.h"
+#include "stats.h"
+
+namespace dis::cost {
+
+namespace {
+
+using nlohmann::json;
+
+json read_report(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot read the report"});
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(
+        Diagnostic{path, 0, 0, static_cast<std::int64_t>(e.byte), "not a JSON document"});
+  }
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "disvm-cost/1" ||
+      !j.contains("modules") || !j["modules"].is_array())
+    throw InputError(Diagnostic{path, 0, 0, -1, "not a cost report (schema disvm-cost/1)"});
+  return j;
+}
+
+struct OpKey {
+  std::string module;
+  std::int64_t file, line, pc;
+  auto operator<=>(const OpKey&) const = default;
+};
+struct OpVal {
+  std::string op, text;
+  std::uint64_t count = 0, timed = 0;
+  double mean = 0, std = 0;
+};
+
+std::map<OpKey, OpVal> ops_of_report(const json& j) {
+  std::map<OpKey, OpVal> m;
+  for (const json& mod : j["modules"]) {
+    std::string name = mod.value("name", "");
+    if (!mod.contains("lines")) continue;
+    for (const json& l : mod["lines"]) {
+      for (const json& op : l.value("ops", json::array())) {
+        OpKey k{name, l.value("file", -1), l.value("line", 0), op.value("pc", -1)};
+        OpVal v;
+        v.op = op.value("op", "");
+        v.text = l.value("text", "");
+        v.count = op.value("count", std::uint64_t{0});
+        v.timed = op.value("timed", std::uint64_t{0});
+        v.mean = op.value("mean_ns", 0.0);
+        v.std = op.value("std_ns", 0.0);
+        m[k] = v;
+      }
+    }
+  }
+  return m;
+}
+
+std::string num(double v, int prec = 1) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(prec);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+std::string diff_reports(const json& a, const json& b, double confidence, const std::string& an,
+                         const std::string& bn) {
+  auto ma = ops_of_report(a), mb = ops_of_report(b);
+  bool timed = a.value("mode", "") == "time" && b.value("mode", "") == "time";
+  std::ostringstream o;
+  o << "cost diff: a = " << an << ", b = " << bn << "\n";
+  if (timed)
+    o << "Welch's t test per instruction at " << num(confidence, 1)
+      << "% confidence; * marks a significant difference of mean time\n";
+  else
+    o << "counts only (a report is in count mode)\n";
+  std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0;
+  std::string last_line;
+  auto line_header = [&](const OpKey& k, const OpVal& v) {
+    std::string h = k.module + " line " + std::to_string(k.line) + ": " + v.text;
+    if (h != last_line) {
+      o << h << "\n";
+      last_line = h;
+    }
+  };
+  std::map<OpKey, int> keys;
+  for (auto& [k, _] : ma) keys[k] |= 1;
+  for (auto& [k, _] : mb) keys[k] |= 2;
+  for (auto& [k, where] : keys) {
+    if (where != 3) {
+      ++only_one;
+      const OpVal& v = where == 1 ? ma[k] : mb[k];
+      line_header(k, v);
+      o << "  - " << v.op << " pc " << k.pc << ": only in " << (where == 1 ? "a" : "b") << "\n";
+      continue;
+    }
+    const OpVal& x = ma[k];
+    const OpVal& y = mb[k];
+    ++compared;
+    bool counts_differ = x.count != y.count;
+    if (counts_differ) ++count_changes;
+    std::string sig;
+    std::string times;
+    if (timed && x.timed >= 2 && y.timed >= 2) {
+      SampleStats sa{}, sb{};
+      sa.n = x.timed;
+      sa.mean = x.mean;
+      sa.stddev = x.std;
+      sa.variance = x.std * x.std;
+      sb.n = y.timed;
+      sb.mean = y.mean;
+      sb.stddev = y.std;
+      sb.variance = y.std * y.std;
+      WelchResult w = welch_t(sb, sa, confidence);
+      if (w.significant) ++significant;
+      double pct = x.mean != 0 ? 100.0 * (y.mean - x.mean) / x.mean : 0;
+      times = format_duration_ns(x.mean) + " -> " + format_duration_ns(y.mean) + " (" +
+              (pct >= 0 ? "+" : "") + num(pct) + "%, p " + num(w.p, 4) + ")";
+      sig = w.significant ? " *" : "";
+    }
+    if (!counts_differ && sig.empty()) continue;
+    line_header(k, x);
+    o << "  - " << x.op << " pc " << k.pc << ":";
+    if (counts_differ) o << " count " << x.count << " -> " << y.count;
+    if (!times.empty()) o << " mean " << times;
+    o << sig << "\n";
+  }
+  o << compared << " instructions compared";
+  if (timed) o << ", " << significant << " significantly different";
+  o << ", " << count_changes << " with different counts";
+  if (only_one) o << ", " << only_one << " in one report only";
+  o << "\n";
+  return o.str();
+}
+
+std::string diff_reports(const std::string& a_path, const std::string& b_path, double confidence) {
+  return diff_reports(read_report(a_path), read_report(b_path), confidence, a_path, b_path);
+}
+
+}  // namespace dis::cost

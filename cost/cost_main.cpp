@@ -1,0 +1,273 @@
+// cost: run a Dis program with every instruction timed (or counted) and
+// report per source line, function, opcode or pc (issue `cost`).
+//   cost [options] -f prog.b [options] [-- args]
+//   cost [options] prog.b|prog.dis|prog.s [args]
+//   cost --diff a.json b.json [-c 95]
+// Exit status (DESIGN Conventions): 0 success; 1 the program failed (the
+// report is still written); 2 usage error or unreadable/malformed input.
+#include <sched.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "cost_diff.h"
+#include "cost_report.h"
+#include "cost_run.h"
+#include "diag.h"
+
+namespace {
+
+using namespace dis;
+
+// Prints elapsed time on stderr every second once a run has taken 3 s, when
+// stderr is a terminal.
+class Progress {
+ public:
+  explicit Progress(bool enabled) {
+    if (!enabled) return;
+    thread_ = std::thread([this] {
+      auto start = std::chrono::steady_clock::now();
+      std::unique_lock lk(m_);
+      bool shown = false;
+      while (!cv_.wait_for(lk, std::chrono::seconds(1), [this] { return done_; })) {
+        auto s = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                  start)
+                     .count();
+        if (s < 3) continue;
+        std::cerr << "\rcost: running " << status_ << ", " << s << " s" << std::flush;
+        shown = true;
+      }
+      if (shown) std::cerr << "\r\033[K" << std::flush;
+    });
+  }
+  void set(std::string s) {
+    std::lock_guard lk(m_);
+    status_ = std::move(s);
+  }
+  ~Progress() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lk(m_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::string status_ = "run 1";
+};
+
+double median3(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "cost: run a Dis program with every instruction timed and report the cost per source line"};
+  app.set_version_flag("--version", std::string("cost ") + DIS_VERSION);
+  app.prefix_command();  // after the program, everything belongs to it
+  std::string file, only, by, format = "text", base = "min", out_path;
+  std::size_t top = 0;
+  bool profile = false, count = false, hide = false, accuracy = false;
+  std::uint32_t repeat = 1, sample = 0;
+  int pin = -1;
+  std::vector<std::string> diff;
+  double confidence = 95;
+  dis::vm::Options vopts;
+  std::uint64_t heap_mb = vopts.heap_limit >> 20, stack_kb = vopts.stack_limit >> 10;
+  app.add_option("-f,--file", file,
+                 "the program: prog.b (compiled), prog.dis (+prog.sbl) or prog.s");
+  app.add_option("-s,--module", only, "report only this module (e.g. -s Base)");
+  app.add_option("--by", by, "view: fn (inclusive/exclusive per function), op (per opcode), pc")
+      ->check(CLI::IsMember({"fn", "op", "pc", "line"}));
+  app.add_option("--top", top, "the N hottest lines");
+  app.add_flag("--profile", profile, "where all the time went, as shares of the total");
+  app.add_flag("--count", count, "count instructions only (fast, deterministic)");
+  app.add_flag("--hide-unexecuted", hide, "omit source lines whose code never ran");
+  app.add_option("--format", format, "text, json, csv or callgrind")
+      ->check(CLI::IsMember({"text", "json", "csv", "callgrind"}))
+      ->capture_default_str();
+  app.add_option("--base", base, "base subtracted from each observation: min or median")
+      ->check(CLI::IsMember({"min", "median"}))
+      ->capture_default_str();
+  app.add_flag("--accuracy", accuracy,
+               "also run without probes; compare the plain run time with the attributed total");
+  app.add_option("--repeat", repeat, "run N times and merge (with run-to-run spread per line)")
+      ->check(CLI::Range(1u, 100000u));
+  app.add_option("--pin", pin, "pin the run to this CPU")->check(CLI::NonNegativeNumber);
+  app.add_option("--diff", diff, "compare two saved JSON reports line by line")->expected(2);
+  app.add_option("-c,--confidence", confidence, "confidence for --diff, in percent")
+      ->check(CLI::Range(50.0, 99.999))
+      ->capture_default_str();
+  app.add_option("--sample", sample, "time a random one in about N executions of each instruction")
+      ->check(CLI::Range(1u, 1000000000u));
+  app.add_option("--out", out_path, "write the report to FILE instead of stdout");
+  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB")->capture_default_str();
+  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB")->capture_default_str();
+  app.add_option("--max-instructions", vopts.max_instructions,
+                 "stop with 'instruction limit' after N instructions (0: none)");
+  app.footer(
+      "The program's output goes to stdout, then the report (or to --out FILE).\n"
+      "Exit status: 0 success, 1 the program failed, 2 usage error or bad input.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  if (!diff.empty()) {
+    try {
+      std::cout << cost::diff_reports(diff[0], diff[1], confidence);
+      return 0;
+    } catch (const InputError& e) {
+      std::cerr << "cost: " << e.what() << "\n";
+      return 2;
+    }
+  }
+
+  std::vector<std::string> rest = app.remaining();
+  if (!rest.empty() && rest[0] == "--") rest.erase(rest.begin());
+  if (file.empty()) {
+    if (rest.empty()) {
+      std::cerr << "cost: no program given (cost -f prog.b, or cost prog.b)\n" << app.help();
+      return 2;
+    }
+    if (rest[0].size() > 1 && rest[0][0] == '-') {
+      std::cerr << "cost: unknown option " << rest[0] << "\n";
+      return 2;
+    }
+    file = rest[0];
+    rest.erase(rest.begin());
+  }
+  if (count && sample) {
+    std::cerr << "cost: --count and --sample exclude each other\n";
+    return 2;
+  }
+
+  cost::ReportOptions ro;
+  cost::parse_format(format, ro.format);
+  ro.counts_only = count;
+  ro.hide_unexecuted = hide;
+  ro.module = only;
+  if (!by.empty()) cost::parse_view(by, ro.view);
+  if (top) {
+    ro.view = cost::View::Top;
+    ro.top = top;
+  }
+  if (profile) ro.view = cost::View::Profile;
+
+  if (pin >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (pin >= CPU_SETSIZE) {
+      std::cerr << "cost: --pin " << pin << ": no such CPU\n";
+      return 2;
+    }
+    CPU_SET(pin, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+      std::cerr << "cost: --pin " << pin << ": cannot pin to that CPU\n";
+      return 2;
+    }
+  }
+
+  cost::RunSpec spec;
+  spec.program = file;
+  spec.args.push_back(file);
+  spec.args.insert(spec.args.end(), rest.begin(), rest.end());
+  vopts.heap_limit = heap_mb << 20;
+  vopts.stack_limit = stack_kb << 10;
+  spec.vm = vopts;
+  spec.mode = count ? vm::ProbeMode::Count : sample ? vm::ProbeMode::Sampled : vm::ProbeMode::Time;
+  spec.sample_every = sample ? sample : 100;
+  vm::parse_base_policy(base, spec.base_policy);
+  spec.repeat = repeat;
+
+  std::unique_ptr<std::ofstream> out_file;
+  if (!out_path.empty()) {
+    out_file = std::make_unique<std::ofstream>(out_path, std::ios::binary);
+    if (!*out_file) {
+      std::cerr << "cost: " << out_path << ": cannot open for writing\n";
+      return 2;
+    }
+  }
+
+  try {
+    Module main_module = cost::load_program(file);
+    cost::RunOutcome outcome;
+    {
+      Progress progress(isatty(2) != 0);
+      spec.progress = [&](std::uint32_t done, std::uint32_t runs) {
+        progress.set("run " + std::to_string(std::min(done + 1, runs)) + " of " +
+                     std::to_string(runs));
+      };
+      outcome = cost::run_costed(main_module, spec);
+      if (accuracy) progress.set("plain runs");
+      std::vector<std::string> av(argv, argv + argc);
+      outcome.data.environment = vm::collect_environment(av);
+    }
+    std::cout.flush();
+    std::ostream& os = out_file ? static_cast<std::ostream&>(*out_file) : std::cout;
+    std::string accuracy_text;
+    nlohmann::json accuracy_json;
+    if (accuracy) {
+      std::vector<double> plain;
+      int st = 0;
+      {
+        // The program's output of the plain runs is not shown again.
+        std::ostringstream sink;
+        cost::RunSpec quiet = spec;
+        quiet.vm.out = &sink;
+        for (int i = 0; i < 3; ++i) plain.push_back(cost::run_plain(main_module, quiet, st));
+      }
+      double plain_ns = median3(plain);
+      const cost::CostData& d = outcome.data;
+      cost::Totals t = cost::totals_of(d);
+      double runs = d.runs;
+      double attributed = d.ns(t.instruction_ticks + t.outside_ticks) / runs;
+      double per_run_instr = static_cast<double>(t.instructions) / runs;
+      double ratio = plain_ns > 0 ? attributed / plain_ns : 0;
+      double bias = per_run_instr > 0 ? (attributed - plain_ns) / per_run_instr : 0;
+      std::ostringstream s;
+      s << "\naccuracy (base " << base << "): plain run " << cost::format_duration_ns(plain_ns)
+        << " (median of 3), attributed " << cost::format_duration_ns(attributed)
+        << " per run, ratio " << std::fixed << std::setprecision(3) << ratio << ", residual bias "
+        << std::setprecision(2) << bias << " ns per instruction\n";
+      accuracy_text = s.str();
+      accuracy_json = {{"base", base},    {"plain_ns", plain_ns},
+                       {"plain_runs", 3}, {"attributed_ns", attributed},
+                       {"ratio", ratio},  {"bias_ns_per_instruction", bias}};
+    }
+    if (ro.format == cost::Format::Json) {
+      nlohmann::json j = cost::render_json_value(outcome.data, ro);
+      if (accuracy) j["accuracy"] = accuracy_json;
+      os << j.dump(2) << "\n";
+    } else {
+      cost::write_report(os, outcome.data, ro);
+      if (accuracy && ro.format == cost::Format::Text) os << accuracy_text;
+      if (accuracy && ro.format != cost::Format::Text) std::cerr << accuracy_text;
+    }
+    os.flush();
+    return outcome.status == 0 ? 0 : 1;
+  } catch (const InputError& e) {
+    std::cout.flush();
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+}

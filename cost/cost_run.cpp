@@ -1,0 +1,169 @@
+#include "cost_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "compiler.h"
+#include "runtime.h"
+
+namespace dis::cost {
+
+namespace {
+
+bool ends_with(const std::string& s, const char* suffix) {
+  std::string_view x(suffix);
+  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+vm::Options with_compiler(vm::Options o) {
+  o.compile = [](const std::string& path) { return limbo::compile_file(path, {}); };
+  return o;
+}
+
+std::vector<FunctionRange> function_ranges(const Module& m) {
+  if (m.functions.empty()) return functions_from_links(m);
+  std::vector<FunctionRange> v;
+  for (const FunctionInfo& f : m.functions) v.push_back({f.name, f.pc});
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.pc < b.pc; });
+  return v;
+}
+
+void merge_named(std::vector<NamedRecord>& into, const std::string& name, const ProbeRecord& r) {
+  for (NamedRecord& n : into)
+    if (n.name == name) {
+      n.rec.merge(r);
+      return;
+    }
+  into.push_back({name, r});
+}
+
+// Adds one run's records (recorder of a VM still alive) into d.
+void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
+  std::vector<std::int32_t> module_of(rec.programs().size(), -1);
+  for (std::size_t i = 0; i < rec.programs().size(); ++i) {
+    const vm::ProgramRecords& pr = rec.programs()[i];
+    const Module& m = pr.program->mod;
+    std::size_t mi = 0;
+    while (mi < d.modules.size() && d.modules[mi].name != m.name) ++mi;
+    if (mi == d.modules.size()) {
+      ModuleCost mc;
+      mc.name = m.name;
+      mc.module = std::make_shared<const Module>(m);
+      mc.source_text = load_source_text(m, std::filesystem::path(pr.program->path).parent_path());
+      mc.pcs.resize(m.code.size());
+      mc.functions = function_ranges(m);
+      if (runs > 1) mc.run_pc_ticks.assign(runs, std::vector<std::uint64_t>(m.code.size(), 0));
+      d.modules.push_back(std::move(mc));
+    }
+    module_of[i] = static_cast<std::int32_t>(mi);
+    ModuleCost& mc = d.modules[mi];
+    const std::size_t n = std::min(mc.pcs.size(), m.code.size());
+    for (std::size_t pc = 0; pc < n; ++pc) {
+      if (!pr.counts.empty()) {
+        mc.pcs[pc].count += pr.counts[pc];
+      } else if (pc < pr.records.size()) {
+        mc.pcs[pc].merge(pr.records[pc]);
+        if (runs > 1 && run < mc.run_pc_ticks.size())
+          mc.run_pc_ticks[run][pc] = static_cast<std::uint64_t>(pr.records[pc].total_estimate());
+      }
+    }
+  }
+  for (const auto& [key, t] : rec.functions()) {
+    if (key.second < 0 || module_of[key.first] < 0) continue;
+    ModuleCost& mc = d.modules[static_cast<std::size_t>(module_of[key.first])];
+    auto it = std::find_if(mc.function_calls.begin(), mc.function_calls.end(),
+                           [&](const FunctionCall& f) { return f.entry_pc == key.second; });
+    if (it == mc.function_calls.end()) {
+      mc.function_calls.push_back({key.second, 0, 0, 0});
+      it = mc.function_calls.end() - 1;
+    }
+    it->calls += t.calls;
+    it->inclusive_ticks += t.ticks;
+    it->inclusive_instructions += t.instructions;
+  }
+  auto add_site = [&](std::uint32_t caller, CallSite s) {
+    ModuleCost& mc = d.modules[static_cast<std::size_t>(module_of[caller])];
+    for (CallSite& c : mc.call_sites)
+      if (c.pc == s.pc && c.callee_module == s.callee_module && c.callee_pc == s.callee_pc &&
+          c.callee_name == s.callee_name) {
+        c.calls += s.calls;
+        c.inclusive_ticks += s.inclusive_ticks;
+        c.inclusive_instructions += s.inclusive_instructions;
+        return;
+      }
+    mc.call_sites.push_back(std::move(s));
+  };
+  for (const auto& [key, t] : rec.sites()) {
+    auto [caller, pc, callee, fn] = key;
+    if (callee < 0 || fn < 0) continue;
+    CallSite s;
+    s.pc = pc;
+    s.callee_module = module_of[static_cast<std::size_t>(callee)];
+    s.callee_pc = fn;
+    s.calls = t.calls;
+    s.inclusive_ticks = t.ticks;
+    s.inclusive_instructions = t.instructions;
+    add_site(caller, std::move(s));
+  }
+  for (const auto& [key, t] : rec.builtin_sites()) {
+    auto [caller, pc, name] = key;
+    CallSite s;
+    s.pc = pc;
+    s.callee_name = name;
+    s.calls = t.calls;
+    s.inclusive_ticks = t.ticks;
+    s.inclusive_instructions = 0;
+    add_site(caller, std::move(s));
+  }
+  for (const auto& [name, r] : rec.buckets()) merge_named(d.buckets, name, r);
+  for (const auto& [name, r] : rec.builtins())
+    if (r.count > 0) merge_named(d.builtins, name, r);
+  d.refcount_frees.merge(rec.refcount_frees());
+}
+
+}  // namespace
+
+Module load_program(const std::string& path) {
+  if (ends_with(path, ".b")) return limbo::compile_file(path, {});
+  return vm::read_module_file(path);
+}
+
+RunOutcome run_costed(const Module& main, const RunSpec& spec) {
+  RunOutcome out;
+  CostData& d = out.data;
+  d.program = spec.program;
+  d.mode = spec.mode == vm::ProbeMode::Count ? Mode::Count : Mode::Time;
+  d.timer = vm::timer();
+  if (spec.mode != vm::ProbeMode::Count) d.base = vm::measure_probe_base(spec.base_policy);
+  d.base.policy = spec.base_policy;
+  d.runs = std::max<std::uint32_t>(1, spec.repeat);
+  d.sample_every = spec.mode == vm::ProbeMode::Sampled ? spec.sample_every : 0;
+  for (std::uint32_t r = 0; r < d.runs; ++r) {
+    vm::VM machine(with_compiler(spec.vm));
+    // Declared after the VM: destroyed first, while the VM it hooks is alive.
+    vm::CostRecorder rec(spec.mode, d.base, spec.sample_every);
+    rec.install(machine);
+    std::uint64_t t0 = vm::MonoClock::now();
+    vm::RunResult rr = machine.run_module(main, spec.program, spec.args);
+    std::uint64_t t1 = vm::MonoClock::now();
+    out.run_ns += static_cast<double>(t1 - t0);
+    if (rr.status != 0) out.status = rr.status;
+    out.instructions = rec.instructions();
+    merge_run(rec, d, r, d.runs);
+    if (spec.progress) spec.progress(r + 1, d.runs);
+  }
+  d.wall_ns = out.run_ns;
+  return out;
+}
+
+double run_plain(const Module& main, const RunSpec& spec, int& status) {
+  vm::VM machine(with_compiler(spec.vm));
+  std::uint64_t t0 = vm::MonoClock::now();
+  vm::RunResult rr = machine.run_module(main, spec.program, spec.args);
+  std::uint64_t t1 = vm::MonoClock::now();
+  status = rr.status;
+  return static_cast<double>(t1 - t0);
+}
+
+}  // namespace dis::cost

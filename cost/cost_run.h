@@ -1,0 +1,48 @@
+// Costed runs: loads or compiles a program, runs it in a VM under a probe
+// policy (vm/cost_probe.h) and turns the recorder's records into a CostData
+// (cost_data.h) for the renderers. Used by the `cost` tool and its tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cost_data.h"
+#include "cost_probe.h"
+#include "vm.h"
+
+namespace dis::cost {
+
+struct RunSpec {
+  std::string program;            // path as given (.b, .dis or .s)
+  std::vector<std::string> args;  // the program's argv (args[0] = program)
+  vm::Options vm;                 // limits and streams; compile is set by load_program
+  vm::ProbeMode mode = vm::ProbeMode::Time;
+  std::uint32_t sample_every = 100;  // Sampled mode
+  vm::BasePolicy base_policy = vm::BasePolicy::Min;
+  std::uint32_t repeat = 1;
+  // Called after each run with (run index, runs): progress reporting.
+  std::function<void(std::uint32_t, std::uint32_t)> progress;
+};
+
+// The main module: compiled from .b (with the compiler's positions and
+// functions), or read from .dis (+ .sbl beside it) or .s. Throws InputError.
+Module load_program(const std::string& path);
+
+struct RunOutcome {
+  CostData data;
+  int status = 0;                  // the program's (0, or 1 after a failure in any run)
+  std::uint64_t instructions = 0;  // per run (the last run)
+  double run_ns = 0;               // wall time of the runs, summed
+};
+
+// Runs spec.repeat times (a fresh VM each run) and merges the records.
+RunOutcome run_costed(const Module& main, const RunSpec& spec);
+
+// One run without probes; returns its wall time in ns (the VM's own run
+// only: loading the main module is outside it) and sets status.
+double run_plain(const Module& main, const RunSpec& spec, int& status);
+
+}  // namespace dis::cost

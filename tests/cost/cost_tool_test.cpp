@@ -1,0 +1,308 @@
+// The `cost` tool end to end: golden count views (deterministic), counts
+// checked against values computed by hand, structural checks on the timed
+// view, the paper's BASE shape, JSON against the schema, errors, --diff.
+//
+// Regenerate goldens after an intended change: DIS_UPDATE_GOLDEN=1 test_cost
+// (then read the diff).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cost_run.h"
+#include "json_schema_checker.h"
+#include "tool_runner.h"
+
+namespace dis::cost {
+namespace {
+
+using nlohmann::json;
+using test::read_text;
+using test::run_shell;
+using test::tool;
+
+std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
+
+std::string tmp(const std::string& name) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("cost_tool_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+// Runs cost with the report going to a file; returns (status, report).
+std::pair<int, std::string> cost_report(const std::string& args, const std::string& name) {
+  std::string out = tmp(name);
+  auto r = run_shell(tool("cost") + " --out " + out + " " + args + " >/dev/null 2>&1");
+  return {r.status, read_text(out)};
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = src("tests/cost/golden/" + name);
+  if (std::getenv("DIS_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  EXPECT_EQ(actual, read_text(path)) << "golden " << path;
+}
+
+// The report's first line names the program as given: make it stable.
+std::string without_program_path(std::string s, const std::string& path) {
+  for (std::size_t at; (at = s.find(path)) != std::string::npos;)
+    s.replace(at, path.size(), "PROG");
+  return s;
+}
+
+TEST(CostTool, GoldenCountViews) {
+  for (const char* name : {"fib", "loop", "sieve", "calls"}) {
+    std::string prog = src(std::string("samples/") + name + ".b");
+    auto [status, report] = cost_report("--count " + prog, std::string(name) + ".count.txt");
+    EXPECT_EQ(status, 0) << name;
+    expect_golden(std::string("tool_") + name + "_count.txt", without_program_path(report, prog));
+  }
+}
+
+TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
+  std::string prog = src("samples/base.b");
+  auto [status, report] = cost_report("--count --hide-unexecuted -s Base -f " + prog, "base.txt");
+  EXPECT_EQ(status, 0);
+  expect_golden("tool_base_count.txt", without_program_path(report, prog));
+  EXPECT_EQ(report.find("module Samples"), std::string::npos);
+}
+
+// fib(n) makes 2 fib(n+1) - 1 calls; the sample calls it for 0, 5, .. 20.
+TEST(CostTool, CountsAreExact) {
+  Module m = load_program(src("samples/fib.b"));
+  RunSpec spec;
+  spec.program = src("samples/fib.b");
+  spec.args = {spec.program};
+  std::ostringstream sink;
+  spec.vm.out = &sink;
+  spec.mode = vm::ProbeMode::Count;
+  RunOutcome counted = run_costed(m, spec);
+  auto fibs = [](int n) {
+    std::uint64_t a = 0, b = 1;
+    for (int i = 0; i < n; ++i) b = a + b, a = b - a;
+    return a;
+  };
+  std::uint64_t calls = 0;
+  for (int i = 0; i <= 20; i += 5) calls += 2 * fibs(i + 1) - 1;
+  ASSERT_EQ(counted.data.modules.size(), 1u);
+  const ModuleCost& mc = counted.data.modules[0];
+  std::uint64_t bgew = 0;
+  for (std::size_t pc = 0; pc < mc.module->code.size(); ++pc)
+    if (mc.module->code[pc].op == Op::bgew_) bgew += mc.pcs[pc].count;
+  EXPECT_EQ(bgew, calls);
+  // Timed and sampled runs count exactly the same, pc by pc.
+  for (vm::ProbeMode mode : {vm::ProbeMode::Time, vm::ProbeMode::Sampled}) {
+    spec.mode = mode;
+    RunOutcome timed = run_costed(m, spec);
+    ASSERT_EQ(timed.data.modules.size(), 1u);
+    for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc)
+      ASSERT_EQ(timed.data.modules[0].pcs[pc].count, mc.pcs[pc].count) << "pc " << pc;
+    EXPECT_EQ(timed.instructions, counted.instructions);
+  }
+  // Inclusive time per function: init contains every instruction.
+  spec.mode = vm::ProbeMode::Time;
+  RunOutcome timed = run_costed(m, spec);
+  const auto& calls_of = timed.data.modules[0].function_calls;
+  std::map<std::int32_t, FunctionCall> by_pc;
+  for (const FunctionCall& f : calls_of) by_pc[f.entry_pc] = f;
+  for (const FunctionInfo& f : m.functions) {
+    ASSERT_TRUE(by_pc.count(f.pc)) << f.name;
+    if (f.name == "fib") EXPECT_EQ(by_pc[f.pc].calls, calls);
+    if (f.name == "init") {
+      EXPECT_EQ(by_pc[f.pc].calls, 1u);
+      EXPECT_EQ(by_pc[f.pc].inclusive_instructions, timed.instructions);
+    }
+  }
+}
+
+json timed_json(const std::string& args, const std::string& name) {
+  auto [status, report] = cost_report("--format json " + args, name);
+  EXPECT_EQ(status, 0) << args;
+  return json::parse(report);
+}
+
+TEST(CostTool, TimedViewIsConsistent) {
+  std::string prog = src("samples/bintree.b");
+  json t = timed_json(prog, "bintree.json");
+  json c = json::parse(cost_report("--count --format json " + prog, "bintree_c.json").second);
+  EXPECT_GT(t["base"]["ticks"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(t["timer_read_ns"].get<double>(), 0);
+  // Every executed line of the count view is in the timed view with the same counts.
+  std::map<std::string, std::uint64_t> counts;
+  for (const json& m : c["modules"])
+    for (const json& l : m["lines"])
+      for (const json& op : l["ops"])
+        counts[m["name"].get<std::string>() + ":" + std::to_string(op["pc"].get<int>())] =
+            op["count"];
+  std::size_t seen = 0;
+  for (const json& m : t["modules"])
+    for (const json& l : m["lines"])
+      for (const json& op : l["ops"]) {
+        std::string key = m["name"].get<std::string>() + ":" + std::to_string(op["pc"].get<int>());
+        ASSERT_TRUE(counts.count(key)) << key;
+        EXPECT_EQ(op["count"].get<std::uint64_t>(), counts[key]) << key;
+        EXPECT_EQ(op["timed"], op["count"]) << key;
+        double mn = op["min_ns"], mean = op["mean_ns"], mx = op["max_ns"], sd = op["std_ns"];
+        EXPECT_LE(mn, mean + 1e-9) << key;
+        EXPECT_LE(mean, mx + 1e-9) << key;
+        EXPECT_GE(sd, 0) << key;
+        ++seen;
+      }
+  EXPECT_EQ(seen, counts.size());
+  // bintree allocates trees: the collector ran, and its buckets are there.
+  std::map<std::string, std::uint64_t> buckets;
+  for (const json& b : t["buckets"]) buckets[b["name"]] = b["count"];
+  EXPECT_GT(buckets["gc.mark"], 0u);
+  EXPECT_GT(buckets["gc.roots"], 0u);
+  EXPECT_GT(buckets["scheduler"], 0u);
+  EXPECT_GT(t["refcount_frees"]["count"].get<std::uint64_t>(), 0u);
+}
+
+TEST(CostTool, JsonValidatesAgainstTheSchema) {
+  std::ifstream in(src("cost/cost_schema.json"));
+  test::SchemaChecker checker(json::parse(in));
+  auto errors = [&](const json& j) {
+    std::string s;
+    for (const auto& e : checker.check(j)) s += e + "\n";
+    return s;
+  };
+  EXPECT_EQ(errors(timed_json(src("samples/base.b"), "base.json")), "");
+  EXPECT_EQ(errors(timed_json("--accuracy --sample 10 " + src("samples/fib.b"), "fib.json")), "");
+  EXPECT_EQ(errors(timed_json("--repeat 2 " + src("samples/loop.b"), "loop.json")), "");
+  EXPECT_EQ(
+      errors(json::parse(
+          cost_report("--count --format json " + src("samples/sieve.b"), "sieve.json").second)),
+      "");
+}
+
+// The paper's per-line shape of BASE (perform.txt, "Costing").
+TEST(CostTool, BaseHasThePapersShape) {
+  json j = timed_json("-s Base -f " + src("samples/base.b"), "base_shape.json");
+  ASSERT_EQ(j["modules"].size(), 1u);
+  std::map<std::string, std::vector<std::string>> ops_of_text;
+  std::vector<std::string> tstamp_ops;
+  for (const json& l : j["modules"][0]["lines"]) {
+    std::string text = l.value("text", "");
+    std::vector<std::string> ops;
+    for (const json& op : l["ops"]) ops.push_back(op["op"]);
+    if (text.find("t0 = tstamp();") != std::string::npos) ops_of_text["t0"] = ops;
+    if (text.find("s.add(t1 - t0);") != std::string::npos) ops_of_text["add"] = ops;
+    int line = l["line"];
+    if (line >= 35 && line <= 39) tstamp_ops.insert(tstamp_ops.end(), ops.begin(), ops.end());
+  }
+  EXPECT_EQ(ops_of_text["t0"], (std::vector<std::string>{"frame", "lea", "call"}));
+  EXPECT_EQ(ops_of_text["add"], (std::vector<std::string>{"mframe", "movp", "subl", "mcall"}));
+  std::vector<std::string> paper = {"newa", "mcall", "slicea", "cvtac", "cvtcl", "ret"};
+  std::size_t k = 0;
+  for (const std::string& op : tstamp_ops)
+    if (k < paper.size() && op == paper[k]) ++k;
+  EXPECT_EQ(k, paper.size()) << "tstamp() lacks the paper's subsequence";
+  std::map<std::string, std::uint64_t> builtins;
+  for (const json& b : j["builtins"]) builtins[b["name"]] = b["count"];
+  EXPECT_EQ(builtins["Sys->read"], 2000u);
+  EXPECT_EQ(builtins["Bench->microsec"], 2000u);
+}
+
+TEST(CostTool, ViewsAndFormatsRun) {
+  std::string prog = src("samples/calls.b");
+  for (const char* args : {"--by fn", "--by op", "--by pc", "--top 3", "--profile", "--format csv",
+                           "--format callgrind", "--base median", "--pin 0"}) {
+    auto [status, report] = cost_report(std::string(args) + " " + prog, "views.txt");
+    EXPECT_EQ(status, 0) << args;
+    EXPECT_FALSE(report.empty()) << args;
+  }
+  auto [status, fn] = cost_report("--by fn " + prog, "fn.txt");
+  EXPECT_NE(fn.find("inclusive"), std::string::npos) << fn;
+  auto [s2, cg] = cost_report("--format callgrind " + prog, "cg.txt");
+  EXPECT_EQ(cg.rfind("# callgrind format", 0), 0u);
+}
+
+TEST(CostTool, AccuracyReportsTheRatio) {
+  auto r = run_shell(tool("cost") + " --accuracy " + src("samples/loop.b") + " 2>&1");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("accuracy (base min): plain run "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", ratio "), std::string::npos);
+}
+
+TEST(CostTool, ProgramFailureIsStatusOneWithAReport) {
+  std::string bad = tmp("raise.b");
+  std::ofstream(bad)
+      << "implement R;\ninclude \"sys.m\";\ninclude \"draw.m\";\n"
+         "R: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
+         "init(nil: ref Draw->Context, nil: list of string)\n{\n\traise \"boom\";\n}\n";
+  auto [status, report] = cost_report("--count -I " + src("samples") + " " + bad, "raise.txt");
+  // -I is not an option of cost: usage error.
+  EXPECT_EQ(status, 2);
+  auto [status2, report2] = cost_report("--count " + bad, "raise2.txt");
+  EXPECT_EQ(status2, 1);
+  EXPECT_NE(report2.find("raise"), std::string::npos) << report2;
+}
+
+TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
+  struct Case {
+    std::string args, message;
+  };
+  std::string missing = tmp("no_such.b");
+  std::string garbage = tmp("garbage.dis");
+  std::ofstream(garbage) << "not a dis file";
+  for (const Case& c : std::vector<Case>{
+           {"", "cost: no program given"},
+           {"--by nonsense " + src("samples/fib.b"), "--by"},
+           {"--format xml " + src("samples/fib.b"), "--format"},
+           {"--base mean " + src("samples/fib.b"), "--base"},
+           {"--repeat 0 " + src("samples/fib.b"), "--repeat"},
+           {"--count --sample 10 " + src("samples/fib.b"), "exclude each other"},
+           {"--bogus " + src("samples/fib.b"), "bogus"},
+           {missing, missing},
+           {"-f " + missing, missing},
+           {garbage, garbage},
+           {"--out /nonexistent/dir/r.txt " + src("samples/fib.b"), "cannot open"},
+           {"--diff " + missing + " " + missing, missing},
+           {"--diff " + garbage + " " + garbage, "not a JSON document"},
+       }) {
+    auto r = run_shell(tool("cost") + " " + c.args + " 2>&1 >/dev/null");
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+  }
+  auto h = run_shell(tool("cost") + " --help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("--accuracy"), std::string::npos);
+  auto v = run_shell(tool("cost") + " --version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("cost ", 0), 0u);
+}
+
+TEST(CostTool, DiffOfTwoSavedReports) {
+  std::string a = tmp("a.json"), b = tmp("b.json"), c = tmp("c.json");
+  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + a + " " + src("samples/fib.b") +
+                      " >/dev/null")
+                .status,
+            0);
+  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + b + " " + src("samples/fib.b") +
+                      " >/dev/null")
+                .status,
+            0);
+  auto same = run_shell(tool("cost") + " --diff " + a + " " + b + " -c 99");
+  EXPECT_EQ(same.status, 0);
+  EXPECT_NE(same.out.find("at 99.0% confidence"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find(" 0 with different counts"), std::string::npos) << same.out;
+  // A report whose counts and times differ on purpose.
+  json j = json::parse(read_text(a));
+  json& op = j["modules"][0]["lines"][0]["ops"][0];
+  op["count"] = op["count"].get<std::uint64_t>() + 1;
+  op["mean_ns"] = op["mean_ns"].get<double>() * 10 + 1000;
+  std::ofstream(c) << j.dump();
+  auto differ = run_shell(tool("cost") + " --diff " + a + " " + c);
+  EXPECT_EQ(differ.status, 0);
+  EXPECT_NE(differ.out.find(" 1 with different counts"), std::string::npos) << differ.out;
+  EXPECT_NE(differ.out.find(" *\n"), std::string::npos) << differ.out;
+}
+
+}  // namespace
+}  // namespace dis::cost
