@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and show a sample module.
+# The main job: install what is missing, build, and cost a sample: the
+# paper's BASE benchmark, every instruction timed and reported per source
+# line (the program's own output goes to build/base.out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
-sample=samples/hello.s
-echo "== asm $sample"
-build/bin/asm -o build/hello.dis "$sample"
-echo "== disdump --pc build/hello.dis"
-build/bin/disdump --pc build/hello.dis
-if [ -x build/bin/dis ]; then
-  echo "== dis build/hello.dis"
-  build/bin/dis build/hello.dis
-fi
+echo "== cost -f samples/base.b -s Base --hide-unexecuted"
+build/bin/cost -f samples/base.b -s Base --hide-unexecuted --out build/base.cost >build/base.out
+grep summary build/base.out
+cat build/base.cost
+echo "== cost --profile -f samples/base.b"
+build/bin/cost --profile -f samples/base.b --out build/base.profile >/dev/null
+cat build/base.profile

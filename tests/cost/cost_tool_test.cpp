@@ -113,7 +113,9 @@ TEST(CostTool, CountsAreExact) {
   for (const FunctionCall& f : calls_of) by_pc[f.entry_pc] = f;
   for (const FunctionInfo& f : m.functions) {
     ASSERT_TRUE(by_pc.count(f.pc)) << f.name;
-    if (f.name == "fib") EXPECT_EQ(by_pc[f.pc].calls, calls);
+    if (f.name == "fib") {
+      EXPECT_EQ(by_pc[f.pc].calls, calls);
+    }
     if (f.name == "init") {
       EXPECT_EQ(by_pc[f.pc].calls, 1u);
       EXPECT_EQ(by_pc[f.pc].inclusive_instructions, timed.instructions);
