@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   app.add_option("--gc-quanta", opts.gc_quanta, "fixed GC step budget (0: adaptive 50..750)");
   app.add_flag("--gc-stats", gc_stats, "print memory-management counters on stderr at exit");
   app.add_flag("--gc-verify", opts.gc_verify, "verify the heap after every GC step (slow)");
+  bool gc_step_times = false;
+  app.add_flag("--gc-step-times", gc_step_times,
+               "time every GC step; print percentiles and the maximum on stderr at exit");
   app.footer("The program's own arguments follow its file name; its argv[0] is that name.");
   try {
     app.parse(argc, argv);
@@ -54,10 +57,13 @@ int main(int argc, char** argv) {
   opts.stack_limit = stack_kb << 10;
   dis::vm::parse_gc_mode(gc_mode, opts.gc);
   try {
+    dis::vm::GcStepTimes step_times;  // outlives the VM
     dis::vm::VM vm(opts);
+    if (gc_step_times) vm.set_gc_observer(&step_times);
     dis::vm::RunResult r = vm.run_file(rest[0], rest);
     std::cout.flush();
     if (gc_stats) std::cerr << dis::vm::format_gc_stats(vm.stats().gc);
+    if (gc_step_times) std::cerr << step_times.report();
     return r.status;
   } catch (const dis::InputError& e) {
     std::cout.flush();

@@ -56,6 +56,40 @@ std::string format_gc_stats(const GcStats& s) {
   return o.str();
 }
 
+void GcStepTimes::gc_begin(GcEvent e) {
+  start_[static_cast<int>(e)] = std::chrono::steady_clock::now();
+}
+
+void GcStepTimes::gc_end(GcEvent e, const GcWork& work) {
+  auto ns =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - start_[static_cast<int>(e)])
+                                     .count());
+  if (e == GcEvent::Step) {
+    steps_.push_back(ns);
+    max_work_ = std::max(max_work_, work.inspected + work.followed);
+  } else if (e == GcEvent::Idle) {
+    idle_.push_back(ns);
+  }
+}
+
+std::string GcStepTimes::report() const {
+  std::vector<std::uint64_t> v = steps_;
+  std::sort(v.begin(), v.end());
+  std::ostringstream o;
+  auto pct = [&](double q) {
+    if (v.empty()) return 0.0;
+    auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
+    return static_cast<double>(v[std::min(i, v.size() - 1)]) / 1000.0;
+  };
+  o << "gc step-times count " << v.size() << " us: p50 " << pct(0.5) << " p90 " << pct(0.9)
+    << " p99 " << pct(0.99) << " p99.9 " << pct(0.999) << " max "
+    << (v.empty() ? 0.0 : static_cast<double>(v.back()) / 1000.0) << "\n";
+  o << "gc step-max-work " << max_work_ << "\n";
+  o << "gc idle-episodes-timed " << idle_.size() << "\n";
+  return o.str();
+}
+
 // Forwards reference-count destructions to the observer as Free events.
 struct Collector::FreeBridge : FreeObserver {
   GcObserver* o = nullptr;

@@ -67,6 +67,21 @@ struct GcStats {
   std::string first_verify_error;
 };
 
+// An observer that records the duration of every step (for `dis
+// --gc-step-times` and perf/gc): report() gives count, percentiles and max.
+class GcStepTimes : public GcObserver {
+ public:
+  void gc_begin(GcEvent e) override;
+  void gc_end(GcEvent e, const GcWork& work) override;
+  std::string report() const;
+  const std::vector<std::uint64_t>& step_ns() const { return steps_; }
+
+ private:
+  std::chrono::steady_clock::time_point start_[4];
+  std::vector<std::uint64_t> steps_, idle_;
+  std::uint64_t max_work_ = 0;
+};
+
 // Prints the counters, one "name value" line each.
 std::string format_gc_stats(const GcStats& s);
 // "dis", "ms", "stress" -> mode; false for anything else.

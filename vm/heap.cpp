@@ -17,7 +17,7 @@ namespace dis::vm {
 void raise_error(const char* msg) { throw DisError{msg}; }
 
 Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
-  small_free_.resize(kSmallMax / 16 + 1);
+  small_free_.resize(kSmallMax / 8 + 1);
   auto special = [&](TypeKind k, const char* name, std::uint32_t size = 0) {
     TypeInfo t;
     t.kind = k;
@@ -69,7 +69,7 @@ BlockHeader* Heap::checked_header(Ptr p) {
 
 Ptr Heap::carve(std::uint32_t block) {
   if (block <= kSmallMax) {
-    auto& fl = small_free_[block / 16];
+    auto& fl = small_free_[block / 8];
     if (!fl.empty()) {
       Ptr p = fl.back();
       fl.pop_back();
@@ -100,7 +100,7 @@ static inline void unpoison_block(Cage& cage, Ptr b, std::uint32_t block) {
 }
 
 Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
-  std::uint64_t block64 = (std::uint64_t{bytes} + 16 + 15) & ~std::uint64_t{15};
+  std::uint64_t block64 = (std::uint64_t{bytes} + 16 + 7) & ~std::uint64_t{7};
   if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
     raise_error("out of memory: heap");
   auto block = static_cast<std::uint32_t>(block64);
@@ -131,7 +131,7 @@ Ptr Heap::new_object(std::uint32_t type) {
 }
 
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
-  std::uint32_t block = (bytes + 16 + 15) & ~15u;
+  std::uint32_t block = (bytes + 16 + 7) & ~7u;
   Ptr b = carve(block);
   unpoison_block(cage_, b, block);
   auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
@@ -159,7 +159,7 @@ void Heap::free_block(Ptr p) {
   h->ref = 0;
   DIS_POISON(cage_.at(p), block - 16);
   if (block <= kSmallMax)
-    small_free_[block / 16].push_back(p - 16);
+    small_free_[block / 8].push_back(p - 16);
   else {
     if (block >= 64 * 1024) cage_.release(p, block - 16);
     large_free_[block].push_back(p - 16);

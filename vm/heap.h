@@ -221,7 +221,7 @@ class Heap {
   std::vector<TypeInfo> types_;
   Ptr top_ = kHeapStart;
   static constexpr std::uint32_t kSmallMax = 4096;
-  std::vector<std::vector<Ptr>> small_free_;  // index: block size / 16
+  std::vector<std::vector<Ptr>> small_free_;  // index: block size / 8
   std::map<std::uint32_t, std::vector<Ptr>> large_free_;
   std::vector<Ptr> work_;
   bool destroying_ = false;

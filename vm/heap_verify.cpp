@@ -85,7 +85,7 @@ struct Verifier {
     Ptr p = kHeapStart;
     while (p < heap.top()) {
       auto* h = reinterpret_cast<BlockHeader*>(vm.cage.at(p));
-      if (h->size < 16 || (h->size & 15) != 0 || std::uint64_t{p} + h->size > heap.top()) {
+      if (h->size < 16 || (h->size & 7) != 0 || std::uint64_t{p} + h->size > heap.top()) {
         error("block " + hex(p + 16) + ": bad size " + std::to_string(h->size));
         return;
       }
