@@ -150,6 +150,14 @@ struct Handler {
   bool operator==(const Handler&) const = default;
 };
 
+// A function's name ("Adt.fn" for adt members) and first pc, for tools that
+// name the function a pc belongs to. Not part of .dis.
+struct FunctionInfo {
+  std::string name;
+  std::int32_t pc = 0;
+  bool operator==(const FunctionInfo&) const = default;
+};
+
 struct Module {
   // Header.
   std::int32_t magic = kXMagic;
@@ -173,6 +181,9 @@ struct Module {
   // assembler, or a .sbl file). Empty, or one entry per instruction.
   std::vector<std::string> source_files;
   std::vector<SrcPos> positions;
+  // Not part of .dis: functions in pc order (from the compiler or a .sbl
+  // fn table); empty when unknown.
+  std::vector<FunctionInfo> functions;
 
   bool operator==(const Module&) const = default;
 };

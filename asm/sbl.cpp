@@ -408,6 +408,8 @@ void apply_sbl(Module& m, const Sbl& s) {
   for (const SblPcEntry& e : s.pcs)
     m.positions.push_back(SrcPos{e.src.start.file, e.src.start.line, e.src.start.col,
                                  e.src.stop.line, e.src.stop.col, e.block});
+  m.functions.clear();
+  for (const SblFn& f : s.fns) m.functions.push_back(FunctionInfo{f.name, f.pc});
 }
 
 Sbl sbl_from_module(const Module& m) {
@@ -418,6 +420,12 @@ Sbl sbl_from_module(const Module& m) {
   for (const SrcPos& p : m.positions)
     s.pcs.push_back(SblPcEntry{
         SblSrc{SblPos{p.file, p.line, p.col}, SblPos{p.file, p.end_line, p.end_col}}, p.block});
+  for (const FunctionInfo& f : m.functions) {
+    SblFn fn;
+    fn.pc = f.pc;
+    fn.name = f.name;
+    s.fns.push_back(std::move(fn));
+  }
   return s;
 }
 

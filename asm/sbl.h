@@ -109,14 +109,15 @@ Sbl read_sbl_file(const std::string& path);  // InputError also if unreadable
 
 std::string write_sbl(const Sbl& sbl);
 
-// Fills m.source_files (the file table) and m.positions (one per pc, from the
-// pc table; the stop position's file is dropped). InputError naming
+// Fills m.source_files (the file table), m.positions (one per pc, from the
+// pc table; the stop position's file is dropped) and m.functions (fn table). InputError naming
 // sbl.source_name if the pc count differs from m.code.size().
 void apply_sbl(Module& m, const Sbl& sbl);
 
 // An Sbl holding what a Module knows: version 2.1, the module name, its
-// source files and pc table (positions, or an empty table if it has none).
-// Type, fn and global tables are left empty.
+// source files and pc table (positions, or an empty table if it has none),
+// and a fn table of m.functions' names and pcs (no ids, return type `n`).
+// Type and global tables are left empty; the Limbo compiler fills them all.
 Sbl sbl_from_module(const Module& m);
 
 // The function whose code contains pc: the fn-table entry with the greatest

@@ -262,6 +262,7 @@ int Compiler::import_table(ModInfo* mod) {
 
 void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   a.name = d.name;
+  a.decl = &d;
   a.owner = scope;
   a.is_pick = !d.variants.empty();
   a.type = mk(TK::Adt);
@@ -322,6 +323,7 @@ void Compiler::declare_globals() {
       mods_.emplace_back();
       ModInfo* mod = &mods_.back();
       mod->name = d.name;
+      mod->decl = &d;
       mod->type = mk(TK::Module);
       mod->type->mod = mod;
       scopes_[0][d.name] =
@@ -480,6 +482,7 @@ void Compiler::declare_globals() {
             if (scopes_[0].count(n) && scopes_[0][n].kind == Sym::Var)
               error(d.pos, "redeclaration of " + n);
             std::int32_t off = mp_alloc(t);
+            globals_dbg_.push_back(DebugVar{n, t, off, d.pos});
             Sym s{
                 Sym::Var, t, Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr, "",
                 nullptr};
@@ -614,6 +617,11 @@ Module Compiler::run() {
   }
   if (!errs_.empty()) throw InputError(errs_);
   finish_module();
+  std::vector<const FuncInfo*> order;
+  for (auto& f : funcs_)
+    if (f.type && f.pc >= 0) order.push_back(&f);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->pc < b->pc; });
+  for (auto* f : order) m_.functions.push_back(FunctionInfo{f->name, f->pc});
   return std::move(m_);
 }
 
@@ -702,12 +710,30 @@ std::vector<std::pair<std::string, std::string>> declared_signatures(const std::
   return c.declared(module_name);
 }
 
-Module compile_file(const std::string& path, const CompileOptions& opts) {
+static std::string read_source(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot open file"});
   std::stringstream ss;
   ss << in.rdbuf();
-  return compile_source(path, ss.str(), opts);
+  return ss.str();
+}
+
+Module compile_file(const std::string& path, const CompileOptions& opts) {
+  return compile_source(path, read_source(path), opts);
+}
+
+CompiledModule compile_source_with_symbols(const std::string& path, const std::string& source,
+                                           const CompileOptions& opts) {
+  Program prog = parse_program(path, source, opts.include_dirs);
+  Compiler c(prog, opts);
+  CompiledModule out;
+  out.module = c.run();
+  out.symbols = c.symbols(out.module);
+  return out;
+}
+
+CompiledModule compile_file_with_symbols(const std::string& path, const CompileOptions& opts) {
+  return compile_source_with_symbols(path, read_source(path), opts);
 }
 
 }  // namespace dis::limbo

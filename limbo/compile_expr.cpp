@@ -123,7 +123,18 @@ void Compiler::declare_local(const std::string& name, Type* t, const Pos& pos, L
   s.type = t;
   s.loc = fp(off);
   scopes_.back()[name] = s;
+  note_local(name, t, off, pos);
   if (out) *out = Loc{fp(off), t};
+}
+
+void Compiler::note_local(const std::string& name, Type* t, std::int32_t off, const Pos& pos,
+                          bool exception) {
+  if (!fn_) return;
+  // A declaration compiled twice (a loop test, each arm of a pick) is one local.
+  for (const DebugVar& v : fn_->locals)
+    if (v.name == name && v.pos.file == pos.file && v.pos.line == pos.line && v.pos.col == pos.col)
+      return;
+  fn_->locals.push_back(DebugVar{name, t, off, pos, exception});
 }
 
 // ---- constants ----

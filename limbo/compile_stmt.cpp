@@ -68,8 +68,14 @@ void Compiler::compile_function(FuncInfo& f) {
   std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
-  for (auto& p : f.type->params) {
+  const std::vector<Param>* decl_params =
+      f.decl->type && f.decl->type->params.size() == f.type->params.size() ? &f.decl->type->params
+                                                                           : nullptr;
+  for (std::size_t i = 0; i < f.type->params.size(); ++i) {
+    const FnParam& p = f.type->params[i];
     std::int32_t off = frame_alloc(p.type);
+    f.args.push_back(DebugVar{p.name.empty() ? "nil" : p.name, p.type, off,
+                              decl_params ? (*decl_params)[i].pos : f.decl->pos});
     if (!p.name.empty()) {
       Sym s;
       s.kind = Sym::Var;
@@ -281,6 +287,7 @@ void Compiler::assign_expr(const Expr* e) {
       s.type = t;
       s.loc = l.op;
       scopes_.back()[lhs->op] = s;
+      note_local(lhs->op, t, off, lhs->pos);
       return;
     }
     if (lhs->kind == Expr::TupleLit) {
@@ -941,6 +948,7 @@ void Compiler::gen_exception(const Stmt& s) {
       sym.type = t_string_;
       sym.loc = fp(slot);
       scopes_.back()[s.names[0]] = sym;
+      note_local(s.names[0], t_string_, slot, s.pos, true);
     }
     set_pos(arm.pos);
     try {

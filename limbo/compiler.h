@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "module.h"
+#include "sbl.h"
 
 namespace dis::limbo {
 
@@ -22,6 +23,18 @@ Module compile_source(const std::string& path, const std::string& source,
                       const CompileOptions& opts);
 Module compile_file(const std::string& path,
                     const CompileOptions& opts);  // InputError if unreadable
+
+// The module plus its .sbl symbol tables as Inferno's compiler writes them
+// for `-g`: files, pc table, adt type table, fn table (every compiled
+// function in pc order with its arguments, locals by frame offset and
+// return type) and globals by MP offset. Module::functions is filled either way.
+struct CompiledModule {
+  Module module;
+  Sbl symbols;
+};
+CompiledModule compile_source_with_symbols(const std::string& path, const std::string& source,
+                                           const CompileOptions& opts);
+CompiledModule compile_file_with_symbols(const std::string& path, const CompileOptions& opts);
 
 // The canonical type string (DIS-FACTS.md section 11) of every function the
 // module declaration `module_name` in the include file `m_path` declares,

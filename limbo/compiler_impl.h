@@ -16,8 +16,18 @@
 #include "diag.h"
 #include "limbo_types.h"
 #include "module.h"
+#include "sbl.h"
 
 namespace dis::limbo {
+
+// An argument, local or global as the .sbl id tables describe it.
+struct DebugVar {
+  std::string name;
+  Type* type = nullptr;
+  std::int32_t off = 0;
+  Pos pos;
+  bool exception = false;  // a handler's exception value: Inferno's `ref (...)`
+};
 
 struct FuncInfo {
   std::string name;  // link name: "fn" or "Adt.fn"
@@ -27,6 +37,7 @@ struct FuncInfo {
   std::int32_t desc = -1;  // frame descriptor
   std::int32_t pc = -1;
   bool exported = false;
+  std::vector<DebugVar> args, locals;  // for the .sbl fn table
 };
 
 // A value's location: an operand plus its type.
@@ -68,6 +79,7 @@ class Compiler {
  public:
   Compiler(Program& prog, const CompileOptions& opts) : prog_(prog), opts_(opts) {}
   Module run();
+  Sbl symbols(const Module& m);  // the .sbl tables of m, which run() produced (symbols.cpp)
   void run_declarations();
   std::vector<std::pair<std::string, std::string>> declared(const std::string& module_name);
 
@@ -88,6 +100,7 @@ class Compiler {
 
   // module data
   std::int32_t mp_size_ = 0;
+  std::vector<DebugVar> globals_dbg_;
   std::vector<std::int32_t> mp_ptrs_;
   std::map<std::string, std::int32_t> str_consts_;
   std::map<std::int64_t, std::int32_t> word_consts_, big_consts_;
@@ -208,6 +221,8 @@ class Compiler {
   Loc materialize_bool(const Expr* e, const Loc* dest);
   void tuple_assign(const Expr* lhs, const Loc& val, bool declare);
   void declare_local(const std::string& name, Type* t, const Pos& pos, Loc* out = nullptr);
+  void note_local(const std::string& name, Type* t, std::int32_t off, const Pos& pos,
+                  bool exception = false);
 
   // ---- statements (compile_stmt.cpp) ----
   void gen_stmt(const Stmt& s);

@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   try {
     dis::limbo::CompileOptions opts;
     opts.include_dirs = includes;
-    dis::Module m = dis::limbo::compile_file(src, opts);
+    dis::limbo::CompiledModule cm = dis::limbo::compile_file_with_symbols(src, opts);
+    const dis::Module& m = cm.module;
     fs::path stem = fs::path(src).stem();
     if (asm_out) {
       std::string path = out.empty() ? stem.string() + ".s" : out;
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
         std::string sp = fs::path(path).replace_extension(".sbl").string();
         std::ofstream f(sp, std::ios::binary);
         if (!f) throw dis::InputError(dis::Diagnostic{sp, 0, 0, -1, "cannot create file"});
-        f << dis::write_sbl(dis::sbl_from_module(m));
+        f << dis::write_sbl(cm.symbols);
       }
     }
   } catch (const dis::InputError& e) {

@@ -13,6 +13,7 @@ namespace dis::limbo {
 struct Type;
 struct AdtInfo;
 struct ModInfo;
+struct Decl;
 
 enum class TK : std::uint8_t {
   None,  // no value (function without result)
@@ -81,7 +82,8 @@ struct AdtInfo {
   std::int32_t size = 0, align = 1;
   std::int32_t desc = -1;  // heap descriptor for `ref Adt(...)`
   bool laid_out = false;
-  Type* type = nullptr;  // the Adt type
+  Type* type = nullptr;        // the Adt type
+  const Decl* decl = nullptr;  // for .sbl positions
 };
 
 struct ModMember {
@@ -99,6 +101,7 @@ struct ModInfo {
   std::vector<std::string> order;            // declaration order of members
   std::map<std::string, ModMember> members;  // functions, vars, cons, types (adt funcs as Adt.fn)
   Type* type = nullptr;
+  const Decl* decl = nullptr;  // for .sbl positions
 };
 
 // Layout of a type in 32-bit Dis: size, alignment, and the byte offsets of
