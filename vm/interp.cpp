@@ -579,22 +579,28 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       goto next;
     }
     L_ret : {
-      const Frame fr = p.frames[p.cur];
-      if (fr.caller < 0) {
+      const Frame& top = p.frames[p.cur];
+      const std::int32_t caller = top.caller;
+      const std::int32_t lr = top.lr;
+      const std::uint32_t caller_ml = top.caller_ml;
+      if (caller < 0) {
         release_all();
         return;
       }
       // Popping releases the frame's pointers and, after an mcall, the
       // callee module's reference.
-      vm.pop_frames_to(p, p.cur - 1);
-      p.cur = fr.caller;
-      base[kFp] = cage + p.frames[fr.caller].fp;
-      if (fr.caller_ml != mli) {
-        mli = fr.caller_ml;
+      if (static_cast<std::size_t>(p.cur) + 1 == p.frames.size()) [[likely]]
+        vm.pop_frame(p);
+      else
+        vm.pop_frames_to(p, p.cur - 1);
+      p.cur = caller;
+      base[kFp] = cage + p.frames[caller].fp;
+      if (caller_ml != mli) {
+        mli = caller_ml;
         p.ml = mli;
         load_module_regs();
       }
-      ip = code + fr.lr;
+      ip = code + lr;
       goto next;
     }
     L_mframe : {

@@ -156,6 +156,7 @@ class Impl : public HeapHooks {
   Prog& new_prog(std::uint32_t ml);
   inline Ptr push_frame(Prog& p, std::uint32_t type);     // raises stack overflow
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
+  inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
   void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
@@ -203,11 +204,15 @@ void register_math(Impl& vm);
 void register_bench(Impl& vm);
 
 // The frame push and pop of every call: kept inline for the interpreter.
-Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
+// Both are on the path of every call: forced inline, the rare cases (a new
+// stack chunk, an overflow) out of line.
+[[gnu::always_inline]] inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
   std::uint32_t size = heap.type(type).size;
   size = size < 32 ? 32 : (size + 7) & ~7u;
-  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
+  if (p.stack_bytes + size > opts.stack_limit) [[unlikely]]
+    raise_error("stack overflow");
   if (p.chunks.empty() || p.sp + size > p.chunks[p.chunk_cur].base + p.chunks[p.chunk_cur].size)
+      [[unlikely]]
     next_chunk(p, size);
   Ptr f = p.sp;
   p.sp += size;
@@ -226,6 +231,20 @@ Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
   st<std::uint32_t>(d + 12, type);
   st<Ptr>(d + 16, H);
   return f;
+}
+
+[[gnu::always_inline]] inline void Impl::pop_frame(Prog& p) {
+  const Frame& fr = p.frames.back();
+  p.stack_bytes -= fr.size;
+  p.sp = fr.fp;
+  p.chunk_cur = fr.chunk;
+  const bool mcalled = fr.mcalled;
+  const std::uint32_t fml = fr.ml;
+  const Ptr fp = fr.fp;
+  const std::uint32_t type = fr.type;
+  p.frames.pop_back();
+  heap.release_record(cage.at(fp), type);
+  if (mcalled) heap.decref(modlink(fml).obj);
 }
 
 void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
