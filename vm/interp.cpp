@@ -113,6 +113,13 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
   const DInst* ip;
   const DInst* in = nullptr;
   std::uint8_t* base[3];
+  // The budget lives in a register; written back on every exit (return or
+  // an exception leaving the loop).
+  struct BudgetSync {
+    std::uint32_t& out;
+    std::uint32_t n;
+    ~BudgetSync() { out = n; }
+  } budget{left, left};
 
   auto load_module_regs = [&]() {
     ml = &vm.modlink(mli);
@@ -153,6 +160,22 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
   if (cond) ip = code + in->aux; \
   goto next
 
+// Without a probe each handler ends with its own copy of the dispatch
+// (threaded code: one indirect jump per handler, each predicted on its own).
+#ifdef DIS_SWITCH_DISPATCH
+#define NEXT goto next
+#else
+#define NEXT                                         \
+  do {                                               \
+    if constexpr (Probe::active) goto next;          \
+    if (budget.n == 0) [[unlikely]]                  \
+      goto next;                                     \
+    --budget.n;                                      \
+    in = ip++;                                       \
+    goto* labels[static_cast<std::uint8_t>(in->op)]; \
+  } while (0)
+#endif
+
 #ifndef DIS_SWITCH_DISPATCH
       static const void* const labels[] = {
 #define DIS_OP(code, name, S_, M_, D_) &&L_##name,
@@ -162,11 +185,11 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #endif
 
     next:
-      if (left == 0) {
+      if (budget.n == 0) {
         SAVE_PC();
         return;
       }
-      --left;
+      --budget.n;
       in = ip++;
       if constexpr (Probe::active) {
         SAVE_PC();
@@ -192,26 +215,26 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       raise_error("illegal dis instruction");
     L_runt:
     L_eclr:
-      goto next;
+      NEXT;
 
       // ---- moves and conversions ----
     L_movw:
       st<std::int32_t>(D, LW(S));
-      goto next;
+      NEXT;
     L_movb:
       st<std::uint8_t>(D, LB(S));
-      goto next;
+      NEXT;
     L_movf:
       st<double>(D, LF(S));
-      goto next;
+      NEXT;
     L_movl:
       st<std::int64_t>(D, LL(S));
-      goto next;
+      NEXT;
     L_movp : {
       Ptr v = LP(S);
       heap.incref(v);
       put_ptr(D, v);
-      goto next;
+      NEXT;
     }
     L_movm : {
       std::uint8_t* s = S;
@@ -221,85 +244,85 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           std::uint64_t(d - cage) + std::uint64_t(n) > Cage::kSize)
         raise_error("array bounds error");
       std::memmove(d, s, static_cast<std::size_t>(n));
-      goto next;
+      NEXT;
     }
     L_movmp:
       heap.copy_record(D, S, static_cast<std::uint32_t>(in->aux));
-      goto next;
+      NEXT;
     L_lea:
       if (in->s.base == kConst && !in->s.ind)
         st<Ptr>(D, static_cast<Ptr>(in->aux));  // a constant's cage slot
       else
         st<Ptr>(D, static_cast<Ptr>(S - cage));
-      goto next;
+      NEXT;
     L_movpc:
       st<std::int32_t>(D, LW(S));
-      goto next;
+      NEXT;
     L_cvtbw:
       st<std::int32_t>(D, LB(S));
-      goto next;
+      NEXT;
     L_cvtwb:
       st<std::uint8_t>(D, static_cast<std::uint8_t>(LW(S)));
-      goto next;
+      NEXT;
     L_cvtfw:
       st<std::int32_t>(D, real_to_int(LF(S)));
-      goto next;
+      NEXT;
     L_cvtwf:
       st<double>(D, LW(S));
-      goto next;
+      NEXT;
     L_cvtlf:
       st<double>(D, static_cast<double>(LL(S)));
-      goto next;
+      NEXT;
     L_cvtfl:
       st<std::int64_t>(D, real_to_big(LF(S)));
-      goto next;
+      NEXT;
     L_cvtlw:
       st<std::int32_t>(D, static_cast<std::int32_t>(LL(S)));
-      goto next;
+      NEXT;
     L_cvtwl:
       st<std::int64_t>(D, LW(S));
-      goto next;
+      NEXT;
     L_cvtrf:
       st<double>(D, ld<float>(S));
-      goto next;
+      NEXT;
     L_cvtfr:
       st<float>(D, static_cast<float>(LF(S)));
-      goto next;
+      NEXT;
     L_cvtws:
       st<std::int16_t>(D, static_cast<std::int16_t>(LW(S)));
-      goto next;
+      NEXT;
     L_cvtsw:
       st<std::int32_t>(D, ld<std::int16_t>(S));
-      goto next;
+      NEXT;
     L_cvtwc:
       put_ptr(D, str_from_utf8(heap, int_to_string(LW(S))));
-      goto next;
+      NEXT;
     L_cvtlc:
       put_ptr(D, str_from_utf8(heap, big_to_string(LL(S))));
-      goto next;
+      NEXT;
     L_cvtfc:
       put_ptr(D, str_from_utf8(heap, real_to_string(LF(S))));
-      goto next;
+      NEXT;
     L_cvtcw:
       st<std::int32_t>(D, string_to_int(str_utf8(heap, LP(S))));
-      goto next;
+      NEXT;
     L_cvtcl:
       st<std::int64_t>(D, string_to_big(str_utf8(heap, LP(S))));
-      goto next;
+      NEXT;
     L_cvtcf:
       st<double>(D, string_to_real(str_utf8(heap, LP(S))));
-      goto next;
+      NEXT;
     L_cvtca : {
       std::string u = str_utf8(heap, LP(S));
       put_ptr(D, array_of_bytes(heap, u.data(), u.size()));
-      goto next;
+      NEXT;
     }
     L_cvtac : {
       ArrayRef r = array_ref(heap, LP(S));
       std::string u(reinterpret_cast<const char*>(cage + r.data),
                     r.len > 0 ? static_cast<std::size_t>(r.len) : 0);
       put_ptr(D, str_from_utf8(heap, u));
-      goto next;
+      NEXT;
     }
 
     // ---- arithmetic ----
@@ -308,7 +331,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     T s_ = ld<T>(S);                \
     T m_ = ld<T>(M);                \
     st<T>(D, static_cast<T>(expr)); \
-    goto next;                      \
+    NEXT;                           \
   }
 #define U32(x) static_cast<std::uint32_t>(x)
 #define U64(x) static_cast<std::uint64_t>(x)
@@ -338,80 +361,80 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::uint8_t s_ = LB(S), m_ = LB(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::uint8_t>(D, static_cast<std::uint8_t>(m_ / s_));
-      goto next;
+      NEXT;
     }
     L_modb : {
       std::uint8_t s_ = LB(S), m_ = LB(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::uint8_t>(D, static_cast<std::uint8_t>(m_ % s_));
-      goto next;
+      NEXT;
     }
     L_divw : {
       std::int32_t s_ = LW(S), m_ = LW(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::int32_t>(D, s_ == -1 ? static_cast<std::int32_t>(0u - U32(m_)) : m_ / s_);
-      goto next;
+      NEXT;
     }
     L_modw : {
       std::int32_t s_ = LW(S), m_ = LW(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::int32_t>(D, s_ == -1 ? 0 : m_ % s_);
-      goto next;
+      NEXT;
     }
     L_divl : {
       std::int64_t s_ = LL(S), m_ = LL(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::int64_t>(D, s_ == -1 ? static_cast<std::int64_t>(0ull - U64(m_)) : m_ / s_);
-      goto next;
+      NEXT;
     }
     L_modl : {
       std::int64_t s_ = LL(S), m_ = LL(M);
       if (s_ == 0) raise_error("zero divide");
       st<std::int64_t>(D, s_ == -1 ? 0 : m_ % s_);
-      goto next;
+      NEXT;
     }
     L_shlb:
       st<std::uint8_t>(D, static_cast<std::uint8_t>(U32(LB(M)) << (LW(S) & 31)));
-      goto next;
+      NEXT;
     L_shrb:
       st<std::uint8_t>(D, static_cast<std::uint8_t>(U32(LB(M)) >> (LW(S) & 31)));
-      goto next;
+      NEXT;
     L_shlw:
       st<std::int32_t>(D, static_cast<std::int32_t>(U32(LW(M)) << (LW(S) & 31)));
-      goto next;
+      NEXT;
     L_shrw:
       st<std::int32_t>(D, LW(M) >> (LW(S) & 31));
-      goto next;
+      NEXT;
     L_lsrw:
       st<std::int32_t>(D, static_cast<std::int32_t>(U32(LW(M)) >> (LW(S) & 31)));
-      goto next;
+      NEXT;
     L_shll:
       st<std::int64_t>(D, static_cast<std::int64_t>(U64(LL(M)) << (LW(S) & 63)));
-      goto next;
+      NEXT;
     L_shrl:
       st<std::int64_t>(D, LL(M) >> (LW(S) & 63));
-      goto next;
+      NEXT;
     L_lsrl:
       st<std::int64_t>(D, static_cast<std::int64_t>(U64(LL(M)) >> (LW(S) & 63)));
-      goto next;
+      NEXT;
     L_negf:
       st<double>(D, -LF(S));
-      goto next;
+      NEXT;
     L_expw:
       st<std::int32_t>(D, pow_int(LW(M), LW(S)));
-      goto next;
+      NEXT;
     L_expl:
       st<std::int64_t>(D, pow_big(LL(M), LW(S)));
-      goto next;
+      NEXT;
     L_expf:
       st<double>(D, pow_real(LF(M), LW(S)));
-      goto next;
+      NEXT;
 
       // ---- fixed point: scale from the frame temporaries ----
     L_mulx : {
       std::int64_t r = std::int64_t(LW(M)) * LW(S);
       st<std::int32_t>(D, fixshift(r, ld<std::int32_t>(base[kFp] + 28)));
-      goto next;
+      NEXT;
     }
     L_divx : {
       std::int32_t s_ = LW(S);
@@ -420,11 +443,11 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::int64_t m_ = LW(M);
       m_ = sh >= 0 ? static_cast<std::int64_t>(U64(m_) << (sh & 63)) : m_ >> ((-sh) & 63);
       st<std::int32_t>(D, static_cast<std::int32_t>(m_ / s_));
-      goto next;
+      NEXT;
     }
     L_cvtxx:
       st<std::int32_t>(D, fixshift(LW(S), -LW(M)));
-      goto next;
+      NEXT;
     L_mulx0:
     L_mulx1 : {
       std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
@@ -432,7 +455,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::int64_t r = std::int64_t(LW(M)) * LW(S);
       r = fixshift(r, ld<std::int32_t>(base[kFp] + 28));
       st<std::int32_t>(D, static_cast<std::int32_t>(r / div));
-      goto next;
+      NEXT;
     }
     L_divx0:
     L_divx1 : {
@@ -440,21 +463,21 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (s_ == 0) raise_error("zero divide");
       std::int64_t r = std::int64_t(LW(M)) * ld<std::int32_t>(base[kFp] + 20);
       st<std::int32_t>(D, static_cast<std::int32_t>(r / s_));
-      goto next;
+      NEXT;
     }
     L_cvtxx0:
     L_cvtxx1 : {
       std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
       if (div == 0) raise_error("zero divide");
       st<std::int32_t>(D, static_cast<std::int32_t>(fixshift(LW(S), -LW(M)) / div));
-      goto next;
+      NEXT;
     }
     L_cvtfx:
       st<std::int32_t>(D, real_to_int(LF(S) * LF(M)));
-      goto next;
+      NEXT;
     L_cvtxf:
       st<double>(D, LW(S) * LF(M));
-      goto next;
+      NEXT;
 
       // ---- branches ----
 #define CMPBR(name, T, op) \
@@ -500,7 +523,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       STRBR(bgec, >=)
     L_jmp:
       ip = code + in->aux;
-      goto next;
+      NEXT;
     L_case : {
       std::int32_t v = LW(S);
       const CaseTable& t = prog->cases[in->aux];
@@ -519,7 +542,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
         }
       }
       ip = code + target;
-      goto next;
+      NEXT;
     }
     L_casel : {
       std::int64_t v = LL(S);
@@ -531,7 +554,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           break;
         }
       ip = code + target;
-      goto next;
+      NEXT;
     }
     L_casec : {
       std::u32string v = str_runes(heap, LP(S));
@@ -543,14 +566,14 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           break;
         }
       ip = code + target;
-      goto next;
+      NEXT;
     }
     L_goto : {
       std::int32_t i = LW(S);
       const auto& t = prog->gotos[in->aux];
       if (i < 0 || static_cast<std::size_t>(i) >= t.size()) raise_error("array bounds error");
       ip = code + t[i];
-      goto next;
+      NEXT;
     }
 
       // ---- frames and calls ----
@@ -558,7 +581,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::uint8_t* d = D;
       Ptr f = vm.push_frame(p, static_cast<std::uint32_t>(in->aux));
       st<Ptr>(d, f);
-      goto next;
+      NEXT;
     }
     L_call : {
       Ptr f = LP(S);
@@ -576,7 +599,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       p.cur = fi;
       base[kFp] = fh;
       ip = code + in->aux;
-      goto next;
+      NEXT;
     }
     L_ret : {
       const Frame& top = p.frames[p.cur];
@@ -601,7 +624,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
         load_module_regs();
       }
       ip = code + lr;
-      goto next;
+      NEXT;
     }
     L_mframe : {
       std::uint32_t target = vm.module_of(LP(S));
@@ -612,7 +635,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (!e) raise_error("module not loaded");
       std::uint8_t* d = D;
       st<Ptr>(d, vm.push_frame(p, e->frame_type));
-      goto next;
+      NEXT;
     }
     L_mcall : {
       std::uint32_t target = vm.module_of(LP(D));
@@ -644,7 +667,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           return;
         }
         if (vm.halted) return;
-        goto next;
+        NEXT;
       }
       fr.mcalled = true;
       fr.ml = target;
@@ -659,7 +682,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       p.ml = mli;
       load_module_regs();
       ip = code + e->pc;
-      goto next;
+      NEXT;
     }
     L_spawn:
     L_mspawn : {
@@ -689,7 +712,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       np.cur = 0;
       np.frames[0].caller = -1;
       np.pc = pc;
-      goto next;
+      NEXT;
     }
     L_exit:
       release_all();
@@ -702,12 +725,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       Ptr r = vm.load_module(path, mli, table);
       put_ptr(d, r);
       // Loading may add modlinks; ours are stable (held by unique_ptr).
-      goto next;
+      NEXT;
     }
     L_self:
       heap.incref(ml->obj);
       put_ptr(D, ml->obj);
-      goto next;
+      NEXT;
     L_raise : {
       Ptr v = LP(S);
       if (v == H) raise_error("dereference of nil");
@@ -725,7 +748,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     L_new:
     L_newz:
       put_ptr(D, heap.new_object(static_cast<std::uint32_t>(in->aux)));
-      goto next;
+      NEXT;
     L_mnewz : {
       std::uint32_t target = vm.module_of(LP(S));
       Modlink& tm = vm.modlink(target);
@@ -733,7 +756,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (!tm.prog || k < 0 || static_cast<std::size_t>(k) >= tm.prog->types.size())
         raise_error("type check");
       put_ptr(D, heap.new_object(tm.prog->types[k]));
-      goto next;
+      NEXT;
     }
     L_tcmp : {
       Ptr s_ = LP(S), d_ = LP(D);
@@ -742,12 +765,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
         BlockHeader* b = d_ == H ? nullptr : heap.checked_header(d_);
         if (!a || !b || a->type != b->type) raise_error("type check");
       }
-      goto next;
+      NEXT;
     }
     L_newa:
     L_newaz:
       put_ptr(D, array_new(heap, static_cast<std::uint32_t>(in->aux), LW(S)));
-      goto next;
+      NEXT;
     L_indx:
     L_indw:
     L_indf:
@@ -772,34 +795,34 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           es = heap.type(r.elemtype).size;
       }
       st<Ptr>(M, r.data + static_cast<std::uint32_t>(i) * es);
-      goto next;
+      NEXT;
     }
     L_lena:
       st<std::int32_t>(D, array_ref(heap, LP(S)).len);
-      goto next;
+      NEXT;
     L_slicea : {
       std::int32_t a = LW(S), b = LW(M);
       std::uint8_t* d = D;
       put_ptr(d, array_slice(heap, LP(d), a, b));
-      goto next;
+      NEXT;
     }
     L_slicela : {
       Ptr src = LP(S);
       std::int32_t i = LW(M);
       array_copy_into(heap, LP(D), i, src);
-      goto next;
+      NEXT;
     }
 
       // ---- strings ----
     L_lenc:
       st<std::int32_t>(D, str_len(heap, LP(S)));
-      goto next;
+      NEXT;
     L_indc : {
       StrView v = str_view(heap, LP(S));
       std::int32_t i = LW(M);
       if (i < 0 || i >= v.n) raise_error("array bounds error");
       st<std::int32_t>(D, v.at(i));
-      goto next;
+      NEXT;
     }
     L_insc : {
       std::int32_t r = LW(S), i = LW(M);
@@ -807,18 +830,18 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       bool in_place;
       Ptr n = str_insert(heap, LP(d), i, r, in_place);
       if (!in_place) put_ptr(d, n);
-      goto next;
+      NEXT;
     }
     L_addc : {
       Ptr s_ = LP(S), m_ = LP(M);
       put_ptr(D, str_concat(heap, m_, s_));
-      goto next;
+      NEXT;
     }
     L_slicec : {
       std::int32_t a = LW(S), b = LW(M);
       std::uint8_t* d = D;
       put_ptr(d, str_slice(heap, LP(d), a, b));
-      goto next;
+      NEXT;
     }
 
     // ---- lists ----
@@ -827,7 +850,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     std::uint8_t* s_ = S;                                 \
     std::uint8_t* d_ = D;                                 \
     st<Ptr>(d_, list_cons(heap, type, size, s_, LP(d_))); \
-    goto next;                                            \
+    NEXT;                                                 \
   }
       CONS(consb, kTypeByte, 1)
       CONS(consw, kTypeWord, 4)
@@ -841,14 +864,14 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (n < 0 || n > 65536) raise_error("array bounds error");
       st<Ptr>(d_, list_cons(heap, vm.plain_type(static_cast<std::uint32_t>(n)),
                             static_cast<std::uint32_t>(n), s_, LP(d_)));
-      goto next;
+      NEXT;
     }
     L_consmp : {
       std::uint8_t* s_ = S;
       std::uint8_t* d_ = D;
       auto t = static_cast<std::uint32_t>(in->aux);
       st<Ptr>(d_, list_cons(heap, t, heap.type(t).size, s_, LP(d_)));
-      goto next;
+      NEXT;
     }
 #define HEAD_CELL()                                                           \
   Ptr l_ = LP(S);                                                             \
@@ -857,25 +880,25 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     L_headb : {
       HEAD_CELL();
       st<std::uint8_t>(D, *e_);
-      goto next;
+      NEXT;
     }
     L_headw : {
       HEAD_CELL();
       st<std::int32_t>(D, LW(e_));
-      goto next;
+      NEXT;
     }
     L_headf:
     L_headl : {
       HEAD_CELL();
       st<std::int64_t>(D, LL(e_));
-      goto next;
+      NEXT;
     }
     L_headp : {
       HEAD_CELL();
       Ptr v = LP(e_);
       heap.incref(v);
       put_ptr(D, v);
-      goto next;
+      NEXT;
     }
     L_headm : {
       HEAD_CELL();
@@ -884,12 +907,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (n < 0 || std::uint64_t(d - cage) + std::uint64_t(n) > Cage::kSize)
         raise_error("array bounds error");
       std::memmove(d, e_, static_cast<std::size_t>(n));
-      goto next;
+      NEXT;
     }
     L_headmp : {
       HEAD_CELL();
       heap.copy_record(D, e_, static_cast<std::uint32_t>(in->aux));
-      goto next;
+      NEXT;
     }
     L_tail : {
       Ptr l_ = LP(S);
@@ -897,37 +920,37 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       Ptr t = LP(cage + l_);
       heap.incref(t);
       put_ptr(D, t);
-      goto next;
+      NEXT;
     }
     L_lenl:
       st<std::int32_t>(D, list_len(heap, LP(S)));
-      goto next;
+      NEXT;
 
       // ---- channels ----
     L_newcb:
       put_ptr(D, vm.new_channel(kTypeByte, 1, LW(M)));
-      goto next;
+      NEXT;
     L_newcw:
       put_ptr(D, vm.new_channel(kTypeWord, 4, LW(M)));
-      goto next;
+      NEXT;
     L_newcf:
     L_newcl:
       put_ptr(D, vm.new_channel(kTypeBig, 8, LW(M)));
-      goto next;
+      NEXT;
     L_newcp:
       put_ptr(D, vm.new_channel(kTypePtr, 4, LW(M)));
-      goto next;
+      NEXT;
     L_newcm : {
       std::int32_t n = LW(S);
       if (n < 0 || n > 65536) raise_error("array bounds error");
       put_ptr(D, vm.new_channel(vm.plain_type(static_cast<std::uint32_t>(n)),
                                 static_cast<std::uint32_t>(n), LW(M)));
-      goto next;
+      NEXT;
     }
     L_newcmp : {
       auto t = static_cast<std::uint32_t>(in->aux);
       put_ptr(D, vm.new_channel(t, heap.type(t).size, LW(M)));
-      goto next;
+      NEXT;
     }
     L_send : {
       std::uint8_t* sa = S;
@@ -940,14 +963,14 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       Ptr c = LP(D);
       SAVE_PC();
       if (!vm.chan_send(p, c, src)) return;
-      goto next;
+      NEXT;
     }
     L_recv : {
       Ptr c = LP(S);
       Ptr dst = static_cast<Ptr>(D - cage);
       SAVE_PC();
       if (!vm.chan_recv(p, c, dst)) return;
-      goto next;
+      NEXT;
     }
     L_alt:
     L_nbalt : {
@@ -955,11 +978,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       Ptr dst = static_cast<Ptr>(D - cage);
       SAVE_PC();
       if (!vm.chan_alt(p, t, dst, in->op == Op::nbalt_)) return;
-      goto next;
+      NEXT;
     }
 #undef S
 #undef M
 #undef D
+#undef NEXT
     } catch (DisError& e) {
       // The faulting instruction is `in`.
       p.ml = mli;
