@@ -27,6 +27,7 @@ ctest --test-dir build-switch -j "$jobs" --output-on-failure -L vm
 echo "== tests (ASan + UBSan)"
 scripts/setup.sh build-asan -DDIS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
   ctest --test-dir build-asan -j "$jobs" --output-on-failure
 
 echo "== fuzz (${fuzz_seconds}s per target)"
