@@ -40,12 +40,15 @@ relay(in: chan of ref Msg, out: chan of string)
 	}
 }
 
-init(nil: ref Draw->Context, nil: list of string)
+init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
+	n := 3000;
+	if(tl args != nil)
+		n = int hd tl args;
 	c := chan of ref Msg;
 	out := chan[10] of string;
-	spawn producer(c, 3000);
+	spawn producer(c, n);
 	spawn relay(c, out);
 	count := 0;
 	chars := 0;

@@ -31,11 +31,14 @@ ring(n: int): ref Node
 	return first;
 }
 
-init(nil: ref Draw->Context, nil: list of string)
+init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
+	rounds := 400;
+	if(tl args != nil)
+		rounds = int hd tl args;
 	total := 0;
-	for(round := 0; round < 400; round++){
+	for(round := 0; round < rounds; round++){
 		r := ring(50);
 		# walk it both ways
 		s := 0;

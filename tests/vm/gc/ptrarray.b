@@ -16,11 +16,14 @@ Box: adt {
 	peers: cyclic array of ref Box;
 };
 
-init(nil: ref Draw->Context, nil: list of string)
+init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
+	rounds := 30;
+	if(tl args != nil)
+		rounds = int hd tl args;
 	total := 0;
-	for(round := 0; round < 30; round++){
+	for(round := 0; round < rounds; round++){
 		a := array[2000] of ref Box;
 		for(i := 0; i < len a; i++)
 			a[i] = ref Box(i, nil);

@@ -1,0 +1,297 @@
+// Memory management: the allocator, the colour protocol, the collector and
+// the heap verifier (in process), and programs that build and drop cycles,
+// long lists, pointer arrays and channels of pointers run by the built `dis`
+// under --gc=dis, ms and stress (identical output, bounded heap, verifier
+// clean after every step). Every corpus program also runs under ms and stress.
+#include "gc.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "heap_verify.h"
+#include "runtime.h"
+#include "vm.h"
+
+namespace fs = std::filesystem;
+using namespace dis::vm;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result run_dis(const std::string& args) {
+  fs::path tmp = fs::temp_directory_path() / ("dis_gc_" + std::to_string(::getpid()));
+  std::string cmd = std::string(DIS_BIN_DIR) + "/dis " + args + " >" + tmp.string() + ".out 2>" +
+                    tmp.string() + ".err";
+  int rc = std::system(cmd.c_str());
+  Result r{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(tmp.string() + ".out"),
+           slurp(tmp.string() + ".err")};
+  fs::remove(tmp.string() + ".out");
+  fs::remove(tmp.string() + ".err");
+  return r;
+}
+
+// The value of a `--gc-stats` line ("heap bytes-peak 123").
+std::uint64_t stat(const std::string& err, const std::string& name) {
+  auto i = err.find("\n" + name + " ");
+  if (i == std::string::npos && err.rfind(name + " ", 0) == 0)
+    i = 0;
+  else if (i != std::string::npos)
+    ++i;
+  if (i == std::string::npos) {
+    ADD_FAILURE() << "no " << name << " in:\n" << err;
+    return 0;
+  }
+  return std::strtoull(err.c_str() + i + name.size() + 1, nullptr, 10);
+}
+
+std::string gc_prog(const std::string& name) {
+  return "'" + (fs::path(DIS_SOURCE_DIR) / "tests" / "vm" / "gc" / name).string() + "'";
+}
+
+// ---- allocator and colour protocol, in process ----
+
+TEST(GcHeap, FreedBlocksAreReusedAndWalkedInOrder) {
+  VM vm;
+  Heap& h = vm.impl().heap;
+  Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), c = h.alloc(kTypeWord, 100);
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
+  EXPECT_EQ(b - a, 40u);  // 16-byte header, 24 bytes of data, 8-byte granularity
+  h.decref(b);
+  EXPECT_EQ(h.checked_header(b), nullptr);
+  Ptr d = h.alloc(kTypeWord, 20);  // same size class
+  EXPECT_EQ(d, b);
+  std::vector<Ptr> seen;
+  Ptr last = 0;
+  h.walk([&](Ptr p, const BlockHeader& bh) {
+    EXPECT_GT(p, last);
+    last = p;
+    if (bh.magic == kLive && bh.type == kTypeWord) seen.push_back(p);
+  });
+  EXPECT_EQ(seen, (std::vector<Ptr>{a, d, c}));
+  for (Ptr p : {a, c, d}) h.decref(p);
+  EXPECT_EQ(h.stats().live_blocks, 0u);
+}
+
+TEST(GcHeap, ColoursRotateAndTheBarrierMakesPropagators) {
+  VM vm;
+  Collector& gc = *vm.impl().gc;
+  Heap& h = vm.impl().heap;
+  std::uint8_t m = gc.mutator(), k = gc.marker(), s = gc.sweeper();
+  EXPECT_NE(m, k);
+  EXPECT_NE(k, s);
+  EXPECT_NE(m, s);
+  EXPECT_LT(std::max({m, k, s}), kPropagator);
+  Ptr p = h.alloc(kTypeWord, 8);
+  EXPECT_EQ(h.header(p)->colour, m);  // new blocks: mutator colour
+  std::uint64_t e = gc.epoch();
+  while (gc.epoch() == e) gc.step();  // no roots: the pass ends the epoch
+  EXPECT_EQ(gc.mutator(), s);         // the old sweeper colour is the new mutator
+  EXPECT_EQ(gc.marker(), m);
+  EXPECT_EQ(gc.sweeper(), k);
+  EXPECT_EQ(h.header(p)->colour, m);  // now the marker colour: not yet reached
+  h.nprop = false;
+  h.incref(p);  // a store of p: the write barrier
+  EXPECT_EQ(h.header(p)->colour, kPropagator);
+  EXPECT_TRUE(h.nprop);
+  h.incref(p);  // already reached: the barrier stays quiet
+  h.decref(p);
+  h.decref(p);
+  h.decref(p);
+}
+
+TEST(GcHeap, UnreachableCycleIsCollectedAndCountsStayExact) {
+  VM vm;
+  Heap& h = vm.impl().heap;
+  std::uint32_t node = h.add_type(8, {0xC0}, "node");  // two pointers
+  Ptr a = h.new_object(node), b = h.new_object(node);
+  h.store_ptr(h.cage().at(a), b);
+  h.store_ptr(h.cage().at(b), a);
+  h.store_ptr(h.cage().at(a) + 4, a);
+  Ptr keep = h.new_object(node);
+  vm.impl().gc->pin(keep);
+  h.store_ptr(h.cage().at(b) + 4, keep);  // garbage pointing at a live block
+  h.decref(a);
+  h.decref(b);
+  EXPECT_EQ(h.stats().live_blocks, 3u);  // reference counts cannot free a cycle
+  vm.impl().gc->full_collect();
+  EXPECT_EQ(h.stats().live_blocks, 1u);
+  EXPECT_EQ(h.header(keep)->ref, 1u);        // the cycle's reference to it was released
+  EXPECT_GE(h.stats().freed_collector, 1u);  // the other one by the count the cut released
+  EXPECT_EQ(h.stats().freed_collector + h.stats().freed_refcount, 2u);
+  HeapVerifyResult r = verify_heap(vm.impl(), false);
+  EXPECT_TRUE(r.ok()) << r.errors.front();
+  vm.impl().gc->unpin(keep);
+  h.decref(keep);
+  EXPECT_EQ(h.stats().live_blocks, 0u);
+}
+
+TEST(GcHeap, LargeArrayIsMarkedAcrossSteps) {
+  Options o;
+  o.gc_quanta = 100;
+  VM vm(o);
+  Heap& h = vm.impl().heap;
+  Collector& gc = *vm.impl().gc;
+  Ptr arr = array_new(h, kTypePtr, 5000);
+  for (int i = 0; i < 5000; ++i)
+    st<Ptr>(h.cage().at(arr) + kArrayHeader + 4 * i, h.alloc(kTypeWord, 4));
+  gc.pin(arr);
+  std::uint64_t e = gc.epoch();
+  while (gc.epoch() < e + 2) gc.step();  // arr was marked (resumably) in between
+  GcStats s = gc.stats();
+  EXPECT_GT(s.marked, 5000u);
+  EXPECT_EQ(h.stats().live_blocks, 5001u);             // nothing reachable freed
+  HeapVerifyResult r = verify_heap(vm.impl(), false);  // the test, not a root, holds arr's count
+  EXPECT_TRUE(r.ok()) << r.errors.front();
+  EXPECT_GT(s.steps, 50u);  // 100-unit steps: the 5000 pointers took many
+  gc.unpin(arr);
+  h.decref(arr);
+  EXPECT_EQ(h.stats().live_blocks, 0u);
+}
+
+TEST(GcHeap, HaltedCollectorDoesNothing) {
+  VM vm;
+  Collector& gc = *vm.impl().gc;
+  gc.halt();
+  gc.step();
+  gc.full_collect();
+  EXPECT_EQ(gc.stats().steps, 0u);
+  gc.resume();
+  gc.step();
+  EXPECT_EQ(gc.stats().steps, 1u);
+}
+
+TEST(GcHeap, AdaptiveQuantaStartAt400) {
+  VM vm;
+  EXPECT_EQ(vm.impl().gc->quanta(), 400u);
+  Options o;
+  o.gc_quanta = 77;
+  VM fixed(o);
+  EXPECT_EQ(fixed.impl().gc->quanta(), 77u);
+}
+
+TEST(GcHeap, CorpusProgramsLeaveNothingAfterAFinalCollection) {
+  for (const char* name : {"adts", "lists", "channels", "strings", "recursion"}) {
+    std::ostringstream out, err;
+    Options o;
+    o.out = &out;
+    o.err = &err;
+    VM vm(o);
+    fs::path prog =
+        fs::path(DIS_SHARED_DIR) / "testdata" / "limbo" / name / (std::string(name) + ".dis");
+    RunResult r = vm.run_file(prog.string(), {prog.string()});
+    EXPECT_EQ(r.status, 0) << name;
+    vm.impl().gc->full_collect();
+    EXPECT_EQ(vm.stats().heap.live_blocks, 0u) << name;
+  }
+}
+
+// ---- programs under the three modes ----
+
+struct Prog {
+  const char* file;
+  const char* args;       // for dis and ms
+  const char* small;      // for stress and the verifier
+  std::uint64_t peak_kb;  // bound on the peak heap under dis and ms
+};
+
+const Prog kProgs[] = {
+    {"cycles.b", "", " 20", 2048},
+    {"longlist.b", "", " 2000", 160 * 1024},
+    {"ptrarray.b", "", " 3", 4096},
+    {"chanptr.b", "", " 300", 256},
+};
+
+TEST(GcPrograms, SameOutputInEveryModeAndBoundedHeap) {
+  for (const Prog& p : kProgs) {
+    Result dis = run_dis("--gc-stats " + gc_prog(p.file) + p.args);
+    ASSERT_EQ(dis.status, 0) << p.file << dis.err;
+    Result ms = run_dis("--gc=ms --gc-stats " + gc_prog(p.file) + p.args);
+    EXPECT_EQ(ms.status, 0) << p.file << ms.err;
+    EXPECT_EQ(ms.out, dis.out) << p.file;
+    EXPECT_LT(stat(dis.err, "heap bytes-peak"), p.peak_kb * 1024) << p.file;
+    EXPECT_LT(stat(ms.err, "heap bytes-peak"), 2 * p.peak_kb * 1024) << p.file;
+    Result small = run_dis(gc_prog(p.file) + p.small);
+    Result stress = run_dis("--gc=stress " + gc_prog(p.file) + p.small);
+    EXPECT_EQ(stress.status, 0) << p.file << stress.err;
+    EXPECT_EQ(stress.out, small.out) << p.file;
+  }
+}
+
+TEST(GcPrograms, VerifierCleanAfterEveryStep) {
+  for (const Prog& p : kProgs)
+    for (const char* mode : {"dis", "ms"}) {
+      Result r = run_dis(std::string("--gc=") + mode + " --gc-verify --gc-stats " +
+                         gc_prog(p.file) + p.small);
+      EXPECT_EQ(r.status, 0) << p.file << r.err;
+      EXPECT_GT(stat(r.err, "gc verify-runs"), 0u) << p.file;
+      EXPECT_EQ(stat(r.err, "gc verify-failures"), 0u) << p.file << " " << mode << "\n" << r.err;
+    }
+}
+
+TEST(GcPrograms, CyclesAreReclaimedByTheCollector) {
+  Result r = run_dis("--gc-stats " + gc_prog("cycles.b"));
+  EXPECT_EQ(r.out, "total 800\n");
+  EXPECT_GT(stat(r.err, "gc freed-collector"), 10000u);
+  EXPECT_GT(stat(r.err, "gc epochs"), 3u);
+}
+
+TEST(GcPrograms, LongListsAreFreedWithoutRecursion) {
+  Result r = run_dis("--gc-stats " + gc_prog("longlist.b"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "len 1000000 sum 127493856\nints 1000000\n");
+  EXPECT_EQ(stat(r.err, "heap live-blocks"), 0u);
+  EXPECT_EQ(stat(r.err, "gc freed-refcount"), 3000008u);
+}
+
+TEST(GcPrograms, BadModeIsAUsageError) {
+  EXPECT_EQ(run_dis("--gc=fast " + gc_prog("cycles.b")).status, 2);
+  EXPECT_EQ(run_dis("--gc-quanta x " + gc_prog("cycles.b")).status, 2);
+}
+
+// ---- every corpus program under --gc=ms and --gc=stress ----
+
+class GcCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GcCorpus, SameResultUnderMsAndStress) {
+  fs::path prog =
+      fs::path(DIS_SHARED_DIR) / "testdata" / "limbo" / GetParam() / (GetParam() + ".dis");
+  std::string q = "'" + prog.string() + "'";
+  Result base = run_dis(q);
+  for (const char* mode : {"ms", "stress"}) {
+    Result r = run_dis(std::string("--gc=") + mode + " " + q);
+    EXPECT_EQ(r.out, base.out) << mode;
+    EXPECT_EQ(r.err, base.err) << mode;
+    EXPECT_EQ(r.status, base.status) << mode;
+  }
+}
+
+std::vector<std::string> corpus() {
+  std::vector<std::string> names;
+  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
+    if (e.is_directory() && fs::exists(e.path() / "expected.out"))
+      names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Limbo, GcCorpus, ::testing::ValuesIn(corpus()),
+                         [](const auto& param_info) { return param_info.param; });
+
+}  // namespace
