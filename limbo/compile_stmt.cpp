@@ -919,6 +919,7 @@ void Compiler::gen_exception(const Stmt& s) {
   std::int32_t slot = frame_alloc(t_string_);
   std::int32_t end = new_label();
   std::int32_t pc1 = pc();
+  std::size_t first_ptr = frame_ptrs_.size();
   gen_stmt_scoped(*s.body);
   std::int32_t pc2 = pc();
   jump(Op::jmp_, Operand{}, Middle{}, end);
@@ -926,7 +927,13 @@ void Compiler::gen_exception(const Stmt& s) {
   h.offset = slot;
   h.pc1 = pc1;
   h.pc2 = pc2;
-  h.type = -1;
+  // The handler's type covers the pointer slots the block allocated, so the
+  // VM releases what the abandoned block held when it catches (as Inferno).
+  std::vector<std::int32_t> block_ptrs(frame_ptrs_.begin() + static_cast<std::ptrdiff_t>(first_ptr),
+                                       frame_ptrs_.end());
+  std::sort(block_ptrs.begin(), block_ptrs.end());
+  block_ptrs.erase(std::unique(block_ptrs.begin(), block_ptrs.end()), block_ptrs.end());
+  h.type = block_ptrs.empty() ? -1 : desc_for(round_up(frame_size_, 8), block_ptrs);
   std::vector<HandlerCase> exact, patterns;
   exc_slots_.push_back(slot);
   for (auto& arm : s.arms) {

@@ -1,6 +1,8 @@
 # The $Sys builtin module: system calls and formatting.
 # Names and types follow Inferno's interface, so programs compiled
 # against Inferno's own sys.m link against this VM's builtins.
+SELF:	con "$self";	# load of the running module instance, sharing its data
+
 Sys: module
 {
 	PATH:	con "$Sys";
