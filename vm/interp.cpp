@@ -4,14 +4,13 @@
 // into Dis exceptions at the bottom of the loop.
 #include "interp.h"
 
-#include "cost_probe.h"
-
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "cost_probe.h"
 #include "dis_string.h"
 #include "format.h"
 
@@ -315,17 +314,17 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     L_cvtca : {
       std::string u = str_utf8(heap, LP(S));
       put_ptr(D, array_of_bytes(heap, u.data(), u.size()));
-      NEXT;
     }
+      NEXT;
     L_cvtac : {
       ArrayRef r = array_ref(heap, LP(S));
       std::string u(reinterpret_cast<const char*>(cage + r.data),
                     r.len > 0 ? static_cast<std::size_t>(r.len) : 0);
       put_ptr(D, str_from_utf8(heap, u));
-      NEXT;
     }
+      NEXT;
 
-    // ---- arithmetic ----
+      // ---- arithmetic ----
 #define ARITH(name, T, expr)        \
   L_##name : {                      \
     T s_ = ld<T>(S);                \
@@ -566,8 +565,8 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           break;
         }
       ip = code + target;
-      NEXT;
     }
+      NEXT;
     L_goto : {
       std::int32_t i = LW(S);
       const auto& t = prog->gotos[in->aux];
@@ -725,8 +724,8 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       Ptr r = vm.load_module(path, mli, table);
       put_ptr(d, r);
       // Loading may add modlinks; ours are stable (held by unique_ptr).
-      NEXT;
     }
+      NEXT;
     L_self:
       heap.incref(ml->obj);
       put_ptr(D, ml->obj);
