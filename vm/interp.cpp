@@ -99,6 +99,17 @@ std::int32_t find_frame(Prog& p, Ptr f) {
   raise_error("dereference of nil");
 }
 
+// Link k of a module instance: k >= 0 indexes the importer's resolved table,
+// k < 0 names entry -k-1 of the module's own export list (Limbo's function
+// references call through it). nullptr when out of range.
+const Export* link_at(const Modlink& tm, std::int32_t k) {
+  if (k >= 0) return static_cast<std::size_t>(k) < tm.links.size() ? tm.links[k] : nullptr;
+  const std::size_t i = static_cast<std::size_t>(-(static_cast<std::int64_t>(k) + 1));
+  if (tm.prog) return i < tm.prog->exports.size() ? tm.prog->exports[i] : nullptr;
+  if (tm.native) return i < tm.native->exports.size() ? &tm.native->exports[i] : nullptr;
+  return nullptr;
+}
+
 }  // namespace
 
 template <class Probe>
@@ -629,8 +640,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::uint32_t target = vm.module_of(LP(S));
       std::int32_t k = LW(M);
       Modlink& tm = vm.modlink(target);
-      const Export* e = nullptr;
-      if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+      const Export* e = link_at(tm, k);
       if (!e) raise_error("module not loaded");
       std::uint8_t* d = D;
       st<Ptr>(d, vm.push_frame(p, e->frame_type));
@@ -640,8 +650,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       std::uint32_t target = vm.module_of(LP(D));
       std::int32_t k = LW(M);
       Modlink& tm = vm.modlink(target);
-      const Export* e = nullptr;
-      if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+      const Export* e = link_at(tm, k);
       if (!e) raise_error("module not loaded");
       Ptr f = LP(S);
       std::int32_t fi = find_frame(p, f);
@@ -694,8 +703,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
         target = vm.module_of(LP(D));
         std::int32_t k = LW(M);
         Modlink& tm = vm.modlink(target);
-        const Export* e = nullptr;
-        if (k >= 0 && static_cast<std::size_t>(k) < tm.links.size()) e = tm.links[k];
+        const Export* e = link_at(tm, k);
         if (!e || e->native) raise_error("module not loaded");
         pc = e->pc;
       }
