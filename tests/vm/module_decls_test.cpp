@@ -92,6 +92,11 @@ class Parser {
 
   ModuleDecl module() {
     ModuleDecl m;
+    // File-level constants before the module (sys.m's SELF) are not part of it.
+    while (peek_at(1) == ":" && peek_at(2) == "con") {
+      while (next() != ";") {
+      }
+    }
     m.name = next();
     expect(":");
     expect("module");
@@ -211,9 +216,10 @@ class Parser {
     return t;
   }
 
-  const std::string& peek() const {
+  const std::string& peek() const { return peek_at(0); }
+  const std::string& peek_at(std::size_t ahead) const {
     static const std::string end;
-    return i_ < t_.size() ? t_[i_] : end;
+    return i_ + ahead < t_.size() ? t_[i_ + ahead] : end;
   }
   std::string next() {
     if (i_ >= t_.size()) throw std::runtime_error("unexpected end");
