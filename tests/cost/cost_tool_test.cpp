@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "cost_run.h"
 #include "json_schema_checker.h"
@@ -69,6 +70,9 @@ TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
   std::string prog = src("samples/base.b");
   auto [status, report] = cost_report("--count --hide-unexecuted -s Base -f " + prog, "base.txt");
   EXPECT_EQ(status, 0);
+  // The program-wide total includes the Samples module, whose min/max updates
+  // depend on the timings observed: only the shown module is deterministic.
+  report = std::regex_replace(report, std::regex("instructions: [0-9]+"), "instructions: N");
   expect_golden("tool_base_count.txt", without_program_path(report, prog));
   EXPECT_EQ(report.find("module Samples"), std::string::npos);
 }
