@@ -58,6 +58,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, CPU_SETSIZE - 1));
   app.add_flag("--list", list, "list the tests and exit");
   app.add_option("--out", out_path, "write the results to FILE instead of stdout");
+  std::uint64_t heap_mb = 0, stack_kb = 0, max_instructions = 0;
+  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB (default: the VM's)");
+  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB (default: the VM's)");
+  app.add_option("--max-instructions", max_instructions,
+                 "stop a test with 'instruction limit' after N instructions (0: none)");
   app.add_flag("--us", us, "record microseconds (microsec, /dev/busec) as the paper did");
   app.add_option("--suite", suite, "directory of the suite's Limbo programs")
       ->check(CLI::ExistingDirectory);
@@ -95,6 +100,9 @@ int main(int argc, char** argv) {
   }
   cfg.unit = us ? BenchUnit::Us : BenchUnit::Ns;
   cfg.outer = outer;
+  cfg.heap_limit = heap_mb << 20;
+  cfg.stack_limit = stack_kb << 10;
+  cfg.max_instructions = max_instructions;
 
   if (pin >= 0) {
     cpu_set_t set;

@@ -57,8 +57,12 @@ std::vector<BenchTest> make_tests() {
   return t;
 }
 
-vm::Options capture_options(std::ostringstream& out, std::ostringstream& err) {
+vm::Options capture_options(std::ostringstream& out, std::ostringstream& err,
+                            const BenchConfig& cfg) {
   vm::Options o;
+  if (cfg.heap_limit) o.heap_limit = cfg.heap_limit;
+  if (cfg.stack_limit) o.stack_limit = cfg.stack_limit;
+  o.max_instructions = cfg.max_instructions;
   o.out = &out;
   o.err = &err;
   o.compile = [](const std::string& path) { return limbo::compile_file(path, {}); };
@@ -169,7 +173,7 @@ BenchResult run_bench_test(const BenchTest& test, const BenchConfig& cfg) {
   const std::uint32_t outer = cfg.outer ? cfg.outer : test.outer;
   const fs::path dir(cfg.suite_dir);
   std::ostringstream out, err;
-  vm::VM machine(capture_options(out, err));
+  vm::VM machine(capture_options(out, err, cfg));
   // Converts ns to the output unit.
   const double from_ns = cfg.unit == BenchUnit::Ns ? 1.0 : 0.001;
 

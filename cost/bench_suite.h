@@ -49,6 +49,8 @@ struct BenchConfig {
   std::string suite_dir;  // holds base.b, ops.b, gcsched.b, gcidle.b, benchmod.b
   BenchUnit unit = BenchUnit::Ns;
   std::uint32_t outer = 0;  // 0: each test's default
+  // The VM limits every tool that runs programs takes (0: the VM's default).
+  std::uint64_t heap_limit = 0, stack_limit = 0, max_instructions = 0;
 };
 
 struct BenchResult {

@@ -206,5 +206,16 @@ TEST(BenchCli, BadFlagsExitTwoWithAMessage) {
   EXPECT_EQ(version.out.rfind("bench ", 0), 0u);
 }
 
+// The VM limits reach the suite's programs: a tiny instruction budget stops
+// the test with Dis's message and status 1.
+TEST(BenchCli, VmLimitsReachThePrograms) {
+  auto r = run_shell(tool("bench") + " -n 3 -t INT --max-instructions 1000 2>&1 >/dev/null");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("instruction limit"), std::string::npos) << r.out;
+  auto ok = run_shell(tool("bench") + " -n 3 -t INT --heap-limit 64 --stack-limit 512 2>/dev/null");
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_NE(ok.out.find("INT:summary:Sample:n:Time:ns 3 "), std::string::npos) << ok.out;
+}
+
 }  // namespace
 }  // namespace dis::cost
