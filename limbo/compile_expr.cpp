@@ -637,7 +637,7 @@ Loc Compiler::materialize_bool(const Expr* e, const Loc* dest) {
   return r;
 }
 
-namespace {
+// The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k) {
   auto pick = [&](Op b, Op w, Op l, Op f) {
     switch (k) {
@@ -667,6 +667,8 @@ Op arith_op(const std::string& op, TK k) {
   if (op == "**") return pick(Op::nop_, Op::expw_, Op::expl_, Op::expf_);
   return Op::nop_;
 }
+
+namespace {
 
 Op branch_op(const std::string& op, TK k) {
   int idx = op == "==" ? 0 : op == "!=" ? 1 : op == "<" ? 2 : op == "<=" ? 3 : op == ">" ? 4 : 5;

@@ -22,34 +22,10 @@ bool has_call(const Expr* e) {
   return false;
 }
 
+// `x op= y` uses the op of `x op y`.
 Op arith_assign_op(const std::string& op, TK k) {
-  auto pick = [&](Op b, Op w, Op l, Op f) {
-    switch (k) {
-      case TK::Byte:
-        return b;
-      case TK::Int:
-        return w;
-      case TK::Big:
-        return l;
-      case TK::Real:
-        return f;
-      default:
-        return Op::nop_;
-    }
-  };
-  if (op == "+=")
-    return k == TK::String ? Op::addc_ : pick(Op::addb_, Op::addw_, Op::addl_, Op::addf_);
-  if (op == "-=") return pick(Op::subb_, Op::subw_, Op::subl_, Op::subf_);
-  if (op == "*=") return pick(Op::mulb_, Op::mulw_, Op::mull_, Op::mulf_);
-  if (op == "/=") return pick(Op::divb_, Op::divw_, Op::divl_, Op::divf_);
-  if (op == "%=") return pick(Op::modb_, Op::modw_, Op::modl_, Op::nop_);
-  if (op == "&=") return pick(Op::andb_, Op::andw_, Op::andl_, Op::nop_);
-  if (op == "|=") return pick(Op::orb_, Op::orw_, Op::orl_, Op::nop_);
-  if (op == "^=") return pick(Op::xorb_, Op::xorw_, Op::xorl_, Op::nop_);
-  if (op == "<<=") return pick(Op::shlb_, Op::shlw_, Op::shll_, Op::nop_);
-  if (op == ">>=") return pick(Op::shrb_, Op::shrw_, Op::shrl_, Op::nop_);
-  if (op == "**=") return pick(Op::nop_, Op::expw_, Op::expl_, Op::expf_);
-  return Op::nop_;
+  if (op.size() < 2 || op.back() != '=') return Op::nop_;
+  return arith_op(op.substr(0, op.size() - 1), k);
 }
 }  // namespace
 

@@ -239,4 +239,7 @@ class Compiler {
 Op mov_op(const Type* t);
 std::int32_t round_up(std::int32_t v, std::int32_t a);
 
+// The typed Dis op for a binary operator on operands of kind k (nop_ if none).
+Op arith_op(const std::string& op, TK k);
+
 }  // namespace dis::limbo
