@@ -72,13 +72,21 @@ void decode(Program& p, Heap& heap) {
         break;
     }
     if (info.dst == OperandKind::T) d.aux = in.dst.a;
+    d.h = static_cast<std::uint16_t>(static_cast<unsigned>(in.op) +
+                                     (d.s.ind || d.m.ind || d.d.ind ? 0 : kDirect));
     switch (in.op) {
       case Op::lea_:
         // `lea $v, d` (Limbo's constant send in an alt) needs the constant
         // at a cage address: give each one an 8-byte cage slot.
         if (in.src.mode == AddrMode::Imm) lea_consts.push_back({pc, in.src.a});
         break;
-      case Op::frame_:
+      case Op::frame_: {
+        d.aux = static_cast<std::int32_t>(p.types[in.src.a]);
+        const TypeInfo& t = heap.type(p.types[in.src.a]);
+        d.s.b = static_cast<std::int32_t>(frame_size(t.size));
+        d.m.b = t.ptrs.empty() ? 0 : 1;
+        break;
+      }
       case Op::new_:
       case Op::newz_:
       case Op::newcmp_:

@@ -26,10 +26,18 @@ struct DOpnd {
   std::int32_t b = 0;
 };
 
+// Handler index of a decoded instruction: its opcode, plus kDirect when no
+// operand is doubly indirect (the handler then skips that test).
+inline constexpr unsigned kDirect = kNumOps;
+inline constexpr unsigned kNumHandlers = 2 * kNumOps;
+
 struct DInst {
   Op op = Op::nop_;
+  std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
   std::int32_t aux = 0;  // branch target, global type, table index, size
+  // `frame` (whose operands s and m are unused at run time) also carries
+  // the frame's stack bytes in s.b and whether it has pointers in m.b.
 };
 
 struct CaseEntry {

@@ -51,6 +51,7 @@ struct Frame {
   std::uint32_t ml = 0;         // module running in this frame
   std::int32_t caller = -1;     // caller's frame index
   bool mcalled = false;         // callee holds a module reference
+  bool has_ptrs = false;        // type has pointer slots to release on pop
 };
 
 struct StackChunk {
@@ -69,7 +70,8 @@ struct Prog {
   std::int32_t cur = -1;  // current frame index
   std::vector<StackChunk> chunks;
   std::uint32_t chunk_cur = 0;
-  Ptr sp = H;  // next free byte in chunks[chunk_cur]
+  Ptr sp = H;                   // next free byte in chunks[chunk_cur]
+  std::uint64_t stack_end = 0;  // end of chunks[chunk_cur] (0: no chunk yet)
   std::uint64_t stack_bytes = 0;
   std::uint64_t block_gen = 0;  // validates channel waiters
   Ptr alt_dst = H;
@@ -154,10 +156,17 @@ class Impl : public HeapHooks {
 
   // Threads and frames (scheduler.cpp).
   Prog& new_prog(std::uint32_t ml);
-  inline Ptr push_frame(Prog& p, std::uint32_t type);     // raises stack overflow
+  inline Ptr push_frame(Prog& p, std::uint32_t type);  // raises stack overflow
+  // push_frame with the type's rounded frame size and pointer flag known
+  // (decode precomputes them for `frame`; see frame_size()).
+  inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
+  void set_chunk(Prog& p, std::uint32_t chunk) {
+    p.chunk_cur = chunk;
+    p.stack_end = std::uint64_t{p.chunks[chunk].base} + p.chunks[chunk].size;
+  }
   void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
   void schedule();
@@ -206,13 +215,14 @@ void register_bench(Impl& vm);
 // The frame push and pop of every call: kept inline for the interpreter.
 // Both are on the path of every call: forced inline, the rare cases (a new
 // stack chunk, an overflow) out of line.
-[[gnu::always_inline]] inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
-  std::uint32_t size = heap.type(type).size;
-  size = size < 32 ? 32 : (size + 7) & ~7u;
+// The bytes a frame of a type with `size` data bytes takes on the stack.
+constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 : (size + 7) & ~7u; }
+
+[[gnu::always_inline]] inline Ptr Impl::push_frame_sized(Prog& p, std::uint32_t type,
+                                                         std::uint32_t size, bool ptrs) {
   if (p.stack_bytes + size > opts.stack_limit) [[unlikely]]
     raise_error("stack overflow");
-  if (p.chunks.empty() || p.sp + size > p.chunks[p.chunk_cur].base + p.chunks[p.chunk_cur].size)
-      [[unlikely]]
+  if (std::uint64_t{p.sp} + size > p.stack_end) [[unlikely]]
     next_chunk(p, size);
   Ptr f = p.sp;
   p.sp += size;
@@ -223,8 +233,9 @@ void register_bench(Impl& vm);
   fr.size = size;
   fr.chunk = p.chunk_cur;
   fr.ml = p.ml;
+  fr.has_ptrs = ptrs;
   std::uint8_t* d = cage.at(f);
-  heap.init_record(d, type);
+  if (ptrs) heap.init_record(d, type);
   st<std::int32_t>(d, -1);
   st<Ptr>(d + 4, H);
   st<Ptr>(d + 8, H);
@@ -233,18 +244,26 @@ void register_bench(Impl& vm);
   return f;
 }
 
+inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
+  const TypeInfo& t = heap.type(type);
+  return push_frame_sized(p, type, frame_size(t.size), !t.ptrs.empty());
+}
+
 [[gnu::always_inline]] inline void Impl::pop_frame(Prog& p) {
   const Frame& fr = p.frames.back();
   p.stack_bytes -= fr.size;
   p.sp = fr.fp;
-  p.chunk_cur = fr.chunk;
+  if (fr.chunk != p.chunk_cur) [[unlikely]]
+    set_chunk(p, fr.chunk);
   const bool mcalled = fr.mcalled;
   const std::uint32_t fml = fr.ml;
   const Ptr fp = fr.fp;
   const std::uint32_t type = fr.type;
+  const bool ptrs = fr.has_ptrs;
   p.frames.pop_back();
-  heap.release_record(cage.at(fp), type);
-  if (mcalled) heap.decref(modlink(fml).obj);
+  if (ptrs) heap.release_record(cage.at(fp), type);
+  if (mcalled) [[unlikely]]
+    heap.decref(modlink(fml).obj);
 }
 
 void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
@@ -253,7 +272,7 @@ void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
     p.frames.pop_back();
     p.stack_bytes -= fr.size;
     p.sp = fr.fp;
-    p.chunk_cur = fr.chunk;
+    if (fr.chunk != p.chunk_cur) set_chunk(p, fr.chunk);
     heap.release_record(cage.at(fr.fp), fr.type);
     if (fr.mcalled) heap.decref(modlink(fr.ml).obj);
   }

@@ -37,7 +37,7 @@ void Impl::next_chunk(Prog& p, std::uint32_t size) {
     std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
     p.chunks.push_back({heap.alloc_stack(csize), csize});
   }
-  p.chunk_cur = next;
+  set_chunk(p, next);
   p.sp = p.chunks[next].base;
 }
 
@@ -45,6 +45,7 @@ void Impl::end_prog(Prog& p) {
   pop_frames_to(p, -1);
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
   p.chunks.clear();
+  p.stack_end = 0;
   if (p.scratch != H) heap.free_stack(p.scratch);
   p.scratch = H;
   p.state = ProgState::Done;
