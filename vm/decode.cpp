@@ -1,5 +1,7 @@
 #include "decode.h"
 
+#include <bit>
+
 #include "dis_string.h"
 #include "runtime.h"
 
@@ -74,6 +76,12 @@ void decode(Program& p, Heap& heap) {
     if (info.dst == OperandKind::T) d.aux = in.dst.a;
     d.h = static_cast<std::uint16_t>(static_cast<unsigned>(in.op) +
                                      (d.s.ind || d.m.ind || d.d.ind ? 0 : kDirect));
+    if ((in.op == Op::modw_ || in.op == Op::divw_) && in.src.mode == AddrMode::Imm &&
+        in.src.a > 0 && in.src.a <= (1 << 30) && (in.src.a & (in.src.a - 1)) == 0) {
+      d.h = in.op == Op::modw_ ? kH_modw_pow2 : kH_divw_pow2;
+      d.aux =
+          in.op == Op::modw_ ? in.src.a : std::countr_zero(static_cast<std::uint32_t>(in.src.a));
+    }
     switch (in.op) {
       case Op::lea_:
         // `lea $v, d` (Limbo's constant send in an alt) needs the constant

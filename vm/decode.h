@@ -29,13 +29,27 @@ struct DOpnd {
 // Handler index of a decoded instruction: its opcode, plus kDirect when no
 // operand is doubly indirect (the handler then skips that test).
 inline constexpr unsigned kDirect = kNumOps;
-inline constexpr unsigned kNumHandlers = 2 * kNumOps;
+
+// Handlers beyond the opcodes' own, chosen at decode where an operand's value
+// allows a cheaper form of the same operation (aux carries the parameter):
+// modw and divw by a power-of-two immediate (a mask and a shift, no divide).
+#define DIS_SPECIAL_HANDLERS(X) \
+  X(modw_pow2)                  \
+  X(divw_pow2)
+enum SpecialHandler : unsigned {
+  kSpecialBefore = 2 * kNumOps - 1,
+#define DIS_SPECIAL(name) kH_##name,
+  DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
+#undef DIS_SPECIAL
+      kNumHandlers
+};
 
 struct DInst {
   Op op = Op::nop_;
   std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
   std::int32_t aux = 0;  // branch target, global type, table index, size
+  // modw_pow2: aux = the divisor; divw_pow2: aux = its log2.
   // `frame` (whose operands s and m are unused at run time) also carries
   // the frame's stack bytes in s.b and whether it has pointers in m.b.
 };

@@ -62,14 +62,6 @@ std::uint32_t Heap::add_type(std::int32_t size, const std::vector<std::uint8_t>&
   return add_type(std::move(t));
 }
 
-BlockHeader* Heap::checked_header(Ptr p) {
-  if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) return nullptr;
-  BlockHeader* h = header(p);
-  if (h->magic != kLive || h->type >= types_.size() || types_[h->type].kind == TypeKind::Stack)
-    return nullptr;
-  return h;
-}
-
 Ptr Heap::carve(std::uint32_t block) {
   if (block <= kSmallMax) {
     auto& fl = small_free_[block / 8];

@@ -57,7 +57,7 @@ struct BlockHeader {
   std::uint32_t type;
   std::uint32_t size;  // whole block, header included
   std::uint8_t colour;
-  std::uint8_t magic;  // kLive or kFree
+  std::uint8_t magic;   // kLive or kFree
   std::uint16_t spare;  // kCollected once a sweep has cut its references
 };
 static_assert(sizeof(BlockHeader) == 16);
@@ -65,7 +65,8 @@ static_assert(sizeof(BlockHeader) == 16);
 inline constexpr std::uint8_t kLive = 0xD5;
 inline constexpr std::uint8_t kFree = 0xF4;
 inline constexpr Ptr kHeapStart = 1u << 16;
-inline constexpr std::uint16_t kCollected = 1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
+inline constexpr std::uint16_t kCollected =
+    1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
 
 // Well-known type indices installed by the Heap constructor.
 enum WellKnownType : std::uint32_t {
@@ -132,8 +133,23 @@ class Heap {
   void free_stack(Ptr p);
 
   BlockHeader* header(Ptr p) { return reinterpret_cast<BlockHeader*>(cage_.at(p - 16)); }
-  // The header if p is a live block, else nullptr.
-  BlockHeader* checked_header(Ptr p);
+  // The header if p is a live block, else nullptr. Inline: every pointer
+  // move (incref/decref) validates its block.
+  BlockHeader* checked_header(Ptr p) {
+    if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) [[unlikely]]
+      return nullptr;
+    BlockHeader* h = header(p);
+    if (h->magic != kLive || h->type >= types_.size() || types_[h->type].kind == TypeKind::Stack)
+        [[unlikely]]
+      return nullptr;
+    return h;
+  }
+  // Whether p is a live array block (the indexing fast path).
+  bool is_array(Ptr p) {
+    if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) return false;
+    const BlockHeader* h = header(p);
+    return h->magic == kLive && h->type == kTypeArray;
+  }
 
   void incref(Ptr p) {
     if (p == H) return;
@@ -146,7 +162,7 @@ class Heap {
     if (p == H || !refcounting_) return;
     BlockHeader* h = checked_header(p);
     if (!h) return;  // not a block: nothing to release
-    if (h->ref > 1) {
+    if (h->ref > 1) [[likely]] {
       --h->ref;
       return;
     }
@@ -188,8 +204,8 @@ class Heap {
 
   // ---- collector interface (gc.cpp) ----
   std::uint8_t mutator_colour = 0;
-  bool nprop = false;   // a propagator was made outside the sweep's view
-  Ptr scan_guard = H;   // reset to H when this block is freed (resumable scans)
+  bool nprop = false;  // a propagator was made outside the sweep's view
+  Ptr scan_guard = H;  // reset to H when this block is freed (resumable scans)
   void barrier(BlockHeader* h) {
     h->colour = kPropagator;
     nprop = true;

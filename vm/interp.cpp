@@ -107,6 +107,28 @@ inline std::int32_t fixshift(std::int64_t v, std::int32_t p) {
   return find_frame_below(p, f);
 }
 
+// The cage address of element i of array a (indw, indb, indf, indl): the
+// block check inline, anything unusual (nil, a bad header) through array_ref,
+// which raises. The address is 32-bit arithmetic, so it stays in the cage.
+[[gnu::noinline]] Ptr index_slow(Heap& heap, Ptr a, std::int32_t i, std::uint32_t es) {
+  ArrayRef r = array_ref(heap, a);
+  if (i < 0 || i >= r.len) raise_error("array bounds error");
+  return r.data + static_cast<std::uint32_t>(i) * es;
+}
+
+[[gnu::always_inline]] inline Ptr index_elem(Heap& heap, Ptr a, std::int32_t i, std::uint32_t es) {
+  if (heap.is_array(a)) [[likely]] {
+    const std::uint8_t* d = heap.cage().at(a);
+    const auto len = ld<std::int32_t>(d);
+    const Ptr data = ld<Ptr>(d + 12);
+    if (static_cast<std::uint32_t>(i) < static_cast<std::uint32_t>(len) &&
+        std::uint64_t{data} + std::uint64_t(static_cast<std::uint32_t>(len)) * es <= Cage::kSize)
+        [[likely]]
+      return data + static_cast<std::uint32_t>(i) * es;
+  }
+  return index_slow(heap, a, i, es);
+}
+
 // Link k of a module instance: k >= 0 indexes the importer's resolved table,
 // k < 0 names entry -k-1 of the module's own export list (Limbo's function
 // references call through it). nullptr when out of range.
@@ -201,6 +223,9 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #define DIS_OP(code, name, S_, M_, D_) &&LD_##name,
 #include "opcodes.def"
 #undef DIS_OP
+#define DIS_SPECIAL(name) &&LS_##name,
+          DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
+#undef DIS_SPECIAL
       };
       static_assert(sizeof labels / sizeof labels[0] == kNumHandlers);
 #endif
@@ -229,6 +254,11 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     goto LD_##name;
 #include "opcodes.def"
 #undef DIS_OP
+#define DIS_SPECIAL(name) \
+  case kH_##name:         \
+    goto LS_##name;
+        DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
+#undef DIS_SPECIAL
         default:
           raise_error("illegal dis instruction");
       }
@@ -256,6 +286,27 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #undef S
 #undef M
 #undef D
+
+      // ---- special handlers (decode.h) ----
+    LS_modw_pow2 : {
+      // m % 2^k truncates toward zero: a negative m with a remainder keeps
+      // its sign bits.
+      const auto mask = static_cast<std::uint32_t>(in->aux) - 1;
+      const auto m_ = static_cast<std::uint32_t>(LW(addr_of(base, cage, in->m)));
+      std::uint32_t r = m_ & mask;
+      if (static_cast<std::int32_t>(m_) < 0 && r != 0) r |= ~mask;
+      st<std::int32_t>(addr_of(base, cage, in->d), static_cast<std::int32_t>(r));
+      NEXT;
+    }
+    LS_divw_pow2 : {
+      const std::int32_t m_ = LW(addr_of(base, cage, in->m));
+      const std::int32_t k = in->aux;
+      // Rounding toward zero: a negative m is biased by 2^k - 1 first.
+      const std::uint32_t bias = k == 0 ? 0 : static_cast<std::uint32_t>(m_ >> 31) >> (32 - k);
+      const std::int32_t q = (m_ + static_cast<std::int32_t>(bias)) >> k;
+      st<std::int32_t>(addr_of(base, cage, in->d), q);
+      NEXT;
+    }
 #undef NEXT
     } catch (DisError& e) {
       // The faulting instruction is `in`.
