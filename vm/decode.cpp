@@ -1,6 +1,7 @@
 #include "decode.h"
 
 #include <bit>
+#include <string_view>
 
 #include "dis_string.h"
 #include "runtime.h"
@@ -12,6 +13,7 @@ DOpnd imm(Program& p, std::int64_t v) {
   DOpnd o;
   o.base = kConst;
   o.a = static_cast<std::int32_t>(p.consts.size() * 8);
+  o.b = static_cast<std::int32_t>(v);  // for the shaped handlers
   p.consts.push_back(v);
   return o;
 }
@@ -37,6 +39,38 @@ DOpnd operand(Program& p, const Operand& x) {
       return imm(p, 0);
   }
   return o;
+}
+
+// An operand's letter in DIS_SHAPED_HANDLERS.
+char shape_letter(const DOpnd& o) {
+  if (o.ind) return o.base == kFp ? 'X' : '?';
+  return o.base == kFp ? 'F' : o.base == kConst ? 'I' : '?';
+}
+
+struct Shaped {
+  Op op;
+  const char* shape;
+  unsigned h;
+};
+constexpr Shaped kShaped[] = {
+#define DIS_SHAPED(op, shape) {Op::op##_, #shape, kH_##op##_##shape},
+    DIS_SHAPED_HANDLERS(DIS_SHAPED)
+#undef DIS_SHAPED
+};
+
+// The handler of a decoded instruction: a shaped or special one where it
+// applies, else the opcode's direct or general handler.
+std::uint16_t choose_handler(const Instruction& in, DInst& d) {
+  if ((in.op == Op::modw_ || in.op == Op::divw_) && in.src.mode == AddrMode::Imm && in.src.a > 0 &&
+      in.src.a <= (1 << 30) && (in.src.a & (in.src.a - 1)) == 0) {
+    d.aux = in.op == Op::modw_ ? in.src.a : std::countr_zero(static_cast<std::uint32_t>(in.src.a));
+    return static_cast<std::uint16_t>(in.op == Op::modw_ ? kH_modw_pow2 : kH_divw_pow2);
+  }
+  const char shape[4] = {shape_letter(d.s), shape_letter(d.m), shape_letter(d.d), 0};
+  for (const Shaped& x : kShaped)
+    if (x.op == in.op && std::string_view(x.shape) == shape) return static_cast<std::uint16_t>(x.h);
+  return static_cast<std::uint16_t>(static_cast<unsigned>(in.op) +
+                                    (d.s.ind || d.m.ind || d.d.ind ? 0 : kDirect));
 }
 
 }  // namespace
@@ -74,14 +108,6 @@ void decode(Program& p, Heap& heap) {
         break;
     }
     if (info.dst == OperandKind::T) d.aux = in.dst.a;
-    d.h = static_cast<std::uint16_t>(static_cast<unsigned>(in.op) +
-                                     (d.s.ind || d.m.ind || d.d.ind ? 0 : kDirect));
-    if ((in.op == Op::modw_ || in.op == Op::divw_) && in.src.mode == AddrMode::Imm &&
-        in.src.a > 0 && in.src.a <= (1 << 30) && (in.src.a & (in.src.a - 1)) == 0) {
-      d.h = in.op == Op::modw_ ? kH_modw_pow2 : kH_divw_pow2;
-      d.aux =
-          in.op == Op::modw_ ? in.src.a : std::countr_zero(static_cast<std::uint32_t>(in.src.a));
-    }
     switch (in.op) {
       case Op::lea_:
         // `lea $v, d` (Limbo's constant send in an alt) needs the constant
@@ -111,6 +137,8 @@ void decode(Program& p, Heap& heap) {
         break;
     }
   }
+  for (std::size_t pc = 0; pc < m.code.size(); ++pc)
+    p.code[pc].h = choose_handler(m.code[pc], p.code[pc]);
   if (!lea_consts.empty()) {
     Ptr block = heap.alloc_stack(static_cast<std::uint32_t>(8 * lea_consts.size()));
     for (std::size_t i = 0; i < lea_consts.size(); ++i) {

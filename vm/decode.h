@@ -36,12 +36,30 @@ inline constexpr unsigned kDirect = kNumOps;
 #define DIS_SPECIAL_HANDLERS(X) \
   X(modw_pow2)                  \
   X(divw_pow2)
+
+// Shape-specialised handlers of the commonest word operations: X(op, shape),
+// the shape naming source, middle and destination in turn: F a frame word
+// a(fp), I an immediate or an absent operand (an immediate's value is also
+// kept in the operand's b), X a double indirection through the frame
+// b(a(fp)). Decode picks the handler when an instruction has that exact
+// shape; the handler needs no base table and tests no operand kind.
+#define DIS_SHAPED_HANDLERS(X)                                                                   \
+  X(movw, FIF)                                                                                   \
+  X(movw, IIF) X(movw, FIX) X(movw, IIX) X(lea, FIX) X(addw, IFF) X(addw, FFF) X(addw, FFX)      \
+      X(addw, IFX) X(subw, IFF) X(subw, FFF) X(subw, IFX) X(mulw, IFF) X(mulw, FFF) X(andw, IFF) \
+          X(orw, IFF) X(xorw, IFF) X(shlw, IFF) X(shrw, IFF) X(lsrw, IFF) X(beqw, FFI)           \
+              X(beqw, FII) X(beqw, XII) X(bnew, FFI) X(bnew, FII) X(bltw, FFI) X(bltw, FII)      \
+                  X(bltw, IFI) X(blew, FFI) X(blew, FII) X(bgtw, FFI) X(bgtw, FII) X(bgew, FFI)  \
+                      X(bgew, FII) X(bgew, IFI) X(indw, FFF) X(movw, XIF)
 enum SpecialHandler : unsigned {
   kSpecialBefore = 2 * kNumOps - 1,
 #define DIS_SPECIAL(name) kH_##name,
   DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
 #undef DIS_SPECIAL
-      kNumHandlers
+#define DIS_SHAPED(op, shape) kH_##op##_##shape,
+      DIS_SHAPED_HANDLERS(DIS_SHAPED)
+#undef DIS_SHAPED
+          kNumHandlers
 };
 
 struct DInst {

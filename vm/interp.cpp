@@ -107,6 +107,15 @@ inline std::int32_t fixshift(std::int64_t v, std::int32_t p) {
   return find_frame_below(p, f);
 }
 
+// The host address b(a(fp)) of a doubly indirect frame operand.
+[[gnu::always_inline]] inline std::uint8_t* fp_ind(std::uint8_t* fp, std::uint8_t* cage,
+                                                   const DOpnd& o) {
+  const Ptr q = ld<Ptr>(fp + o.a);
+  if (q == H) [[unlikely]]
+    raise_error("dereference of nil");
+  return cage + static_cast<std::uint32_t>(q + static_cast<std::uint32_t>(o.b));
+}
+
 // The cage address of element i of array a (indw, indb, indf, indl): the
 // block check inline, anything unusual (nil, a bad header) through array_ref,
 // which raises. The address is 32-bit arithmetic, so it stays in the cage.
@@ -226,6 +235,9 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #define DIS_SPECIAL(name) &&LS_##name,
           DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
 #undef DIS_SPECIAL
+#define DIS_SHAPED(op, shape) &&LS_##op##_##shape,
+              DIS_SHAPED_HANDLERS(DIS_SHAPED)
+#undef DIS_SHAPED
       };
       static_assert(sizeof labels / sizeof labels[0] == kNumHandlers);
 #endif
@@ -259,6 +271,11 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     goto LS_##name;
         DIS_SPECIAL_HANDLERS(DIS_SPECIAL)
 #undef DIS_SPECIAL
+#define DIS_SHAPED(op, shape) \
+  case kH_##op##_##shape:     \
+    goto LS_##op##_##shape;
+        DIS_SHAPED_HANDLERS(DIS_SHAPED)
+#undef DIS_SHAPED
         default:
           raise_error("illegal dis instruction");
       }
@@ -307,6 +324,98 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       st<std::int32_t>(addr_of(base, cage, in->d), q);
       NEXT;
     }
+
+    // ---- shape-specialised handlers (DIS_SHAPED_HANDLERS in decode.h) ----
+#define OF(o) (base[kFp] + in->o.a)           // F: a frame word
+#define OI(o) (in->o.b)                       // I: the immediate itself
+#define OX(o) fp_ind(base[kFp], cage, in->o)  // X: b(a(fp)), nil checked
+#define WBIN(name, expr)                                      \
+  LS_##name##_IFF : {                                         \
+    const std::int32_t s_ = OI(s), m_ = LW(OF(m));            \
+    st<std::int32_t>(OF(d), static_cast<std::int32_t>(expr)); \
+    NEXT;                                                     \
+  }
+#define WBIN_FFF(name, expr)                                  \
+  LS_##name##_FFF : {                                         \
+    const std::int32_t s_ = LW(OF(s)), m_ = LW(OF(m));        \
+    st<std::int32_t>(OF(d), static_cast<std::int32_t>(expr)); \
+    NEXT;                                                     \
+  }
+#define U32(x) static_cast<std::uint32_t>(x)
+      WBIN(addw, U32(m_) + U32(s_))
+      WBIN(subw, U32(m_) - U32(s_))
+      WBIN(mulw, U32(m_) * U32(s_))
+      WBIN(andw, m_ & s_)
+      WBIN(orw, m_ | s_)
+      WBIN(xorw, m_ ^ s_)
+      WBIN(shlw, U32(m_) << (s_ & 31))
+      WBIN(shrw, m_ >> (s_ & 31))
+      WBIN(lsrw, U32(m_) >> (s_ & 31))
+      WBIN_FFF(addw, U32(m_) + U32(s_))
+      WBIN_FFF(subw, U32(m_) - U32(s_))
+      WBIN_FFF(mulw, U32(m_) * U32(s_))
+    LS_addw_FFX : {
+      const std::int32_t s_ = LW(OF(s)), m_ = LW(OF(m));
+      st<std::int32_t>(OX(d), static_cast<std::int32_t>(U32(m_) + U32(s_)));
+      NEXT;
+    }
+    LS_addw_IFX : {
+      const std::int32_t s_ = OI(s), m_ = LW(OF(m));
+      st<std::int32_t>(OX(d), static_cast<std::int32_t>(U32(m_) + U32(s_)));
+      NEXT;
+    }
+    LS_subw_IFX : {
+      const std::int32_t s_ = OI(s), m_ = LW(OF(m));
+      st<std::int32_t>(OX(d), static_cast<std::int32_t>(U32(m_) - U32(s_)));
+      NEXT;
+    }
+#undef U32
+    LS_movw_FIF:
+      st<std::int32_t>(OF(d), LW(OF(s)));
+      NEXT;
+    LS_movw_IIF:
+      st<std::int32_t>(OF(d), OI(s));
+      NEXT;
+    LS_movw_XIF:
+      st<std::int32_t>(OF(d), LW(OX(s)));
+      NEXT;
+    LS_movw_FIX : {
+      const std::int32_t v = LW(OF(s));
+      st<std::int32_t>(OX(d), v);
+      NEXT;
+    }
+    LS_movw_IIX:
+      st<std::int32_t>(OX(d), OI(s));
+      NEXT;
+    LS_lea_FIX : {
+      const auto v = static_cast<Ptr>(OF(s) - cage);
+      st<Ptr>(OX(d), v);
+      NEXT;
+    }
+    LS_indw_FFF : {
+      const Ptr a_ = LP(OF(s));
+      const std::int32_t i_ = LW(OF(d));
+      st<Ptr>(OF(m), index_elem(heap, a_, i_, 4));
+      NEXT;
+    }
+#define WCMP(name, op)                                  \
+  LS_##name##_FFI : { BRANCH(LW(OF(s)) op LW(OF(m))); } \
+  LS_##name##_FII : { BRANCH(LW(OF(s)) op OI(m)); }
+      WCMP(beqw, ==)
+      WCMP(bnew, !=)
+      WCMP(bltw, <)
+      WCMP(blew, <=)
+      WCMP(bgtw, >)
+      WCMP(bgew, >=)
+    LS_beqw_XII : { BRANCH(LW(OX(s)) == OI(m)); }
+    LS_bltw_IFI : { BRANCH(OI(s) < LW(OF(m))); }
+    LS_bgew_IFI : { BRANCH(OI(s) >= LW(OF(m))); }
+#undef WCMP
+#undef WBIN
+#undef WBIN_FFF
+#undef OF
+#undef OI
+#undef OX
 #undef NEXT
     } catch (DisError& e) {
       // The faulting instruction is `in`.

@@ -48,6 +48,39 @@ TEST(VmSpecialised, PowerOfTwoThroughIndirectOperands) {
   EXPECT_EQ(o.out, "-1\n-3\n");
 }
 
+TEST(VmSpecialised, ShapedWordOpsMatchTheGeneralOnes) {
+  // The same operations on frame words and immediates (shaped handlers) and
+  // on module data words (general handlers), checked against C++.
+  const std::int32_t a = -123457, b = 98765;
+  auto ops = [](const std::string& x, const std::string& y, const std::string& t) {
+    return "\taddw\t$7," + x + "," + t + "\n" + print_int(t) + "\tsubw\t$7," + x + "," + t + "\n" +
+           print_int(t) + "\tmulw\t" + y + "," + x + "," + t + "\n" + print_int(t) + "\tshrw\t$3," +
+           x + "," + t + "\n" + print_int(t) + "\tlsrw\t$3," + x + "," + t + "\n" + print_int(t) +
+           "\txorw\t$5," + x + "," + t + "\n" + print_int(t);
+  };
+  auto uw = [](std::int64_t v) { return std::to_string(static_cast<std::int32_t>(v)) + "\n"; };
+  const std::string want = uw(a + 7) + uw(a - 7) + uw(std::int64_t{a} * b) + uw(a >> 3) +
+                           uw(static_cast<std::uint32_t>(a) >> 3) + uw(a ^ 5);
+  auto o = run("\tmovw\t$" + std::to_string(a) + ",40(fp)\n\tmovw\t$" + std::to_string(b) +
+               ",44(fp)\n" + ops("40(fp)", "44(fp)", "48(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, want);
+  o = run("\tmovw\t$" + std::to_string(a) + ",40(mp)\n\tmovw\t$" + std::to_string(b) + ",44(mp)\n" +
+          ops("40(mp)", "44(mp)", "48(mp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, want);
+}
+
+TEST(VmSpecialised, ShapedIndirectionThroughNilRaises) {
+  for (const char* body : {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n",
+                           "\tmovw\t4(128(fp)),40(fp)\n", "\tlea\t40(fp),4(128(fp))\n",
+                           "\taddw\t$1,40(fp),4(128(fp))\n", "\tbeqw\t4(128(fp)),$0,$1\n"}) {
+    auto o = run(body);
+    EXPECT_EQ(o.status, 1) << body;
+    EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
+  }
+}
+
 TEST(VmSpecialised, CallOfAnOlderPendingFrame) {
   // Two frames made before either call: the older one is called last, so
   // call must find a frame below the newest.
