@@ -88,10 +88,38 @@ inline double pow_real(double base, std::int32_t e) {
   return neg ? 1 / r : r;
 }
 
-inline std::int32_t fixshift(std::int64_t v, std::int32_t p) {
-  if (p >= 0) return static_cast<std::int32_t>(v >> (p & 63));
-  return static_cast<std::int32_t>(static_cast<std::uint64_t>(v) << ((-p) & 63));
+// Fixed point, as Inferno's interpreter computes it: a scale p >= 0 shifts
+// left, p < 0 right (arithmetic); the count is taken mod 64, as the host's
+// shifter does. 64-bit sums wrap.
+inline std::int64_t fx_shift(std::int64_t v, std::int64_t p) {
+  if (p >= 0) return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << (p & 63));
+  return v >> ((-p) & 63);
 }
+inline std::int64_t fx_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t fx_div(std::int64_t n, std::int64_t d) {
+  if (d == 0) raise_error("zero divide");
+  if (d == -1) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(n));
+  return n / d;
+}
+// The rounding bias 2^-p - 1 of the *1 forms (their p is negative).
+inline std::int64_t fx_bias(std::int64_t p) {
+  return static_cast<std::int64_t>((std::uint64_t{1} << ((-p) & 63)) - 1);
+}
+inline std::int32_t fx_neg(std::int32_t v) {
+  return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(v));
+}
+inline std::int32_t fx_pred(std::int32_t v) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) - 1u);
+}
+// The *1 forms' flags in the two low bits of the scale: bit 1 adds a
+// rounding term v to the shifted value, bit 0 a bias before the shift.
+struct FxRound {
+  bool vnz, wnz;
+  std::int32_t p;
+  explicit FxRound(std::int32_t scale) : vnz(scale & 2), wnz(scale & 1), p(scale >> 2) {}
+};
 
 std::int32_t find_frame(Prog& p, Ptr f) {
   for (auto i = static_cast<std::int32_t>(p.frames.size()) - 1; i > p.cur; --i)
@@ -443,43 +471,89 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       // ---- fixed point: scale from the frame temporaries ----
     L_mulx : {
       std::int64_t r = std::int64_t(LW(M)) * LW(S);
-      st<std::int32_t>(D, fixshift(r, ld<std::int32_t>(base[kFp] + 28)));
+      st<std::int32_t>(D, static_cast<std::int32_t>(fx_shift(r, ld<std::int32_t>(base[kFp] + 28))));
       NEXT;
     }
     L_divx : {
-      std::int32_t s_ = LW(S);
-      if (s_ == 0) raise_error("zero divide");
-      std::int32_t sh = ld<std::int32_t>(base[kFp] + 28);
-      std::int64_t m_ = LW(M);
-      m_ = sh >= 0 ? static_cast<std::int64_t>(U64(m_) << (sh & 63)) : m_ >> ((-sh) & 63);
-      st<std::int32_t>(D, static_cast<std::int32_t>(m_ / s_));
+      std::int64_t r = fx_shift(LW(M), ld<std::int32_t>(base[kFp] + 28));
+      st<std::int32_t>(D, static_cast<std::int32_t>(fx_div(r, LW(S))));
       NEXT;
     }
     L_cvtxx:
-      st<std::int32_t>(D, fixshift(LW(S), -LW(M)));
+      st<std::int32_t>(D, static_cast<std::int32_t>(fx_shift(LW(S), LW(M))));
       NEXT;
-    L_mulx0:
+      // The 0 and 1 forms: a zero operand gives 0 before any division; the
+      // divisor (mulx, cvtxx) or multiplier (divx) is the temporary at 20(fp).
+    L_mulx0 : {
+      std::int32_t x = LW(M), y = LW(S);
+      std::int64_t r = 0;
+      if (x != 0 && y != 0) {
+        r = fx_shift(std::int64_t(x) * y, ld<std::int32_t>(base[kFp] + 28));
+        r = fx_div(r, ld<std::int32_t>(base[kFp] + 20));
+      }
+      st<std::int32_t>(D, static_cast<std::int32_t>(r));
+      NEXT;
+    }
+    L_divx0 : {
+      std::int32_t x = LW(M), y = LW(S);
+      std::int64_t r = 0;
+      if (x != 0) {
+        r = fx_shift(std::int64_t(ld<std::int32_t>(base[kFp] + 20)) * x,
+                     ld<std::int32_t>(base[kFp] + 28));
+        r = fx_div(r, y);
+      }
+      st<std::int32_t>(D, static_cast<std::int32_t>(r));
+      NEXT;
+    }
+    L_cvtxx0 : {
+      std::int32_t x = LW(S);
+      std::int64_t r = 0;
+      if (x != 0) r = fx_div(fx_shift(x, LW(M)), ld<std::int32_t>(base[kFp] + 20));
+      st<std::int32_t>(D, static_cast<std::int32_t>(r));
+      NEXT;
+    }
     L_mulx1 : {
-      std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
-      if (div == 0) raise_error("zero divide");
-      std::int64_t r = std::int64_t(LW(M)) * LW(S);
-      r = fixshift(r, ld<std::int32_t>(base[kFp] + 28));
-      st<std::int32_t>(D, static_cast<std::int32_t>(r / div));
+      std::int32_t x = LW(M), y = LW(S), a = ld<std::int32_t>(base[kFp] + 20);
+      std::int64_t r = 0;
+      if (x != 0 && y != 0) {
+        FxRound f(ld<std::int32_t>(base[kFp] + 28));
+        const bool differ = (x < 0) != (y < 0);  // signs, zero counted positive
+        std::int32_t v = 0;
+        if (f.vnz) v = differ ? fx_neg(fx_pred(a)) : fx_pred(a);
+        std::int64_t w = 0;
+        if (f.wnz && (f.vnz ? !differ : differ)) w = fx_bias(f.p);
+        r = fx_shift(fx_add(std::int64_t(x) * y, w), f.p);
+        r = fx_div(fx_add(r, v), a);
+      }
+      st<std::int32_t>(D, static_cast<std::int32_t>(r));
       NEXT;
     }
-    L_divx0:
     L_divx1 : {
-      std::int32_t s_ = LW(S);
-      if (s_ == 0) raise_error("zero divide");
-      std::int64_t r = std::int64_t(LW(M)) * ld<std::int32_t>(base[kFp] + 20);
-      st<std::int32_t>(D, static_cast<std::int32_t>(r / s_));
+      std::int32_t x = LW(M), y = LW(S), b = ld<std::int32_t>(base[kFp] + 20);
+      std::int32_t out = 0;
+      if (x != 0) {
+        FxRound f(ld<std::int32_t>(base[kFp] + 28));
+        std::int32_t v = 0;
+        if (f.vnz) v = (x < 0) != (y < 0) ? -1 : 1;
+        std::int64_t w = f.wnz && x <= 0 ? fx_bias(f.p) : 0;
+        std::int64_t r = fx_div(fx_shift(fx_add(std::int64_t(b) * x, w), f.p), y);
+        out = static_cast<std::int32_t>(static_cast<std::uint32_t>(r) + static_cast<std::uint32_t>(v));
+      }
+      st<std::int32_t>(D, out);
       NEXT;
     }
-    L_cvtxx0:
     L_cvtxx1 : {
-      std::int32_t div = ld<std::int32_t>(base[kFp] + 20);
-      if (div == 0) raise_error("zero divide");
-      st<std::int32_t>(D, static_cast<std::int32_t>(fixshift(LW(S), -LW(M)) / div));
+      std::int32_t x = LW(S), a = ld<std::int32_t>(base[kFp] + 20);
+      std::int64_t r = 0;
+      if (x != 0) {
+        FxRound f(LW(M));
+        std::int32_t v = 0;
+        if (f.vnz) v = x < 0 ? fx_neg(fx_pred(a)) : fx_pred(a);
+        std::int64_t w = 0;
+        if (f.wnz && (f.vnz ? x > 0 : x < 0)) w = fx_bias(f.p);
+        r = fx_div(fx_add(fx_shift(fx_add(x, w), f.p), v), a);
+      }
+      st<std::int32_t>(D, static_cast<std::int32_t>(r));
       NEXT;
     }
     L_cvtfx:
@@ -1004,10 +1078,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 
 template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
 template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
-// The cost tool's policies (cost_probe.h).
+// The cost tool's policies (cost_probe.h); absent from a -DDIS_PROBES=OFF build.
+#if DIS_PROBES
 template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
 template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
 template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
+#endif
 
 void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc) {
   if (vm.opts.trace_limit && vm.trace_count >= vm.opts.trace_limit) return;
