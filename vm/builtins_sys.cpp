@@ -90,6 +90,19 @@ Ptr new_fd(Impl& vm, std::int32_t fd) {
 
 void set_errstr(Impl& vm) { vm.errstr = std::strerror(errno); }
 
+// Opens a host file; when descriptors run out, dropped FDs the collector has
+// not reached yet (cycles, or anything under --gc=ms) may hold them, so one
+// full collection runs before the single retry.
+template <class OpenFn>
+int host_open(Impl& vm, OpenFn open_fn) {
+  int fd = open_fn();
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && vm.gc) {
+    vm.gc->full_collect(/*safe_point=*/false);
+    fd = open_fn();
+  }
+  return fd;
+}
+
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   ArrayRef r = array_ref(c.heap(), a);
   if (n > r.len) n = r.len;
@@ -239,7 +252,8 @@ void sys_open(Call& c) {
     c.ret_ptr(new_fd(c.impl(), kBusecFd));
     return;
   }
-  int fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode));
+  const std::string host = c.impl().host_path(path);
+  int fd = host_open(c.impl(), [&] { return ::open(host.c_str(), open_flags(mode)); });
   if (fd < 0) {
     set_errstr(c.impl());
     c.ret_ptr(H);
@@ -258,8 +272,10 @@ void sys_create(Call& c) {
              ? ::open(c.impl().host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
              : -1;
   else
-    fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
-                static_cast<mode_t>(perm & 0777));
+    fd = host_open(c.impl(), [&] {
+      return ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
+                    static_cast<mode_t>(perm & 0777));
+    });
   if (fd < 0) {
     set_errstr(c.impl());
     c.ret_ptr(H);
@@ -314,6 +330,14 @@ void sys_seek(Call& c) {
 void sys_fildes(Call& c) {
   std::int32_t fd = c.arg_int(32);
   if (fd < 0 || (fd > 2 && fcntl(fd, F_GETFD) < 0)) {
+    c.ret_ptr(H);
+    return;
+  }
+  // A new FD owns its descriptor (closed when the FD is freed): a copy of it,
+  // as Inferno's fildes makes, so the original stays open.
+  if (fd > 2) fd = host_open(c.impl(), [&] { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); });
+  if (fd < 0) {
+    set_errstr(c.impl());
     c.ret_ptr(H);
     return;
   }
@@ -381,7 +405,17 @@ void register_table(Impl& vm, std::string_view path,
 }
 
 void register_sys(Impl& vm) {
-  vm.fd_type = vm.heap.add_type(4, {}, "Sys.FD");
+  TypeInfo fd_type;
+  fd_type.size = 4;
+  fd_type.name = "Sys.FD";
+  // The host file closes with its last reference (or when collected, or at
+  // exit); the standard streams and /dev/busec are not ours to close.
+  fd_type.on_free = [](std::uint8_t* data) {
+    std::int32_t fd = ld<std::int32_t>(data);
+    if (fd > 2 && fd != kBusecFd) ::close(fd);
+    st<std::int32_t>(data, -1);
+  };
+  vm.fd_type = vm.heap.add_type(std::move(fd_type));
   register_table(
       vm, "$Sys",
       {

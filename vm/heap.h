@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ struct TypeInfo {
   std::vector<std::uint32_t> ptrs;  // byte offsets of pointer words
   std::vector<std::uint8_t> map;    // as in the module, for tools
   std::string name;                 // for diagnostics
+  // Releases host state an object of this type holds (a Sys->FD's file):
+  // called with its data when the block is freed (count zero, collector) or,
+  // still live, when the heap goes.
+  std::function<void(std::uint8_t*)> on_free;
 };
 
 struct BlockHeader {
@@ -57,7 +62,7 @@ struct BlockHeader {
   std::uint32_t type;
   std::uint32_t size;  // whole block, header included
   std::uint8_t colour;
-  std::uint8_t magic;  // kLive or kFree
+  std::uint8_t magic;   // kLive or kFree
   std::uint16_t spare;  // kCollected once a sweep has cut its references
 };
 static_assert(sizeof(BlockHeader) == 16);
@@ -65,7 +70,8 @@ static_assert(sizeof(BlockHeader) == 16);
 inline constexpr std::uint8_t kLive = 0xD5;
 inline constexpr std::uint8_t kFree = 0xF4;
 inline constexpr Ptr kHeapStart = 1u << 16;
-inline constexpr std::uint16_t kCollected = 1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
+inline constexpr std::uint16_t kCollected =
+    1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
 
 // Well-known type indices installed by the Heap constructor.
 enum WellKnownType : std::uint32_t {
@@ -111,6 +117,9 @@ struct FreeObserver {
 class Heap {
  public:
   explicit Heap(Cage& cage, std::uint64_t limit);
+  ~Heap();
+  Heap(const Heap&) = delete;
+  Heap& operator=(const Heap&) = delete;
 
   Cage& cage() { return cage_; }
   void set_hooks(HeapHooks* h) { hooks_ = h; }
@@ -188,8 +197,8 @@ class Heap {
 
   // ---- collector interface (gc.cpp) ----
   std::uint8_t mutator_colour = 0;
-  bool nprop = false;   // a propagator was made outside the sweep's view
-  Ptr scan_guard = H;   // reset to H when this block is freed (resumable scans)
+  bool nprop = false;  // a propagator was made outside the sweep's view
+  Ptr scan_guard = H;  // reset to H when this block is freed (resumable scans)
   void barrier(BlockHeader* h) {
     h->colour = kPropagator;
     nprop = true;
@@ -215,6 +224,10 @@ class Heap {
   void release_child(Ptr c, std::vector<Ptr>& work);
   Ptr carve(std::uint32_t block);
   void free_block(Ptr p);
+  void finalize(Ptr p) {
+    const TypeInfo& t = types_[header(p)->type];
+    if (t.on_free) t.on_free(cage_.at(p));
+  }
 
   Cage& cage_;
   std::uint64_t limit_;
