@@ -132,6 +132,7 @@ echo >&2
 echo "== GCSCHED ($gcsched_n steps) and GCIDLE ($gcidle_n idle episodes), old policy, one processor" >&2
 bench_to "$data/gcsched.obs" "$suite" old 1 -n "$gcsched_n" -t GCSCHED
 bench_to "$data/gcidle.obs" "$suite" old 1 -n "$gcidle_n" -t GCIDLE
+bench_to "$data/gcidle-bare.obs" "$root/samples/bench-suite" old 1 -n "$gcidle_n" -t GCIDLE
 
 echo "== cost of the BASE loop (samples/paper/costbase.b), old and fixed policy, one processor" >&2
 sed "s/^LIVE: con [0-9]*;/LIVE: con $live;/" "$here/costbase.b" >"$data/costbase.b"
