@@ -37,6 +37,14 @@ FIGURES = {
                    "(8.9%) and `rungc` (6.1%) are the first and fourth largest entries: about 15% "
                    "together, surprisingly large for this loop.",
     },
+    "explain": {
+        "title": "An Explanation / Improving the Results",
+        "summary": "Sys_read releases the interpreter around its kernel read. If a clock interrupt "
+                   "lets another interpreter process take over and no Dis thread is ready, it runs idle "
+                   "GC, which stops only for a ready thread or a process asking for the interpreter, so "
+                   "the reader can wait up to three epochs or the next 10 ms tick. Calling sched() after "
+                   "every idle rungc() step lets the reader get back in, and the 6 ms delays vanish.",
+    },
     "fig5": {
         "title": "Figure 5 (GCSCHED: 1000 calls of rungc())",
         "summary": "Each call visits 50 heap blocks, followed by release/acquire. The times form a "

@@ -63,9 +63,9 @@ done
 # observations each; the rounds give the tails (maxima, 99th percentiles)
 # something to be compared with.
 if [ $quick -eq 1 ]; then
-  rounds=3 nobs=1000 gcsched_n=300 gcidle_n=20
+  rounds=3 nobs=1000 gcsched_n=300 gcidle_n=20 cost_rounds=3
 else
-  rounds=50 nobs=1000 gcsched_n=1000 gcidle_n=100
+  rounds=50 nobs=1000 gcsched_n=1000 gcidle_n=100 cost_rounds=15
 fi
 
 # The kernel-process options (--idle-gc, --cpus). Without them the script
@@ -142,6 +142,16 @@ for policy in old fixed; do
     --out "$data/cost-$policy.txt" >"$data/cost-$policy.out"
   "$bin/cost" --profile -f "$data/costbase.b" "${opts[@]}" \
     --out "$data/profile-$policy.txt" >"$data/profile-$policy.out"
+done
+
+echo "== cost of the loop: $cost_rounds rounds per policy (JSON: idle collections, sys->read)" >&2
+for ((r = 1; r <= cost_rounds; r++)); do
+  rr=$(printf '%02d' "$r")
+  for policy in old fixed; do
+    mapfile -t opts < <(vmopts "$policy" 1)
+    "$bin/cost" --format json -f "$data/costbase.b" "${opts[@]}" \
+      --out "$data/costjson-$policy-r$rr.json" >/dev/null
+  done
 done
 
 {
