@@ -23,6 +23,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -99,8 +100,10 @@ class Collector {
   void step();
   // The scheduler's hook after each quantum.
   void quantum_end();
-  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper wakes).
-  void idle(std::chrono::steady_clock::time_point deadline);
+  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper
+  // wakes) or when `interrupted` (asked after each step) says so.
+  void idle(std::chrono::steady_clock::time_point deadline,
+            const std::function<bool()>& interrupted = {});
   // Frees everything unreachable now (completes the epoch and two more).
   void full_collect();
 
