@@ -11,7 +11,11 @@ build_args=()
 dir=
 while [ $# -gt 0 ]; do
   case $1 in
-    --build) build_args=(--build "$2"); shift ;;
+    --build)
+      [ $# -ge 2 ] || { echo "check: --build needs a directory" >&2; exit 2; }
+      build_args=(--build "$2")
+      shift
+      ;;
     *) dir=$1 ;;
   esac
   shift

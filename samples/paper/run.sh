@@ -6,7 +6,7 @@
 #
 #   samples/paper/run.sh [--quick] [--build DIR] [--live N] [OUTDIR]
 #
-#   --quick      few rounds (about a minute): checks the pipeline, not the VM
+#   --quick      few rounds (about 15 s): checks the pipeline, not the VM
 #   --live N     blocks of live heap under BASE and GCIDLE (default 50000),
 #                the stand-in for the heap of the paper's running system
 #   --build DIR  build tree whose bin/ holds dis, bench, cost, plot, bstat
@@ -33,7 +33,10 @@ while [ $# -gt 0 ]; do
       shift
       ;;
     --live)
-      [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]] || { echo "run.sh: --live needs a number" >&2; exit 2; }
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
+        echo "run.sh: --live needs a number" >&2
+        exit 2
+      fi
       live=$2
       shift
       ;;
@@ -81,6 +84,11 @@ vmopts() {
   [ "$2" = all ] || printf '%s\n' --cpus "$2"
 }
 
+# Replace only an earlier report (or an empty directory), never other files.
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/data/run.txt" ]; then
+  echo "run.sh: $out exists and is not an earlier report: give another OUTDIR" >&2
+  exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out/data"
 data="$out/data"
