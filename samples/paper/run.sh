@@ -10,15 +10,16 @@
 #   --live N     blocks of live heap under BASE and GCIDLE (default 50000),
 #                the stand-in for the heap of the paper's running system
 #   --build DIR  build tree whose bin/ holds dis, bench, cost, plot, bstat
-#                (default: $DIS_BUILD or build/; built by scripts/setup.sh
-#                when a tool is missing)
+#                (default: $DIS_BUILD or build/; when a tool is missing the
+#                packages come from scripts/setup.sh and the five tools are
+#                built there, Release unless the tree is configured already)
 #   OUTDIR       where report.md, the figures and data/ go
 #                (default: the build tree's paper-report/, which git ignores)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/samples/paper"
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
 
 quick=0
 live=50000
@@ -53,10 +54,17 @@ case $build in /*) ;; *) build="$PWD/$build" ;; esac
 bin="$build/bin"
 out=${out:-$build/paper-report}
 
-for tool in dis bench cost plot bstat; do
+# Missing tools: the packages as scripts/setup.sh installs them, then only
+# the five tools (a clean clone builds them in minutes, not the whole tree).
+tools=(dis bench cost plot bstat)
+for tool in "${tools[@]}"; do
   if [ ! -x "$bin/$tool" ]; then
-    echo "run.sh: $bin/$tool is missing: building $build" >&2
-    "$root/scripts/setup.sh" "$build"
+    echo "run.sh: $bin/$tool is missing: building ${tools[*]} in $build" >&2
+    "$root/scripts/setup.sh"
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+      cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    fi
+    cmake --build "$build" -j "$(nproc)" --target "${tools[@]}"
     break
   fi
 done
