@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "compiler.h"
+#include "cost_probe.h"
 #include "diag.h"
 #include "vm.h"
 
@@ -34,6 +35,11 @@ struct Config {
   IdleGc policy;
   unsigned cpus;  // 0: as the test process started
 };
+
+void PrintTo(const Config& c, std::ostream* os) {
+  *os << (c.policy == IdleGc::Old ? "--idle-gc=old" : "--idle-gc=fixed");
+  if (c.cpus) *os << " --cpus " << c.cpus;
+}
 
 std::string config_name(const ::testing::TestParamInfo<Config>& i) {
   return std::string(i.param.policy == IdleGc::Old ? "Old" : "Fixed") +
@@ -251,6 +257,59 @@ TEST_P(Kproc, ReaderBlockedOnPipeDoesNotStopAnotherThread) {
   EXPECT_EQ(r.out, "worked 199990000\nread ping\n") << r.err;
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_GE(r.stats.releases, 2u);  // the read and the write
+}
+
+// Under the cost tool's timing probe, the mcall of a read that blocked
+// (released) while init slept and then wrote holds the whole wait, though
+// other threads' slices and idle GC ran meanwhile (the paper's observation).
+TEST_P(Kproc, CostedReadMcallContainsTheWait) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  dis::vm::timer();  // calibrated before the first read
+  dis::vm::VM vm(options());
+  // Declared after the VM: destroyed first, while the VM it hooks is alive.
+  dis::vm::CostRecorder rec(dis::vm::ProbeMode::Time, dis::vm::Base{});
+  rec.install(vm);
+  Outcome r = run(vm, "kproc_costed", R"(implement KprocCosted;
+include "sys.m";
+	sys: Sys;
+include "draw.m";
+KprocCosted: module {
+	init: fn(nil: ref Draw->Context, args: list of string);
+};
+
+reader(fd: ref Sys->FD, c: chan of string)
+{
+	buf := array[16] of byte;
+	n := sys->read(fd, buf, len buf);
+	c <-= string buf[0:n];
+}
+
+init(nil: ref Draw->Context, args: list of string)
+{
+	sys = load Sys Sys->PATH;
+	args = tl args;
+	c := chan of string;
+	spawn reader(sys->fildes(int hd args), c);
+	sys->sleep(60);
+	b := array of byte "ping";
+	sys->write(sys->fildes(int hd tl args), b, len b);
+	sys->print("read %s\n", <-c);
+}
+)",
+                  {std::to_string(fds[0]), std::to_string(fds[1])});
+  ::close(fds[0]);
+  ::close(fds[1]);
+  EXPECT_EQ(r.out, "read ping\n") << r.err;
+  const double wait_ns = 50e6;
+  EXPECT_GE(dis::vm::to_ns(rec.builtins().at("Sys->read").max), wait_ns);
+  EXPECT_GE(dis::vm::to_ns(rec.builtins().at("Sys->sleep").max), wait_ns);
+  // The two mcalls (read and sleep) each hold their wait; nothing else does.
+  int long_records = 0;
+  for (const auto& pr : rec.programs())
+    for (const auto& record : pr.records)
+      if (record.count && dis::vm::to_ns(record.max) >= wait_ns) ++long_records;
+  EXPECT_EQ(long_records, 2);
 }
 
 // init waits on a channel whose sender is sleeping (released): not a
