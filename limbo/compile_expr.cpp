@@ -1008,6 +1008,32 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   fail(e->pos, "unknown operator " + op);
 }
 
+namespace {
+
+// The scalar conversions Dis has an instruction for; byte converts to and
+// from everything else through int, as Inferno's compiler does.
+struct Conversion {
+  TK from, to;
+  Op op;
+};
+constexpr Conversion kConversions[] = {
+    {TK::Int, TK::Big, Op::cvtwl_},     {TK::Big, TK::Int, Op::cvtlw_},
+    {TK::Int, TK::Real, Op::cvtwf_},    {TK::Real, TK::Int, Op::cvtfw_},
+    {TK::Big, TK::Real, Op::cvtlf_},    {TK::Real, TK::Big, Op::cvtfl_},
+    {TK::Int, TK::Byte, Op::cvtwb_},    {TK::Byte, TK::Int, Op::cvtbw_},
+    {TK::Int, TK::String, Op::cvtwc_},  {TK::Big, TK::String, Op::cvtlc_},
+    {TK::Real, TK::String, Op::cvtfc_}, {TK::String, TK::Int, Op::cvtcw_},
+    {TK::String, TK::Big, Op::cvtcl_},  {TK::String, TK::Real, Op::cvtcf_},
+};
+
+const Conversion* find_conversion(TK from, TK to) {
+  for (const Conversion& c : kConversions)
+    if (c.from == from && c.to == to) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
 Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   Type* to = resolve(e->type.get(), nullptr);
   Loc v = gen(e->a.get());
@@ -1017,65 +1043,20 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     return dest ? *dest : v;
   }
   Loc r = result_loc(to, dest);
-  auto cv = [&](Op op) { emit(op, v.op, r.op); };
-  TK f = from->k, t = to->k;
-  if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String)
-    cv(Op::cvtca_);
-  else if (t == TK::String && f == TK::Array && from->elem->k == TK::Byte)
-    cv(Op::cvtac_);
-  else if (f == TK::Int && t == TK::Big)
-    cv(Op::cvtwl_);
-  else if (f == TK::Big && t == TK::Int)
-    cv(Op::cvtlw_);
-  else if (f == TK::Int && t == TK::Real)
-    cv(Op::cvtwf_);
-  else if (f == TK::Real && t == TK::Int)
-    cv(Op::cvtfw_);
-  else if (f == TK::Big && t == TK::Real)
-    cv(Op::cvtlf_);
-  else if (f == TK::Real && t == TK::Big)
-    cv(Op::cvtfl_);
-  else if (f == TK::Int && t == TK::Byte)
-    cv(Op::cvtwb_);
-  else if (f == TK::Byte && t == TK::Int)
-    cv(Op::cvtbw_);
-  else if (f == TK::Int && t == TK::String)
-    cv(Op::cvtwc_);
-  else if (f == TK::Big && t == TK::String)
-    cv(Op::cvtlc_);
-  else if (f == TK::Real && t == TK::String)
-    cv(Op::cvtfc_);
-  else if (f == TK::String && t == TK::Int)
-    cv(Op::cvtcw_);
-  else if (f == TK::String && t == TK::Big)
-    cv(Op::cvtcl_);
-  else if (f == TK::String && t == TK::Real)
-    cv(Op::cvtcf_);
-  else if (f == TK::Byte || t == TK::Byte) {
-    // through int
-    Loc mid = temp(t_int_);
-    if (f == TK::Byte)
-      emit(Op::cvtbw_, v.op, mid.op);
-    else if (f == TK::Big)
-      emit(Op::cvtlw_, v.op, mid.op);
-    else if (f == TK::Real)
-      emit(Op::cvtfw_, v.op, mid.op);
-    else if (f == TK::String)
-      emit(Op::cvtcw_, v.op, mid.op);
-    else
-      fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
-    if (t == TK::Byte)
-      emit(Op::cvtwb_, mid.op, r.op);
-    else if (t == TK::Big)
-      emit(Op::cvtwl_, mid.op, r.op);
-    else if (t == TK::Real)
-      emit(Op::cvtwf_, mid.op, r.op);
-    else if (t == TK::String)
-      emit(Op::cvtwc_, mid.op, r.op);
-    else
-      fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
+  const TK f = from->k, t = to->k;
+  if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
+    emit(Op::cvtca_, v.op, r.op);
+  } else if (t == TK::String && f == TK::Array && from->elem->k == TK::Byte) {
+    emit(Op::cvtac_, v.op, r.op);
+  } else if (const Conversion* c = find_conversion(f, t)) {
+    emit(c->op, v.op, r.op);
   } else {
-    fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
+    const Conversion* in = f == TK::Byte || t == TK::Byte ? find_conversion(f, TK::Int) : nullptr;
+    const Conversion* out = in ? find_conversion(TK::Int, t) : nullptr;
+    if (!out) fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
+    Loc mid = temp(t_int_);
+    emit(in->op, v.op, mid.op);
+    emit(out->op, mid.op, r.op);
   }
   return r;
 }

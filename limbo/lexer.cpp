@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "utf8.h"
+
 namespace dis::limbo {
 
 namespace {
@@ -23,24 +25,6 @@ constexpr std::array<const char*, 48> kPuncts = {
     ">=",  "==",  "!=",  "&&",  "||", "++", "--", "+=", "-=", "*=", "/=", "%=",
     "&=",  "|=",  "^=",  "**",  "(",  ")",  "[",  "]",  "{",  "}",  ";",  ",",
     ".",   ":",   "=",   "+",   "-",  "*",  "/",  "%",  "&",  "|",  "^",  "<"};
-
-void append_utf8(std::string& out, std::uint32_t r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
-}
 
 class Lexer {
  public:
@@ -102,18 +86,11 @@ class Lexer {
     }
   }
 
-  // Decodes one UTF-8 character at p_ (advancing); invalid bytes are taken as is.
+  // Decodes one UTF-8 character at p_ (advancing), as Inferno's lexer does.
   std::uint32_t rune() {
-    auto b = static_cast<unsigned char>(s_[p_++]);
-    if (b < 0x80) return b;
-    int n = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
-    std::uint32_t r = b & (0x3F >> n);
-    for (int i = 0; i < n && p_ < s_.size(); ++i) {
-      auto c = static_cast<unsigned char>(s_[p_]);
-      if ((c & 0xC0) != 0x80) break;
-      r = (r << 6) | (c & 0x3F);
-      ++p_;
-    }
+    std::uint32_t r;
+    p_ += static_cast<std::size_t>(
+        utf8_decode(reinterpret_cast<const std::uint8_t*>(s_.data()) + p_, s_.size() - p_, r));
     return r;
   }
 
@@ -191,7 +168,7 @@ class Lexer {
       ++p_;
       t.kind = Tok::StrLit;
       while (p_ < s_.size() && s_[p_] != '"' && s_[p_] != '\n')
-        append_utf8(t.text, char_in_quotes(t.line, t.col));
+        utf8_append(t.text, char_in_quotes(t.line, t.col));
       if (peek() != '"')
         error(t.line, t.col, "unterminated string");
       else

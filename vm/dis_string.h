@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "heap.h"
+#include "utf8.h"  // utf8_append/utf8_decode for the builtins
 
 namespace dis::vm {
 
@@ -31,12 +32,5 @@ Ptr str_slice(Heap& h, Ptr s, std::int32_t a, std::int32_t b);  // bounds-checke
 // changed in place (sole reference, narrow stays narrow); else a new string.
 Ptr str_insert(Heap& h, Ptr d, std::int32_t i, std::int32_t rune, bool& in_place);
 int str_compare(Heap& h, Ptr a, Ptr b);
-
-// UTF-8 helpers shared with the builtins.
-void utf8_append(std::string& out, std::uint32_t rune);
-// Decodes one rune at p (n bytes available); returns bytes used (>= 1),
-// Runeerror (0xFFFD) for a malformed sequence.
-int utf8_decode(const std::uint8_t* p, std::size_t n, std::uint32_t& rune);
-std::u32string utf8_to_runes(std::string_view s);
 
 }  // namespace dis::vm

@@ -6,70 +6,10 @@
 #include <cmath>
 #include <limits>
 
+#include "utf8.h"
+
 namespace dis::vm {
 namespace {
-
-constexpr char32_t kRuneError = 0xFFFD;
-constexpr char32_t kRuneMax = 0x10FFFF;
-
-// ---------------------------------------------------------------- UTF-8
-
-// Decodes UTF-8 as Inferno's chartorune does: an invalid or truncated
-// sequence yields U+FFFD and consumes one byte.
-std::u32string decode_utf8(std::string_view s) {
-  std::u32string out;
-  out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const unsigned char c0 = static_cast<unsigned char>(s[i]);
-    if (c0 < 0x80) {
-      out.push_back(c0);
-      ++i;
-      continue;
-    }
-    int len = c0 >= 0xF0 && c0 < 0xF8 ? 4 : c0 >= 0xE0 ? 3 : c0 >= 0xC0 ? 2 : 0;
-    if (c0 >= 0xF8) len = 0;
-    char32_t r = len == 2 ? c0 & 0x1F : len == 3 ? c0 & 0x0F : c0 & 0x07;
-    bool ok = len != 0 && i + static_cast<std::size_t>(len) <= s.size();
-    for (int k = 1; ok && k < len; ++k) {
-      const unsigned char ck = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-      if ((ck & 0xC0) != 0x80) ok = false;
-      r = r << 6 | (ck & 0x3F);
-    }
-    if (ok) {
-      const char32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-      if (r < min || r > kRuneMax || (r >= 0xD800 && r <= 0xDFFF)) ok = false;
-    }
-    if (ok) {
-      out.push_back(r);
-      i += static_cast<std::size_t>(len);
-    } else {
-      out.push_back(kRuneError);
-      ++i;
-    }
-  }
-  return out;
-}
-
-// Inferno's runetochar: values beyond U+10FFFF and surrogates become U+FFFD.
-void put_rune(std::string& out, std::uint32_t r) {
-  if (r > kRuneMax || (r >= 0xD800 && r <= 0xDFFF)) r = kRuneError;
-  if (r < 0x80) {
-    out.push_back(static_cast<char>(r));
-  } else if (r < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | r >> 6));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  } else if (r < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | r >> 12));
-    out.push_back(static_cast<char>(0x80 | (r >> 6 & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | r >> 18));
-    out.push_back(static_cast<char>(0x80 | (r >> 12 & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (r >> 6 & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (r & 0x3F)));
-  }
-}
 
 // ------------------------------------------------------ conversion specs
 
@@ -118,7 +58,7 @@ void copy_padded(std::string& out, const Spec& sp, const std::u32string& text) {
   if ((sp.flags & kPrec) && n > sp.prec) n = std::max<std::int64_t>(sp.prec, 0);
   const std::int64_t w = clamp_width(sp.width);
   if (!(sp.flags & kLeft)) pad(out, w - n);
-  for (std::int64_t k = 0; k < n; ++k) put_rune(out, text[static_cast<std::size_t>(k)]);
+  for (std::int64_t k = 0; k < n; ++k) utf8_append(out, text[static_cast<std::size_t>(k)]);
   if (sp.flags & kLeft) pad(out, w - n);
 }
 
@@ -465,14 +405,14 @@ void format_real(std::string& out, Spec sp, char32_t verb, double d) {
 // rune <= ' ' or a quote; quotes inside are doubled. Precision is ignored
 // and the width of a quoted string counts bytes, not runes.
 void format_quoted(std::string& out, Spec sp, const std::string& s) {
-  const std::u32string runes = decode_utf8(s);
+  const std::u32string runes = utf8_to_runes(s);
   bool quoted = (sp.flags & kSharp) || runes.empty();
   for (char32_t c : runes)
     if (c <= ' ' || c == '\'') quoted = true;
   std::string body;
   if (quoted) body.push_back('\'');
   for (char32_t c : runes) {
-    put_rune(body, c);
+    utf8_append(body, c);
     if (quoted && c == '\'') body.push_back('\'');
   }
   if (quoted) body.push_back('\'');
@@ -592,7 +532,7 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
       break;
     case 's':
     case 'S':
-      if (arg.kind == Arg::kString) copy_padded(out, sp, decode_utf8(until_nul(arg.s)));
+      if (arg.kind == Arg::kString) copy_padded(out, sp, utf8_to_runes(until_nul(arg.s)));
       break;
     case 'q':
     case 'Q':
@@ -607,7 +547,7 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
       if (arg.kind == Arg::kReal) format_real(out, sp, verb, arg.r);
       break;
     case 'r':
-      copy_padded(out, sp, decode_utf8(errstr));
+      copy_padded(out, sp, utf8_to_runes(errstr));
       break;
     case 'n':  // would store the count through a pointer: nothing printed
       break;
@@ -619,7 +559,7 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
     }
   }
   if (aborted) return;
-  for (; i < spec.size(); ++i) put_rune(out, spec[i]);
+  for (; i < spec.size(); ++i) utf8_append(out, spec[i]);
 }
 
 // Strips `s` of leading C white space.
@@ -657,13 +597,13 @@ T strtol_clamped(std::string_view s) {
 }  // namespace
 
 std::string format(std::string_view fmt_utf8, FormatArgs& args, std::string_view errstr) {
-  const std::u32string fmt = decode_utf8(fmt_utf8);
+  const std::u32string fmt = utf8_to_runes(fmt_utf8);
   std::string out;
   std::size_t i = 0;
   while (i < fmt.size()) {
     const char32_t c = fmt[i++];
     if (c != '%') {
-      put_rune(out, c);
+      utf8_append(out, c);
       continue;
     }
     // The Dis-side scan: collect the spec up to a verb it knows, replacing
