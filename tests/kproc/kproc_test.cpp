@@ -197,11 +197,13 @@ TEST_P(Kproc, BlockingBuiltinMustNotTouchTheHeap) {
 // The reader blocks in sys->read on a pipe that only the other Dis thread
 // writes to: without a release the read would never return (the host
 // watchdog then writes "late" into the pipe).
-const char* kPipeProgram = R"(implement KprocPipe;
+// A module whose thread `reader` reads one message from fd and sends it on c;
+// each test adds its own init.
+const char* kReaderModule = R"(implement KprocReader;
 include "sys.m";
 	sys: Sys;
 include "draw.m";
-KprocPipe: module {
+KprocReader: module {
 	init: fn(nil: ref Draw->Context, args: list of string);
 };
 
@@ -211,7 +213,9 @@ reader(fd: ref Sys->FD, c: chan of string)
 	n := sys->read(fd, buf, len buf);
 	c <-= string buf[0:n];
 }
+)";
 
+const std::string kPipeProgram = std::string(kReaderModule) + R"(
 init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
@@ -270,21 +274,7 @@ TEST_P(Kproc, CostedReadMcallContainsTheWait) {
   // Declared after the VM: destroyed first, while the VM it hooks is alive.
   dis::vm::CostRecorder rec(dis::vm::ProbeMode::Time, dis::vm::Base{});
   rec.install(vm);
-  Outcome r = run(vm, "kproc_costed", R"(implement KprocCosted;
-include "sys.m";
-	sys: Sys;
-include "draw.m";
-KprocCosted: module {
-	init: fn(nil: ref Draw->Context, args: list of string);
-};
-
-reader(fd: ref Sys->FD, c: chan of string)
-{
-	buf := array[16] of byte;
-	n := sys->read(fd, buf, len buf);
-	c <-= string buf[0:n];
-}
-
+  Outcome r = run(vm, "kproc_costed", std::string(kReaderModule) + R"(
 init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
