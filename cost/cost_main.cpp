@@ -22,6 +22,7 @@
 #include "cost_report.h"
 #include "cost_run.h"
 #include "diag.h"
+#include "kproc_options.h"
 
 namespace {
 
@@ -126,6 +127,7 @@ int main(int argc, char** argv) {
   app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB")->capture_default_str();
   app.add_option("--max-instructions", vopts.max_instructions,
                  "stop with 'instruction limit' after N instructions (0: none)");
+  vm::add_kproc_options(app, vopts.idle_gc, vopts.cpus);
   app.footer(
       "The program's output goes to stdout, then the report (or to --out FILE).\n"
       "Exit status: 0 success, 1 the program failed, 2 usage error or bad input.");

@@ -302,6 +302,33 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   return budget - left;
 }
 
+void CostRecorder::suspend_slice(Impl&, Prog& p) {
+  suspended_.insert_or_assign(
+      p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, slice_instr0_});
+  chained = ChainedTimer<>(base_.ticks);
+  sampled = SampledTimer<>(sampled.every(), base_.ticks);
+  // The next slice's gap starts here, not where this slice began.
+  if (mode_ != ProbeMode::Count) {
+    last_close_ = now_ticks();
+    have_close_ = true;
+  }
+  idled_ = false;
+  gc_in_gap_ = 0;
+}
+
+void CostRecorder::resume_slice(Impl&, Prog& p) {
+  auto it = suspended_.find(p.id);
+  if (it == suspended_.end()) return;
+  SuspendedSlice& s = it->second;
+  chained = s.chained;
+  sampled = s.sampled;
+  current_ = s.current;
+  slice_attr0_ = s.attr0;
+  slice_instr0_ = s.instr0;
+  thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
+  suspended_.erase(it);
+}
+
 void CostRecorder::gc_begin(GcEvent e) {
   if (e == GcEvent::Free) {
     frees_.add_count();

@@ -121,6 +121,11 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 
   // SliceRunner
   std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
+  // A blocking builtin released the interpreter: other slices run with fresh
+  // timers meanwhile; resuming restores this slice's, so the mcall's open
+  // interval closes with the wait inside it (kproc.h).
+  void suspend_slice(Impl& vm, Prog& p) override;
+  void resume_slice(Impl& vm, Prog& p) override;
   // GcObserver
   void gc_begin(GcEvent e) override;
   void gc_end(GcEvent e, const GcWork& work) override;
@@ -186,6 +191,13 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   ProbeRecord spare_;  // the probe bucket of the count view (never reported)
   std::map<std::string, ProbeRecord> builtins_;
   ProbeRecord frees_;
+  struct SuspendedSlice {
+    ChainedTimer<> chained;
+    SampledTimer<> sampled;
+    Current current;
+    std::uint64_t attr0, instr0;
+  };
+  std::map<std::uint32_t, SuspendedSlice> suspended_;  // by Prog::id
   // Slice bookkeeping.
   std::uint64_t slice_attr0_ = 0, slice_instr0_ = 0;
   std::uint64_t last_close_ = 0;

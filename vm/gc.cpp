@@ -391,7 +391,8 @@ void Collector::quantum_end() {
   live_at_step_ = heap_.stats().live_blocks;
 }
 
-void Collector::idle(std::chrono::steady_clock::time_point deadline) {
+void Collector::idle(std::chrono::steady_clock::time_point deadline,
+                     const std::function<bool()>& interrupted) {
   if (halt_ || in_step_) return;
   if (std::chrono::steady_clock::now() >= deadline) return;
   if (observer_) observer_->gc_begin(GcEvent::Idle);
@@ -406,6 +407,7 @@ void Collector::idle(std::chrono::steady_clock::time_point deadline) {
     total.inspected += work_.inspected;
     total.followed += work_.followed;
     if (std::chrono::steady_clock::now() >= deadline) break;
+    if (interrupted && interrupted()) break;
   }
   if (observer_) observer_->gc_end(GcEvent::Idle, total);
 }

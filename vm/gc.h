@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,8 +103,10 @@ class Collector {
   void step();
   // The scheduler's hook after each quantum.
   void quantum_end();
-  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper wakes).
-  void idle(std::chrono::steady_clock::time_point deadline);
+  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper
+  // wakes) or when `interrupted` (asked after each step) says so.
+  void idle(std::chrono::steady_clock::time_point deadline,
+            const std::function<bool()>& interrupted = {});
   // Frees everything unreachable now (completes the epoch and two more).
   // Off a safe point (inside an instruction or a builtin, where a count may
   // be one off until the instruction ends) the verifier skips the counts.
