@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "dis_run.h"
+#include "dis_runner.h"
 
 namespace fs = std::filesystem;
 
@@ -40,10 +40,10 @@ std::vector<Program> programs() {
 class KprocPolicies : public ::testing::TestWithParam<Program> {};
 
 TEST_P(KprocPolicies, SameResultInEveryPolicyAndOnOneCpu) {
-  const distest::ToolRun base = distest::run_dis_tool(GetParam().args);
+  const distest::Result base = distest::run_dis(GetParam().args);
   for (const char* flags :
        {"--idle-gc=old", "--idle-gc=fixed", "--idle-gc=old --cpus 1", "--idle-gc fixed --cpus 1"}) {
-    distest::ToolRun r = distest::run_dis_tool(std::string(flags) + " " + GetParam().args);
+    distest::Result r = distest::run_dis(std::string(flags) + " " + GetParam().args);
     EXPECT_EQ(r.out, base.out) << flags;
     EXPECT_EQ(r.err, base.err) << flags;
     EXPECT_EQ(r.status, base.status) << flags;
@@ -56,9 +56,9 @@ INSTANTIATE_TEST_SUITE_P(Programs, KprocPolicies, ::testing::ValuesIn(programs()
 TEST(KprocOptions, BadValuesAreUsageErrors) {
   const std::string prog =
       "'" + (fs::path(DIS_SOURCE_DIR) / "tests" / "vm" / "gc" / "cycles.b").string() + "' 2";
-  EXPECT_EQ(distest::run_dis_tool("--idle-gc=new " + prog).status, 2);
-  EXPECT_EQ(distest::run_dis_tool("--cpus 0 " + prog).status, 2);
-  distest::ToolRun many = distest::run_dis_tool("--cpus 1024 " + prog);
+  EXPECT_EQ(distest::run_dis("--idle-gc=new " + prog).status, 2);
+  EXPECT_EQ(distest::run_dis("--cpus 0 " + prog).status, 2);
+  distest::Result many = distest::run_dis("--cpus 1024 " + prog);
   EXPECT_EQ(many.status, 2);
   EXPECT_NE(many.err.find("--cpus 1024: cannot confine the VM to 1024 processors"),
             std::string::npos)
