@@ -15,6 +15,7 @@
 #include "bench_suite.h"
 #include "diag.h"
 #include "environment.h"
+#include "kproc_options.h"
 
 using namespace dis::cost;
 
@@ -59,10 +60,12 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "list the tests and exit");
   app.add_option("--out", out_path, "write the results to FILE instead of stdout");
   std::uint64_t heap_mb = 0, stack_kb = 0, max_instructions = 0;
+  BenchConfig cfg;
   app.add_option("--heap-limit", heap_mb, "live heap limit in MiB (default: the VM's)");
   app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB (default: the VM's)");
   app.add_option("--max-instructions", max_instructions,
                  "stop a test with 'instruction limit' after N instructions (0: none)");
+  dis::vm::add_kproc_options(app, cfg.idle_gc, cfg.cpus);
   app.add_flag("--us", us, "record microseconds (microsec, /dev/busec) as the paper did");
   app.add_option("--suite", suite, "directory of the suite's Limbo programs")
       ->check(CLI::ExistingDirectory);
@@ -91,7 +94,6 @@ int main(int argc, char** argv) {
   if (tests.empty())
     for (const BenchTest& t : bench_tests()) tests.push_back(&t);
 
-  BenchConfig cfg;
   cfg.suite_dir = find_suite_dir(suite);
   if (cfg.suite_dir.empty()) {
     std::cerr << "bench: cannot find the suite's programs (samples/bench-suite/ops.b); "

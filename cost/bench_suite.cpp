@@ -63,6 +63,8 @@ vm::Options capture_options(std::ostringstream& out, std::ostringstream& err,
   if (cfg.heap_limit) o.heap_limit = cfg.heap_limit;
   if (cfg.stack_limit) o.stack_limit = cfg.stack_limit;
   o.max_instructions = cfg.max_instructions;
+  o.idle_gc = cfg.idle_gc;
+  o.cpus = cfg.cpus;
   o.out = &out;
   o.err = &err;
   o.compile = [](const std::string& path) { return limbo::compile_file(path, {}); };

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "observations.h"
+#include "vm.h"
 
 namespace dis::cost {
 
@@ -51,6 +52,9 @@ struct BenchConfig {
   std::uint32_t outer = 0;  // 0: each test's default
   // The VM limits every tool that runs programs takes (0: the VM's default).
   std::uint64_t heap_limit = 0, stack_limit = 0, max_instructions = 0;
+  // Kernel processes (vm.h): idle-GC policy, processors (0: as started).
+  vm::IdleGc idle_gc = vm::IdleGc::Fixed;
+  unsigned cpus = 0;
 };
 
 struct BenchResult {

@@ -187,7 +187,12 @@ Totals totals_of(const CostData& d) {
       t.instructions += r.count;
       t.instruction_ticks += r.total_estimate();
     }
-  for (const NamedRecord& b : d.buckets) t.outside_ticks += b.rec.total_estimate();
+  for (const NamedRecord& b : d.buckets) {
+    if (b.name == vm::kProbeBucket)
+      t.probe_ticks += b.rec.total_estimate();
+    else
+      t.outside_ticks += b.rec.total_estimate();
+  }
   for (const NamedRecord& b : d.builtins) t.builtin_ticks += b.rec.total_estimate();
   return t;
 }
@@ -216,7 +221,8 @@ Profile profile_of(const CostData& d, bool counts_only) {
   if (!counts) {
     for (const NamedRecord& b : d.builtins)
       p.entries.push_back({"builtin " + b.name, b.rec.total_estimate(), 0});
-    for (const NamedRecord& b : d.buckets) p.entries.push_back({b.name, b.rec.total_estimate(), 0});
+    for (const NamedRecord& b : d.buckets)
+      if (b.name != vm::kProbeBucket) p.entries.push_back({b.name, b.rec.total_estimate(), 0});
   }
   for (ProfileEntry& e : p.entries)
     e.percent = p.total_ticks > 0 ? 100.0 * e.ticks / p.total_ticks : 0;

@@ -11,7 +11,9 @@
 //  - buckets: time outside instruction bodies, one ProbeRecord per named
 //    bucket (an observation per GC step, scheduler switch, idle GC round);
 //    conventional names: "gc.mark", "gc.sweep", "gc.roots", "gc.idle",
-//    "scheduler" (any name is shown; the profile groups "gc.*").
+//    "scheduler" (any name is shown; the profile groups "gc.*"). The bucket
+//    vm::kProbeBucket ("probe") is the probes' own bookkeeping: shown, but
+//    not part of the attributed total or the profile.
 //  - builtins: one record per builtin function ("Sys->read"), each call an
 //    observation of the time inside it (also inside its mcall's record).
 //  - refcount_frees: count = objects freed by reference counting (inside
@@ -40,6 +42,7 @@
 #include "environment.h"
 #include "module.h"
 #include "probe_record.h"
+#include "probe_timing.h"
 #include "timer.h"
 
 namespace dis::cost {
@@ -99,6 +102,12 @@ struct CostData {
   std::uint32_t runs = 1;          // --repeat N: records merged over N runs
   std::uint32_t sample_every = 0;  // --sample N; 0: every execution timed
   double wall_ns = 0;              // the run(s) measured around, 0 if unknown
+  // Elapsed time of the timed slices less the thread's CPU time in them, all
+  // runs: the host ran something else (inside instruction intervals).
+  double preempted_ns = 0;
+  // Whether the timer had been calibrated when the runs ended (the count
+  // view must leave it alone: fast start).
+  bool timer_calibrated = false;
   std::vector<ModuleCost> modules;
   std::vector<NamedRecord> buckets;
   std::vector<NamedRecord> builtins;
@@ -201,6 +210,7 @@ struct Totals {
   double instruction_ticks = 0;  // estimated (sampled records scaled)
   double outside_ticks = 0;      // buckets
   double builtin_ticks = 0;      // inside mcall, included in instruction_ticks
+  double probe_ticks = 0;        // the probes' own bookkeeping: not attributed
 };
 Totals totals_of(const CostData& d);
 

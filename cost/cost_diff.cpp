@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "cost_report.h"
 #include "diag.h"
@@ -74,8 +75,8 @@ std::string num(double v, int prec = 1) {
 
 }  // namespace
 
-std::string diff_reports(const json& a, const json& b, double confidence, const std::string& an,
-                         const std::string& bn) {
+std::string diff_by_instruction(const json& a, const json& b, double confidence,
+                                const std::string& an, const std::string& bn) {
   auto ma = ops_of_report(a), mb = ops_of_report(b);
   bool timed = a.value("mode", "") == "time" && b.value("mode", "") == "time";
   std::ostringstream o;
@@ -144,8 +145,129 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
   return o.str();
 }
 
-std::string diff_reports(const std::string& a_path, const std::string& b_path, double confidence) {
-  return diff_reports(read_report(a_path), read_report(b_path), confidence, a_path, b_path);
+namespace {
+
+struct LineKey {
+  std::string module;
+  std::int64_t file, line;
+  auto operator<=>(const LineKey&) const = default;
+};
+struct LineVal {
+  std::string text;
+  std::uint64_t instructions = 0;
+  double total = 0;          // ns: sum over its instructions of count x mean
+  double variance = 0;       // of that estimate: sum of count^2 / timed x std^2
+  std::vector<double> runs;  // per-run totals (--repeat), else empty
+};
+
+std::map<LineKey, LineVal> lines_of_report(const json& j) {
+  std::map<LineKey, LineVal> m;
+  for (const json& mod : j["modules"]) {
+    std::string name = mod.value("name", "");
+    if (!mod.contains("lines")) continue;
+    for (const json& l : mod["lines"]) {
+      LineVal v;
+      v.text = l.value("text", "");
+      for (const json& op : l.value("ops", json::array())) {
+        const auto count = op.value("count", std::uint64_t{0});
+        const auto timed = op.value("timed", std::uint64_t{0});
+        const double mean = op.value("mean_ns", 0.0), sd = op.value("std_ns", 0.0);
+        v.instructions += count;
+        v.total += static_cast<double>(count) * mean;
+        if (timed > 0)
+          v.variance += static_cast<double>(count) * static_cast<double>(count) /
+                        static_cast<double>(timed) * sd * sd;
+      }
+      for (const json& r : l.value("run_ns", json::array())) v.runs.push_back(r.get<double>());
+      if (v.instructions == 0) continue;
+      m[{name, l.value("file", -1), l.value("line", 0)}] = std::move(v);
+    }
+  }
+  return m;
+}
+
+SampleStats stats_of(const std::vector<double>& v) {
+  SampleStats s{};
+  s.n = v.size();
+  for (double x : v) s.mean += x;
+  s.mean /= static_cast<double>(v.size());
+  for (double x : v) s.variance += (x - s.mean) * (x - s.mean);
+  s.variance /= static_cast<double>(v.size() - 1);
+  s.stddev = std::sqrt(s.variance);
+  return s;
+}
+
+}  // namespace
+
+std::string diff_reports(const json& a, const json& b, double confidence, const std::string& an,
+                         const std::string& bn) {
+  auto la = lines_of_report(a), lb = lines_of_report(b);
+  const bool timed = a.value("mode", "") == "time" && b.value("mode", "") == "time";
+  const double alpha = 1 - confidence / 100;
+  std::ostringstream o;
+  o << "cost diff: a = " << an << ", b = " << bn << "\n";
+  if (timed)
+    o << "per source line: total time (count x mean of its instructions); significance at "
+      << num(confidence, 1)
+      << "% confidence from the totals' standard errors (normal test; Welch's t over the runs "
+         "when both reports merged several); * marks a significant difference\n";
+  else
+    o << "per source line: instruction counts only (a report is in count mode)\n";
+  std::map<LineKey, int> keys;
+  for (auto& [k, _] : la) keys[k] |= 1;
+  for (auto& [k, _] : lb) keys[k] |= 2;
+  std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0;
+  for (auto& [k, where] : keys) {
+    const std::string head = k.module + " line " + std::to_string(k.line) + ": ";
+    if (where != 3) {
+      ++only_one;
+      const LineVal& v = where == 1 ? la[k] : lb[k];
+      o << head << v.text << "\n  executed only in " << (where == 1 ? "a" : "b") << "\n";
+      continue;
+    }
+    const LineVal& x = la[k];
+    const LineVal& y = lb[k];
+    ++compared;
+    const bool counts_differ = x.instructions != y.instructions;
+    if (counts_differ) ++count_changes;
+    std::string times, sig;
+    if (timed) {
+      double p = 1;
+      if (x.runs.size() >= 2 && y.runs.size() >= 2) {
+        p = welch_t(stats_of(y.runs), stats_of(x.runs), confidence).p;
+      } else {
+        const double se = std::sqrt(x.variance + y.variance);
+        const double diff = y.total - x.total;
+        p = se > 0 ? std::erfc(std::fabs(diff) / se / std::sqrt(2.0)) : (diff != 0 ? 0 : 1);
+      }
+      const bool is_sig = p < alpha;
+      if (is_sig) ++significant;
+      const double pct = x.total != 0 ? 100.0 * (y.total - x.total) / x.total : 0;
+      times = format_duration_ns(x.total) + " -> " + format_duration_ns(y.total) + " (" +
+              (pct >= 0 ? "+" : "") + num(pct) + "%, p " + num(p, 4) + ")";
+      sig = is_sig ? " *" : "";
+    }
+    if (!counts_differ && sig.empty()) continue;
+    o << head << x.text << "\n  ";
+    if (!times.empty()) o << "total " << times;
+    if (counts_differ)
+      o << (times.empty() ? "" : ", ") << "instructions " << x.instructions << " -> "
+        << y.instructions;
+    o << sig << "\n";
+  }
+  o << compared << " lines compared";
+  if (timed) o << ", " << significant << " significantly different";
+  o << ", " << count_changes << " with different counts";
+  if (only_one) o << ", " << only_one << " executed in one report only";
+  o << "\n";
+  return o.str();
+}
+
+std::string diff_reports(const std::string& a_path, const std::string& b_path, double confidence,
+                         bool by_instruction) {
+  json a = read_report(a_path), b = read_report(b_path);
+  return by_instruction ? diff_by_instruction(a, b, confidence, a_path, b_path)
+                        : diff_reports(a, b, confidence, a_path, b_path);
 }
 
 }  // namespace dis::cost

@@ -143,6 +143,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
     tot["outside_ns"] = d.ns(t.outside_ticks);
     tot["builtin_ns"] = d.ns(t.builtin_ticks);
     tot["attributed_ns"] = d.ns(t.instruction_ticks + t.outside_ticks);
+    tot["probe_ns"] = d.ns(t.probe_ticks);
     tot["wall_ns"] = d.wall_ns;
   }
   j["totals"] = std::move(tot);

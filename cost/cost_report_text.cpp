@@ -48,7 +48,11 @@ std::string header(const CostData& d, const ReportOptions& o) {
   std::string s = fmt::format("cost: {} ({}{})\n", d.program, counts ? "counts" : "time",
                               d.runs > 1 ? fmt::format(", {} runs merged", d.runs) : "");
   Totals t = totals_of(d);
-  if (counts) return s + fmt::format("instructions: {}\n", t.instructions);
+  if (counts)
+    return s + fmt::format(
+                   "counts only: no clock read, {}\ninstructions: {}\n",
+                   d.timer_calibrated ? "calibrated earlier by another caller" : "no calibration",
+                   t.instructions);
   const vm::TimerInfo& tm = d.timer;
   s += fmt::format("timer: {}, {:.4f} ticks/ns", tm.name, tm.ticks_per_ns);
   if (tm.calibration_rounds > 0)
@@ -57,16 +61,22 @@ std::string header(const CostData& d, const ReportOptions& o) {
   if (!tm.fallback_reason.empty()) s += fmt::format(" (no TSC: {})", tm.fallback_reason);
   s += fmt::format("; one read {} min, {} median\n", format_duration_ns(tm.read.min_ns),
                    format_duration_ns(tm.read.median_ns));
-  s +=
-      fmt::format("base: {} of {} empty measurements = {} ticks ({}); min {}, median {} ticks\n",
-                  vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
-                  dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks);
+  s += fmt::format(
+      "base: {} of {} empty instructions through the probe = {} ticks ({}); min {}, median {} "
+      "ticks\n",
+      vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
+      dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks);
   if (d.sample_every > 0)
     s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);
   s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",
                    t.instructions, dur(d, t.instruction_ticks + t.outside_ticks),
                    dur(d, t.instruction_ticks), dur(d, t.outside_ticks));
   if (d.wall_ns > 0) s += fmt::format("; wall {}", format_duration_ns(d.wall_ns));
+  if (d.preempted_ns > 0)
+    s += fmt::format("; host preemption {} (inside instructions)",
+                     format_duration_ns(d.preempted_ns));
+  if (t.probe_ticks > 0)
+    s += fmt::format("; probe bookkeeping {} (not attributed)", dur(d, t.probe_ticks));
   s += "\n";
   if (o.environment && d.environment) s += vm::environment_text(*d.environment, "env ");
   return s;

@@ -39,6 +39,12 @@ void merge_named(std::vector<NamedRecord>& into, const std::string& name, const 
 }
 
 // Adds one run's records (recorder of a VM still alive) into d.
+// Inclusive raw ticks less the base of each instruction inside.
+std::uint64_t less_base(std::uint64_t ticks, std::uint64_t instructions, std::uint64_t base) {
+  const unsigned __int128 b = static_cast<unsigned __int128>(base) * instructions;
+  return ticks > b ? static_cast<std::uint64_t>(ticks - b) : 0;
+}
+
 void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
   std::vector<std::int32_t> module_of(rec.programs().size(), -1);
   for (std::size_t i = 0; i < rec.programs().size(); ++i) {
@@ -63,9 +69,10 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       if (!pr.counts.empty()) {
         mc.pcs[pc].count += pr.counts[pc];
       } else if (pc < pr.records.size()) {
-        mc.pcs[pc].merge(pr.records[pc]);
+        const ProbeRecord r = pr.records[pc].rebased(d.base.ticks);
+        mc.pcs[pc].merge(r);
         if (runs > 1 && run < mc.run_pc_ticks.size())
-          mc.run_pc_ticks[run][pc] = static_cast<std::uint64_t>(pr.records[pc].total_estimate());
+          mc.run_pc_ticks[run][pc] = static_cast<std::uint64_t>(r.total_estimate());
       }
     }
   }
@@ -79,7 +86,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       it = mc.function_calls.end() - 1;
     }
     it->calls += t.calls;
-    it->inclusive_ticks += t.ticks;
+    it->inclusive_ticks += less_base(t.ticks, t.instructions, d.base.ticks);
     it->inclusive_instructions += t.instructions;
   }
   auto add_site = [&](std::uint32_t caller, CallSite s) {
@@ -102,7 +109,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
     s.callee_module = module_of[static_cast<std::size_t>(callee)];
     s.callee_pc = fn;
     s.calls = t.calls;
-    s.inclusive_ticks = t.ticks;
+    s.inclusive_ticks = less_base(t.ticks, t.instructions, d.base.ticks);
     s.inclusive_instructions = t.instructions;
     add_site(caller, std::move(s));
   }
@@ -120,6 +127,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
   for (const auto& [name, r] : rec.builtins())
     if (r.count > 0) merge_named(d.builtins, name, r);
   d.refcount_frees.merge(rec.refcount_frees());
+  d.preempted_ns += rec.preempted_ns();
 }
 
 }  // namespace
@@ -134,8 +142,12 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   CostData& d = out.data;
   d.program = spec.program;
   d.mode = spec.mode == vm::ProbeMode::Count ? Mode::Count : Mode::Time;
-  d.timer = vm::timer();
-  if (spec.mode != vm::ProbeMode::Count) d.base = vm::measure_probe_base(spec.base_policy);
+  // The count view reads no clock: it neither calibrates the timer nor
+  // measures a base (fast start, deterministic).
+  if (spec.mode != vm::ProbeMode::Count) {
+    d.timer = vm::timer();
+    d.base = vm::measure_interpreter_base(spec.base_policy, spec.mode);
+  }
   d.base.policy = spec.base_policy;
   d.runs = std::max<std::uint32_t>(1, spec.repeat);
   d.sample_every = spec.mode == vm::ProbeMode::Sampled ? spec.sample_every : 0;
@@ -150,19 +162,24 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     out.run_ns += static_cast<double>(t1 - t0);
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
+    out.gc = machine.stats().gc;
     merge_run(rec, d, r, d.runs);
     if (spec.progress) spec.progress(r + 1, d.runs);
   }
   d.wall_ns = out.run_ns;
+  d.timer_calibrated = vm::timer_calibrated();
   return out;
 }
 
-double run_plain(const Module& main, const RunSpec& spec, int& status) {
+double run_plain(const Module& main, const RunSpec& spec, int& status, double* cpu_ns) {
   vm::VM machine(with_compiler(spec.vm));
+  std::uint64_t c0 = vm::thread_cpu_ns();
   std::uint64_t t0 = vm::MonoClock::now();
   vm::RunResult rr = machine.run_module(main, spec.program, spec.args);
   std::uint64_t t1 = vm::MonoClock::now();
+  std::uint64_t c1 = vm::thread_cpu_ns();
   status = rr.status;
+  if (cpu_ns) *cpu_ns = static_cast<double>(c1 - c0);
   return static_cast<double>(t1 - t0);
 }
 

@@ -36,13 +36,15 @@ struct RunOutcome {
   int status = 0;                  // the program's (0, or 1 after a failure in any run)
   std::uint64_t instructions = 0;  // per run (the last run)
   double run_ns = 0;               // wall time of the runs, summed
+  vm::GcStats gc;                  // the collector's counters (the last run)
 };
 
 // Runs spec.repeat times (a fresh VM each run) and merges the records.
 RunOutcome run_costed(const Module& main, const RunSpec& spec);
 
 // One run without probes; returns its wall time in ns (the VM's own run
-// only: loading the main module is outside it) and sets status.
-double run_plain(const Module& main, const RunSpec& spec, int& status);
+// only: loading the main module is outside it), sets status and, when
+// cpu_ns is given, the thread's CPU time during the run.
+double run_plain(const Module& main, const RunSpec& spec, int& status, double* cpu_ns = nullptr);
 
 }  // namespace dis::cost

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: the normal build and its tests, the same tests under ASan+UBSan
-# (GCC), and each libFuzzer target (clang) for a short time.
+# Every test: the normal build and its tests, the kernel-process tests under
+# ThreadSanitizer, the same tests under ASan+UBSan (GCC), and each libFuzzer
+# target (clang) for a short time.
 #   scripts/test.sh            everything (what CI runs)
 #   scripts/test.sh --quick    the normal build and tests only
 set -euo pipefail
@@ -23,6 +24,12 @@ echo "== tests (switch dispatch)"
 cmake -S . -B build-switch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIS_DISPATCH=switch >/dev/null
 cmake --build build-switch -j "$jobs" --target test_vm dis
 ctest --test-dir build-switch -j "$jobs" --output-on-failure -L vm
+
+echo "== kernel-process tests (ThreadSanitizer; only test_kproc is built)"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIS_TSAN=ON >/dev/null
+cmake --build build-tsan -j "$jobs" --target test_kproc
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  build-tsan/tests/test_kproc --gtest_brief=1 --gtest_repeat=3
 
 echo "== tests (ASan + UBSan)"
 scripts/setup.sh build-asan -DDIS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

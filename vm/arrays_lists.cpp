@@ -96,7 +96,14 @@ Ptr list_cons(Heap& h, std::uint32_t elemtype, std::uint32_t elemsize, const std
   }
   Ptr c = h.alloc(kTypeList, kListHeader + elemsize);
   std::uint8_t* d = h.cage().at(c);
+  // The cell takes over the destination's reference to `tail` without an
+  // incref, so the write barrier is applied here: the new cell has the
+  // mutator colour and will not be scanned, so an unmarked tail would be
+  // swept while still reachable through it.
   st<Ptr>(d, tail);
+  if (tail != H)
+    if (BlockHeader* th = h.checked_header(tail); th && th->colour != h.mutator_colour)
+      h.barrier(th);
   st<std::uint32_t>(d + 4, elemtype);
   std::memcpy(d + kListHeader, src, elemsize);
   for (std::uint32_t off : h.type(elemtype).ptrs) h.incref(ld<Ptr>(d + kListHeader + off));

@@ -3,6 +3,7 @@
 // the rows of builtin_types (Inferno's signatures and frames); functions not
 // implemented here raise "sys: not implemented" when called.
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <thread>
 
 #include "builtin_types.h"
 #include "format.h"
@@ -88,7 +90,20 @@ Ptr new_fd(Impl& vm, std::int32_t fd) {
   return p;
 }
 
-void set_errstr(Impl& vm) { vm.errstr = std::strerror(errno); }
+void set_errstr(Impl& vm, int error = errno) { vm.errstr = std::strerror(error); }
+
+// Opens a host file; when descriptors run out, dropped FDs the collector has
+// not reached yet (cycles, or anything under --gc=ms) may hold them, so one
+// full collection runs before the single retry.
+template <class OpenFn>
+int host_open(Impl& vm, OpenFn open_fn) {
+  int fd = open_fn();
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && vm.gc) {
+    vm.gc->full_collect(/*safe_point=*/false);
+    fd = open_fn();
+  }
+  return fd;
+}
 
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   ArrayRef r = array_ref(c.heap(), a);
@@ -97,9 +112,9 @@ std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   return c.heap().cage().at(r.data);
 }
 
-std::string busec_text(Impl& vm) {
+std::string busec_text(std::chrono::steady_clock::time_point start) {
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
-                                                                  vm.busec_start)
+                                                                  start)
                 .count();
   return std::to_string(us);
 }
@@ -239,7 +254,8 @@ void sys_open(Call& c) {
     c.ret_ptr(new_fd(c.impl(), kBusecFd));
     return;
   }
-  int fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode));
+  const std::string host = c.impl().host_path(path);
+  int fd = host_open(c.impl(), [&] { return ::open(host.c_str(), open_flags(mode)); });
   if (fd < 0) {
     set_errstr(c.impl());
     c.ret_ptr(H);
@@ -258,8 +274,10 @@ void sys_create(Call& c) {
              ? ::open(c.impl().host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
              : -1;
   else
-    fd = ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
-                static_cast<mode_t>(perm & 0777));
+    fd = host_open(c.impl(), [&] {
+      return ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
+                    static_cast<mode_t>(perm & 0777));
+    });
   if (fd < 0) {
     set_errstr(c.impl());
     c.ret_ptr(H);
@@ -268,21 +286,32 @@ void sys_create(Call& c) {
   c.ret_ptr(new_fd(c.impl(), fd));
 }
 
+// Reads, writes and seeks of files and devices block: they run with the
+// interpreter released (Call::blocking), as Inferno's Sys_read does, so other
+// Dis threads or idle GC run meanwhile. Output to fds 1 and 2 goes to the
+// VM's streams, which are VM state: it keeps the interpreter.
 void sys_read(Call& c) {
   std::int32_t fd = fd_of(c, 32);
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
   if (fd == kBusecFd) {
-    std::string t = busec_text(c.impl());
+    const auto start = c.impl().busec_start;
+    std::string t;
+    c.blocking([&] { t = busec_text(start); });
     std::int32_t k = std::min<std::int32_t>(n, static_cast<std::int32_t>(t.size()));
     std::memcpy(p, t.data(), static_cast<std::size_t>(k));
     c.ret_int(k);
     return;
   }
   if (fd == 1 || fd == 2) c.impl().out->flush();
-  ssize_t r = ::read(fd, p, static_cast<std::size_t>(n));
-  if (r < 0) set_errstr(c.impl());
+  ssize_t r = 0;
+  int error = 0;
+  c.blocking([&] {
+    r = ::read(fd, p, static_cast<std::size_t>(n));
+    error = errno;
+  });
+  if (r < 0) set_errstr(c.impl(), error);
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
@@ -292,12 +321,24 @@ void sys_write(Call& c) {
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
   if (fd == kBusecFd) {
-    c.impl().busec_start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point now;
+    c.blocking([&] { now = std::chrono::steady_clock::now(); });
+    c.impl().busec_start = now;
     c.ret_int(n);
     return;
   }
-  std::int64_t r = c.write_fd(fd, p, static_cast<std::size_t>(n));
-  if (r < 0) set_errstr(c.impl());
+  std::int64_t r = 0;
+  int error = 0;
+  if (fd == 1 || fd == 2) {
+    r = c.write_fd(fd, p, static_cast<std::size_t>(n));
+    error = errno;
+  } else {
+    c.blocking([&] {
+      r = ::write(fd, p, static_cast<std::size_t>(n));
+      error = errno;
+    });
+  }
+  if (r < 0) set_errstr(c.impl(), error);
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
@@ -306,14 +347,27 @@ void sys_seek(Call& c) {
   std::int64_t off = c.arg_big(40);
   std::int32_t start = c.arg_int(48);
   int whence = start == 1 ? SEEK_CUR : start == 2 ? SEEK_END : SEEK_SET;
-  off_t r = ::lseek(fd, static_cast<off_t>(off), whence);
-  if (r < 0) set_errstr(c.impl());
+  off_t r = 0;
+  int error = 0;
+  c.blocking([&] {
+    r = ::lseek(fd, static_cast<off_t>(off), whence);
+    error = errno;
+  });
+  if (r < 0) set_errstr(c.impl(), error);
   c.ret_big(r);
 }
 
 void sys_fildes(Call& c) {
   std::int32_t fd = c.arg_int(32);
   if (fd < 0 || (fd > 2 && fcntl(fd, F_GETFD) < 0)) {
+    c.ret_ptr(H);
+    return;
+  }
+  // A new FD owns its descriptor (closed when the FD is freed): a copy of it,
+  // as Inferno's fildes makes, so the original stays open.
+  if (fd > 2) fd = host_open(c.impl(), [&] { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); });
+  if (fd < 0) {
+    set_errstr(c.impl());
     c.ret_ptr(H);
     return;
   }
@@ -334,8 +388,22 @@ void sys_remove(Call& c) {
   c.ret_int(r < 0 ? -1 : 0);
 }
 
+// Sleeping blocks too (Inferno: release, sleep, acquire). Past
+// kMaxSleepingKprocs released threads, further sleepers wait in the
+// scheduler's Sleeping state instead, which holds no host thread.
+constexpr int kMaxSleepingKprocs = 64;
+
 void sys_sleep(Call& c) {
-  c.sleep_ms(c.arg_int(32));
+  std::int32_t ms = c.arg_int(32);
+  if (c.impl().kprocs->released() < kMaxSleepingKprocs)
+    c.blocking([ms] {
+      if (ms > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      else
+        sched_yield();
+    });
+  else
+    c.sleep_ms(ms);
   c.ret_int(0);
 }
 
@@ -381,7 +449,17 @@ void register_table(Impl& vm, std::string_view path,
 }
 
 void register_sys(Impl& vm) {
-  vm.fd_type = vm.heap.add_type(4, {}, "Sys.FD");
+  TypeInfo fd_type;
+  fd_type.size = 4;
+  fd_type.name = "Sys.FD";
+  // The host file closes with its last reference (or when collected, or at
+  // exit); the standard streams and /dev/busec are not ours to close.
+  fd_type.on_free = [](std::uint8_t* data) {
+    std::int32_t fd = ld<std::int32_t>(data);
+    if (fd > 2 && fd != kBusecFd) ::close(fd);
+    st<std::int32_t>(data, -1);
+  };
+  vm.fd_type = vm.heap.add_type(std::move(fd_type));
   register_table(
       vm, "$Sys",
       {

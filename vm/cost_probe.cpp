@@ -1,11 +1,26 @@
 #include "cost_probe.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "assembler.h"
+#include "vm.h"
 
 namespace dis::vm {
 
+bool probes_built() { return DIS_PROBES != 0; }
+
 CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every)
-    : chained(base.ticks), sampled(sample_every, base.ticks), mode_(mode), base_(base) {}
+    : chained(0), sampled(sample_every, 0), mode_(mode), base_(base) {
+  // The count view never reads the clock, so it never calibrates it.
+  if (mode != ProbeMode::Count) {
+    read_ticks_ = timer().read.min_ticks;
+    probe_bucket_ = &buckets_[kProbeBucket];
+  } else {
+    probe_bucket_ = &spare_;
+  }
+}
 
 CostRecorder::~CostRecorder() {
   if (vm_) {
@@ -28,14 +43,18 @@ void CostRecorder::wrap_builtins(Impl& vm) {
     std::string prefix = n->path;
     if (!prefix.empty() && prefix[0] == '$') prefix.erase(0, 1);
     for (NativeFunction& f : n->fns) {
-      std::string full = prefix + "->" + f.name;
-      ProbeRecord* rec = &builtins_[full];
+      auto sites = std::make_unique<BuiltinSites>();
+      sites->name = prefix + "->" + f.name;
+      ProbeRecord* rec = &builtins_[sites->name];
+      BuiltinSites* bs = sites.get();
+      builtin_sites_.push_back(std::move(sites));
       NativeFn orig = std::move(f.fn);
-      f.fn = [this, orig, rec, full](Call& c) {
+      f.fn = [this, orig, rec, bs](Call& c) {
         const bool timed = mode_ != ProbeMode::Count;
-        std::uint64_t t0 = timed ? now_ticks() : 0;
+        const std::uint64_t t0 = timed ? now_ticks() : 0;
         auto finish = [&] {
-          std::uint64_t d = timed ? minus_base(now_ticks() - t0, base_.ticks) : 0;
+          const std::uint64_t t1 = timed ? now_ticks() : 0;
+          const std::uint64_t d = timed ? minus_base(t1 - t0, read_ticks_) : 0;
           if (timed)
             rec->add(d);
           else
@@ -44,9 +63,18 @@ void CostRecorder::wrap_builtins(Impl& vm) {
           Modlink& ml = c.impl().modlink(p.ml);
           auto it = program_index_.find(ml.prog);
           if (it != program_index_.end()) {
-            ActivationTotals& s = builtin_sites_[{it->second, p.pc - 1, full}];
+            ActivationTotals& s = bs->by_site[{it->second, p.pc - 1}];
             ++s.calls;
             s.ticks += d;
+          }
+          if (timed) {
+            // The wrapper's reads and records are the probe's, not the
+            // mcall's: the builtin's own time stays in the mcall.
+            const std::uint64_t t2 = now_ticks();
+            const std::uint64_t own = t2 - t1 + read_ticks_;
+            chained.exclude(own);
+            sampled.exclude(own);
+            probe_bucket_->add(own);
           }
         };
         try {
@@ -74,6 +102,8 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
       rec.records.resize(pr.code.size());
     for (const FunctionInfo& f : pr.mod.functions) rec.fn_entries.push_back(f.pc);
     std::sort(rec.fn_entries.begin(), rec.fn_entries.end());
+    rec.fn_totals.resize(rec.fn_entries.size() + 1);
+    rec.sites.resize(pr.code.size());
     programs_.push_back(std::move(rec));
     program_index_.emplace(&pr, idx);
   } else {
@@ -100,10 +130,10 @@ void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc) {
   if (t.stack.empty() || t.stack.back().frame < p.cur) {
     Activation a{};
     a.prog = current_.index;
-    a.fn = -1;
     const auto& entries = programs_[current_.index].fn_entries;
     auto ub = std::upper_bound(entries.begin(), entries.end(), pc);
-    if (ub != entries.begin()) a.fn = *(ub - 1);
+    a.fn = ub != entries.begin() ? static_cast<std::uint32_t>(ub - entries.begin() - 1)
+                                 : static_cast<std::uint32_t>(entries.size());
     a.frame = p.cur;
     a.site_prog = -1;
     a.site_pc = -1;
@@ -116,7 +146,10 @@ void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc) {
         a.site_pc = fr.lr - 1;
       }
     }
-    a.outermost = t.active[{a.prog, a.fn}]++ == 0;
+    if (t.active.size() <= a.prog) t.active.resize(a.prog + 1);
+    auto& act = t.active[a.prog];
+    if (act.size() <= a.fn) act.resize(entries.size() + 1);
+    a.outermost = act[a.fn]++ == 0;
     a.ticks = ticks;
     a.instructions = instr;
     t.stack.push_back(a);
@@ -129,30 +162,88 @@ void CostRecorder::leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t 
   t.stack.pop_back();
   const std::uint64_t dt = ticks >= a.ticks ? ticks - a.ticks : 0;
   const std::uint64_t di = instructions >= a.instructions ? instructions - a.instructions : 0;
-  ActivationTotals& f = functions_[{a.prog, a.fn}];
+  ProgramRecords& pr = programs_[a.prog];
+  ActivationTotals& f = pr.fn_totals[a.fn];
   ++f.calls;
-  --t.active[{a.prog, a.fn}];
+  --t.active[a.prog][a.fn];
   if (a.outermost) {
     f.ticks += dt;
     f.instructions += di;
   }
   if (a.site_prog >= 0) {
-    ActivationTotals& s = sites_[{static_cast<std::uint32_t>(a.site_prog), a.site_pc,
-                                  static_cast<std::int32_t>(a.prog), a.fn}];
-    ++s.calls;
-    s.ticks += dt;
-    s.instructions += di;
+    const auto entry = a.fn < pr.fn_entries.size() ? pr.fn_entries[a.fn] : -1;
+    ProgramRecords& caller = programs_[static_cast<std::size_t>(a.site_prog)];
+    ActivationTotals* s = nullptr;
+    if (a.site_pc >= 0 && static_cast<std::size_t>(a.site_pc) < caller.sites.size()) {
+      SiteSlot& slot = caller.sites[static_cast<std::size_t>(a.site_pc)];
+      if (slot.callee_prog < 0) {
+        slot.callee_prog = static_cast<std::int32_t>(a.prog);
+        slot.callee_fn = entry;
+      }
+      if (slot.callee_prog == static_cast<std::int32_t>(a.prog) && slot.callee_fn == entry)
+        s = &slot.totals;
+    }
+    if (!s)
+      s = &extra_sites_[{static_cast<std::uint32_t>(a.site_prog), a.site_pc,
+                         static_cast<std::int32_t>(a.prog), entry}];
+    ++s->calls;
+    s->ticks += dt;
+    s->instructions += di;
   }
 }
 
+std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> CostRecorder::functions() const {
+  std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> out;
+  for (std::size_t i = 0; i < programs_.size(); ++i) {
+    const ProgramRecords& pr = programs_[i];
+    for (std::size_t f = 0; f < pr.fn_totals.size(); ++f) {
+      if (pr.fn_totals[f].calls == 0) continue;
+      std::int32_t entry = f < pr.fn_entries.size() ? pr.fn_entries[f] : -1;
+      ActivationTotals& o = out[{static_cast<std::uint32_t>(i), entry}];
+      o.calls += pr.fn_totals[f].calls;
+      o.ticks += pr.fn_totals[f].ticks;
+      o.instructions += pr.fn_totals[f].instructions;
+    }
+  }
+  return out;
+}
+
+std::map<CostRecorder::SiteKey, ActivationTotals> CostRecorder::sites() const {
+  std::map<SiteKey, ActivationTotals> out = extra_sites_;
+  for (std::size_t i = 0; i < programs_.size(); ++i) {
+    const ProgramRecords& pr = programs_[i];
+    for (std::size_t pc = 0; pc < pr.sites.size(); ++pc) {
+      const SiteSlot& s = pr.sites[pc];
+      if (s.callee_prog < 0) continue;
+      ActivationTotals& o = out[{static_cast<std::uint32_t>(i), static_cast<std::int32_t>(pc),
+                                 s.callee_prog, s.callee_fn}];
+      o.calls += s.totals.calls;
+      o.ticks += s.totals.ticks;
+      o.instructions += s.totals.instructions;
+    }
+  }
+  return out;
+}
+
+std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals>
+CostRecorder::builtin_sites() const {
+  std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> out;
+  for (const auto& b : builtin_sites_)
+    for (const auto& [key, t] : b->by_site) out[{key.first, key.second, b->name}] = t;
+  return out;
+}
+
 std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
-  if (mode_ != ProbeMode::Count) {
-    std::uint64_t start = now_ticks();
+  const bool timed = mode_ != ProbeMode::Count;
+  std::uint64_t start = 0, cpu0 = 0;
+  if (timed) {
+    start = now_ticks();
     if (have_close_) {
       std::uint64_t gap = start - last_close_;
       gap = gap > gc_in_gap_ ? gap - gc_in_gap_ : 0;
-      bucket(idled_ ? "idle" : "scheduler").add(minus_base(gap, base_.ticks));
+      bucket(idled_ ? "idle" : "scheduler").add(minus_base(gap, read_ticks_));
     }
+    cpu0 = thread_cpu_ns();
   }
   idled_ = false;
   gc_in_gap_ = 0;
@@ -161,6 +252,15 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   slice_attr0_ = chained.attributed();
   slice_instr0_ = instructions_;
   std::uint32_t left = budget;
+  in_slice_ = true;
+  struct SliceEnd {
+    bool& flag;
+    ~SliceEnd() { flag = false; }
+  } slice_end{in_slice_};
+#if !DIS_PROBES
+  throw std::logic_error("cost: this build has no probes (configured with -DDIS_PROBES=OFF)");
+#else
+  std::uint64_t close = 0;
   switch (mode_) {
     case ProbeMode::Count: {
       ProbeCount probe{*this};
@@ -170,18 +270,28 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     case ProbeMode::Time: {
       ProbeTime probe{*this};
       interpret(vm, p, left, probe);
-      last_close_ = chained.close();
-      have_close_ = true;
+      close = chained.close();
       break;
     }
     case ProbeMode::Sampled: {
       ProbeSampled probe{*this};
       interpret(vm, p, left, probe);
-      last_close_ = sampled.close();
-      have_close_ = true;
+      close = sampled.close();
       break;
     }
   }
+  if (timed) {
+    // Host preemption: the slice's elapsed time less the CPU time the
+    // thread got meanwhile. It stays in the instructions it interrupted
+    // (outliers are what the paper studies) and is reported beside them.
+    const std::uint64_t cpu1 = thread_cpu_ns();
+    const double wall_ns = to_ns(close - start);
+    preempted_ns_ += wall_ns - static_cast<double>(cpu1 - cpu0);
+    last_close_ = now_ticks();
+    have_close_ = true;
+    probe_bucket_->add(last_close_ - close);
+  }
+#endif
   ThreadState& t = *thread_;
   t.ticks += chained.attributed() - slice_attr0_;
   t.instructions += instructions_ - slice_instr0_;
@@ -190,6 +300,33 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     t.cur_frame = -2;
   }
   return budget - left;
+}
+
+void CostRecorder::suspend_slice(Impl&, Prog& p) {
+  suspended_.insert_or_assign(
+      p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, slice_instr0_});
+  chained = ChainedTimer<>(base_.ticks);
+  sampled = SampledTimer<>(sampled.every(), base_.ticks);
+  // The next slice's gap starts here, not where this slice began.
+  if (mode_ != ProbeMode::Count) {
+    last_close_ = now_ticks();
+    have_close_ = true;
+  }
+  idled_ = false;
+  gc_in_gap_ = 0;
+}
+
+void CostRecorder::resume_slice(Impl&, Prog& p) {
+  auto it = suspended_.find(p.id);
+  if (it == suspended_.end()) return;
+  SuspendedSlice& s = it->second;
+  chained = s.chained;
+  sampled = s.sampled;
+  current_ = s.current;
+  slice_attr0_ = s.attr0;
+  slice_instr0_ = s.instr0;
+  thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
+  suspended_.erase(it);
 }
 
 void CostRecorder::gc_begin(GcEvent e) {
@@ -220,11 +357,21 @@ void CostRecorder::gc_begin(GcEvent e) {
   }
 }
 
+ProbeRecord& CostRecorder::gc_bucket(ProbeRecord*& slot, const char* name) {
+  if (!slot) slot = &buckets_[name];
+  return *slot;
+}
+
 void CostRecorder::gc_end(GcEvent e, const GcWork& work) {
   if (e == GcEvent::Free) {
     if (--free_depth_ == 0 && free_timing_) {
       free_timing_ = false;
-      frees_.observe(minus_base(now_ticks() - free_t0_, base_.ticks));
+      // The free stays inside its instruction; the two reads that timed it
+      // do not.
+      const std::uint64_t t1 = now_ticks();
+      frees_.observe(minus_base(t1 - free_t0_, read_ticks_));
+      chained.exclude(2 * read_ticks_);
+      sampled.exclude(2 * read_ticks_);
     }
     return;
   }
@@ -234,36 +381,70 @@ void CostRecorder::gc_end(GcEvent e, const GcWork& work) {
     case GcEvent::RootSet: {
       std::uint64_t d = now - roots_t0_;
       roots_in_step_ += d;
-      if (idle_depth_ == 0) bucket("gc.roots").add(minus_base(d, base_.ticks));
+      if (idle_depth_ == 0) gc_bucket(gc_roots_, "gc.roots").add(minus_base(d, read_ticks_));
       break;
     }
     case GcEvent::Step: {
       if (idle_depth_ > 0) break;  // inside an idle episode: timed as gc.idle
       std::uint64_t d = now - step_t0_;
-      gc_in_gap_ += d;
-      std::uint64_t rest = minus_base(d, base_.ticks);
+      std::uint64_t rest = minus_base(d, read_ticks_);
       rest = rest > roots_in_step_ ? rest - roots_in_step_ : 0;
       const std::uint64_t m = work.marked, s = work.swept;
-      if (s == 0) {
-        bucket("gc.mark").add(rest);
+      std::uint64_t mark = rest;
+      if (s > 0)
+        mark = static_cast<std::uint64_t>(static_cast<double>(rest) * static_cast<double>(m) /
+                                          static_cast<double>(m + s));
+      gc_bucket(gc_mark_, "gc.mark").add(mark);
+      gc_bucket(gc_sweep_, "gc.sweep").add(rest - mark);
+      if (in_slice_) {
+        // A step inside an instruction (stress mode): in its buckets only.
+        const std::uint64_t out = d + (now_ticks() - now);
+        chained.exclude(out);
+        sampled.exclude(out);
       } else {
-        auto mark = static_cast<std::uint64_t>(static_cast<double>(rest) * static_cast<double>(m) /
-                                               static_cast<double>(m + s));
-        if (m > 0) bucket("gc.mark").add(mark);
-        bucket("gc.sweep").add(rest - mark);
+        gc_in_gap_ += d;
       }
       break;
     }
     case GcEvent::Idle:
       if (--idle_depth_ == 0) {
         std::uint64_t d = now - idle_t0_;
-        gc_in_gap_ += d;
-        bucket("gc.idle").add(minus_base(d, base_.ticks));
+        if (in_slice_) {
+          chained.exclude(d);
+          sampled.exclude(d);
+        } else {
+          gc_in_gap_ += d;
+        }
+        gc_bucket(gc_idle_, "gc.idle").add(minus_base(d, read_ticks_));
       }
       break;
     case GcEvent::Free:
       break;
   }
+}
+
+Base measure_interpreter_base(BasePolicy policy, ProbeMode mode, std::uint32_t instructions) {
+  (void)timer();
+  // init: a counter, then a loop of kRunts `runt`s (the handler is empty),
+  // decrement, branch back. The frame: the two init arguments, the counter.
+  constexpr int kRunts = 32;
+  const std::uint32_t rounds = std::max<std::uint32_t>(1, instructions / kRunts);
+  std::string text = "\tmovw\t$" + std::to_string(rounds) + ",40(fp)\n";
+  for (int i = 0; i < kRunts; ++i) text += "\trunt\n";
+  text += "\tsubw\t$1,40(fp)\n\tbgtw\t40(fp),$0,$1\n\tret\n";
+  text +=
+      "\tentry\t0, 0\n\tdesc\t$0,48,\"00c0\"\n\tmodule\tProbeBase\n"
+      "\tlink\t0,0,0x4244b354,\"init\"\n";
+  Module m = assembly::assemble(text, "probe-base.s");
+  VM machine;
+  CostRecorder rec(mode == ProbeMode::Sampled ? ProbeMode::Sampled : ProbeMode::Time, Base{}, 1);
+  rec.install(machine);
+  machine.run_module(std::move(m), "probe-base.s", {"probe-base"});
+  ProbeRecord runts;
+  for (const ProgramRecords& pr : rec.programs())
+    for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc)
+      if (pr.program->mod.code[pc].op == Op::runt_) runts.merge(pr.records[pc]);
+  return base_from_record(policy, runts);
 }
 
 }  // namespace dis::vm

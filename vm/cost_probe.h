@@ -13,14 +13,31 @@
 // Time outside instruction bodies goes to named buckets: the gap between two
 // slices is "scheduler" (or "idle" when the scheduler slept), less the GC
 // events timed inside it ("gc.mark" / "gc.sweep" apportioned by the blocks
-// each step marked and swept, "gc.roots", "gc.idle"). Builtin functions are
-// wrapped so each call is timed into its own record ("Sys->print") while the
-// time stays inside the mcall. Reference-count frees are counted, and one in
-// kFreeSampleEvery is timed.
+// each step marked and swept, "gc.roots", "gc.idle"). Each GC step outside
+// idle GC adds exactly one observation to gc.mark and one to gc.sweep (zero
+// ticks when it did none of that work), each root marking one to gc.roots,
+// so their counts equal the collector's. A GC step that runs inside an
+// instruction (--gc=stress collects at every allocation) is taken out of
+// that instruction's interval: it is in its bucket only. Builtin functions
+// are wrapped so each call is timed into its own record ("Sys->print") while
+// the time stays inside the mcall. Reference-count frees are counted, and
+// one in kFreeSampleEvery is timed.
+//
+// The probes' own bookkeeping (the shadow call stack at calls and returns,
+// the builtin wrapper's records) is followed by a fresh clock read and goes
+// to the "probe" bucket (kProbeBucket), which is not part of the attributed
+// total: it is time the plain run does not spend.
+//
+// The base (measure_interpreter_base): the cost of the real per-instruction
+// probe path around an empty instruction, measured by running a stream of
+// `runt` instructions (whose handler does nothing) through the same
+// interpreter instantiation and recorder, so observation - base is the
+// instruction's own time.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -31,28 +48,52 @@
 #include "probe_timing.h"
 #include "runtime.h"
 
+// DIS_PROBES=0 (cmake -DDIS_PROBES=OFF sets it for interp.cpp and
+// cost_probe.cpp only): the policies below are declared but the interpreter
+// is not instantiated over them; the recorder refuses to run.
+#ifndef DIS_PROBES
+#define DIS_PROBES 1
+#endif
+
 namespace dis::vm {
+
+// False in a -DDIS_PROBES=OFF build (the cost tool then refuses to run).
+bool probes_built();
 
 enum class ProbeMode : std::uint8_t { Count, Time, Sampled };
 
 // Everything one costed run recorded for one program (module code).
+struct ActivationTotals {
+  std::uint64_t calls = 0, ticks = 0, instructions = 0;
+};
+
+// Calls from one call pc (the callee seen first there; others go to a map).
+struct SiteSlot {
+  std::int32_t callee_prog = -1, callee_fn = -1;
+  ActivationTotals totals;
+};
+
 struct ProgramRecords {
   const Program* program = nullptr;
   std::vector<std::uint64_t> counts;     // Count mode
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
-};
-
-struct ActivationTotals {
-  std::uint64_t calls = 0, ticks = 0, instructions = 0;
+  // Per function index (fn_entries order; the last slot: code before the
+  // first function), totals of its activations.
+  std::vector<ActivationTotals> fn_totals;
+  std::vector<SiteSlot> sites;  // per call pc
 };
 
 class CostRecorder final : public SliceRunner, public GcObserver {
  public:
   static constexpr std::uint32_t kFreeSampleEvery = 64;
 
-  // sample_every: Sampled mode's mean gap (ignored otherwise).
+  // sample_every: Sampled mode's mean gap (ignored otherwise). Per-pc
+  // records and inclusive ticks are raw (the instruction base is applied
+  // after the run: ProbeRecord::rebased, ticks - base x instructions);
+  // buckets, builtins and frees have one clock read's cost subtracted.
   CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every = 100);
+  const Base& base() const { return base_; }
   ~CostRecorder() override;
 
   // Routes the VM's slices through this recorder, observes its collector and
@@ -64,23 +105,27 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   // Records per program, in the order programs first ran.
   const std::vector<ProgramRecords>& programs() const { return programs_; }
   // (program index, function entry pc or -1) -> totals (outermost activations).
-  const std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals>& functions() const {
-    return functions_;
-  }
+  std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> functions() const;
   // (caller program, call pc, callee program or -1, callee entry pc) -> totals.
   using SiteKey = std::tuple<std::uint32_t, std::int32_t, std::int32_t, std::int32_t>;
-  const std::map<SiteKey, ActivationTotals>& sites() const { return sites_; }
+  std::map<SiteKey, ActivationTotals> sites() const;
   // Builtin calls by (caller program, call pc, builtin name).
-  const std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals>&
-  builtin_sites() const {
-    return builtin_sites_;
-  }
+  std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> builtin_sites()
+      const;
   const std::map<std::string, ProbeRecord>& buckets() const { return buckets_; }
   const std::map<std::string, ProbeRecord>& builtins() const { return builtins_; }
   const ProbeRecord& refcount_frees() const { return frees_; }
+  // Elapsed time of the timed slices less the thread's CPU time during them
+  // (the host ran something else), in ns; 0 in the count view.
+  double preempted_ns() const { return preempted_ns_ > 0 ? preempted_ns_ : 0; }
 
   // SliceRunner
   std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
+  // A blocking builtin released the interpreter: other slices run with fresh
+  // timers meanwhile; resuming restores this slice's, so the mcall's open
+  // interval closes with the wait inside it (kproc.h).
+  void suspend_slice(Impl& vm, Prog& p) override;
+  void resume_slice(Impl& vm, Prog& p) override;
   // GcObserver
   void gc_begin(GcEvent e) override;
   void gc_end(GcEvent e, const GcWork& work) override;
@@ -88,7 +133,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   // ---- used by the inlined policies ----
   struct Activation {
     std::uint32_t prog;
-    std::int32_t fn;     // entry pc, -1 unknown
+    std::uint32_t fn;    // index into the program's fn_totals
     std::int32_t frame;  // Prog::frames index
     bool outermost;
     std::int32_t site_prog, site_pc;  // -1: none
@@ -98,7 +143,8 @@ class CostRecorder final : public SliceRunner, public GcObserver {
     std::int32_t cur_frame = -2;  // never a frame index: the first instruction enters
     std::vector<Activation> stack;
     std::uint64_t ticks = 0, instructions = 0;  // running totals of this thread
-    std::map<std::pair<std::uint32_t, std::int32_t>, std::uint32_t> active;
+    // Live activations per (program, function index).
+    std::vector<std::vector<std::uint32_t>> active;
   };
   struct Current {
     const Program* program = nullptr;
@@ -108,6 +154,9 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   };
   void switch_program(const Program& pr, Current& cur);
   void frame_changed(Impl& vm, Prog& p, std::int32_t pc);
+  // After frame_changed in a timed mode: restart the open interval so the
+  // bookkeeping lands in the probe bucket, not in the instruction.
+  void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
 
   ChainedTimer<> chained;
   SampledTimer<> sampled;
@@ -120,18 +169,35 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   void leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t instructions);
   void wrap_builtins(Impl& vm);
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
+  ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
 
   ProbeMode mode_;
   Base base_;
   std::vector<ProgramRecords> programs_;
   std::unordered_map<const Program*, std::uint32_t> program_index_;
-  std::vector<ThreadState> threads_;  // by Prog::id
-  std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> functions_;
-  std::map<SiteKey, ActivationTotals> sites_;
-  std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> builtin_sites_;
+  std::vector<ThreadState> threads_;                 // by Prog::id
+  std::map<SiteKey, ActivationTotals> extra_sites_;  // a second callee at one pc
+  struct BuiltinSites {
+    std::string name;
+    std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> by_site;
+  };
+  std::vector<std::unique_ptr<BuiltinSites>> builtin_sites_;
   std::map<std::string, ProbeRecord> buckets_;
+  ProbeRecord* probe_bucket_ = nullptr;
+  ProbeRecord *gc_mark_ = nullptr, *gc_sweep_ = nullptr, *gc_roots_ = nullptr, *gc_idle_ = nullptr;
+  std::uint64_t read_ticks_ = 0;  // one clock read: the base of non-instruction timings
+  bool in_slice_ = false;
+  double preempted_ns_ = 0;
+  ProbeRecord spare_;  // the probe bucket of the count view (never reported)
   std::map<std::string, ProbeRecord> builtins_;
   ProbeRecord frees_;
+  struct SuspendedSlice {
+    ChainedTimer<> chained;
+    SampledTimer<> sampled;
+    Current current;
+    std::uint64_t attr0, instr0;
+  };
+  std::map<std::uint32_t, SuspendedSlice> suspended_;  // by Prog::id
   // Slice bookkeeping.
   std::uint64_t slice_attr0_ = 0, slice_instr0_ = 0;
   std::uint64_t last_close_ = 0;
@@ -171,8 +237,10 @@ struct ProbeTime {
       r.switch_program(pr, r.current_);
     r.chained.begin(r.current_.records[pc]);
     ++r.instructions_;
-    if (p.cur != r.thread_->cur_frame) [[unlikely]]
+    if (p.cur != r.thread_->cur_frame) [[unlikely]] {
       r.frame_changed(vm, p, pc);
+      r.probe_overhead(r.chained.restart());
+    }
   }
 };
 
@@ -184,10 +252,18 @@ struct ProbeSampled {
       r.switch_program(pr, r.current_);
     r.sampled.begin(r.current_.records[pc]);
     ++r.instructions_;
-    if (p.cur != r.thread_->cur_frame) [[unlikely]]
+    if (p.cur != r.thread_->cur_frame) [[unlikely]] {
       r.frame_changed(vm, p, pc);
+      if (r.sampled.open()) r.probe_overhead(r.sampled.restart());
+    }
   }
 };
+
+// The base through the real probe path: a stream of `runt` instructions run
+// by interpret<> under `mode`'s policy (Time, or Sampled timing every one),
+// `instructions` of them; min exact, median from the histogram (within 1/16).
+Base measure_interpreter_base(BasePolicy policy, ProbeMode mode,
+                              std::uint32_t instructions = 200000);
 
 extern template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
 extern template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);

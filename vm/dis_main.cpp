@@ -7,6 +7,7 @@
 
 #include "compiler.h"
 #include "diag.h"
+#include "kproc_options.h"
 #include "vm.h"
 
 int main(int argc, char** argv) {
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   bool gc_step_times = false;
   app.add_flag("--gc-step-times", gc_step_times,
                "time every GC step; print percentiles and the maximum on stderr at exit");
+  dis::vm::add_kproc_options(app, opts.idle_gc, opts.cpus);
   app.footer("The program's own arguments follow its file name; its argv[0] is that name.");
   try {
     app.parse(argc, argv);

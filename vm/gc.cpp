@@ -49,7 +49,8 @@ std::string format_gc_stats(const GcStats& s) {
     << "heap live-blocks " << s.live_blocks << "\n";
   if (s.verify_runs) {
     o << "gc verify-runs " << s.verify_runs << "\n"
-      << "gc verify-failures " << s.verify_failures << "\n";
+      << "gc verify-failures " << s.verify_failures << "\n"
+      << "gc verify-count-runs " << s.verify_count_runs << "\n";
     if (!s.first_verify_error.empty())
       o << "gc verify-first-error " << s.first_verify_error << "\n";
   }
@@ -390,7 +391,8 @@ void Collector::quantum_end() {
   live_at_step_ = heap_.stats().live_blocks;
 }
 
-void Collector::idle(std::chrono::steady_clock::time_point deadline) {
+void Collector::idle(std::chrono::steady_clock::time_point deadline,
+                     const std::function<bool()>& interrupted) {
   if (halt_ || in_step_) return;
   if (std::chrono::steady_clock::now() >= deadline) return;
   if (observer_) observer_->gc_begin(GcEvent::Idle);
@@ -405,12 +407,15 @@ void Collector::idle(std::chrono::steady_clock::time_point deadline) {
     total.inspected += work_.inspected;
     total.followed += work_.followed;
     if (std::chrono::steady_clock::now() >= deadline) break;
+    if (interrupted && interrupted()) break;
   }
   if (observer_) observer_->gc_end(GcEvent::Idle, total);
 }
 
-void Collector::full_collect() {
+void Collector::full_collect(bool safe_point) {
   if (halt_ || in_step_) return;
+  const bool was_mid = mid_instruction_;
+  mid_instruction_ = was_mid || !safe_point;
   ++stats_.full_collections;
   // Garbage of any colour now is sweeper-coloured after two epoch ends and
   // freed by the pass that follows.
@@ -418,17 +423,20 @@ void Collector::full_collect() {
   while (colour_epoch_ < target) run_step(kUnbounded);
   const std::uint64_t passes = stats_.passes;
   while (stats_.passes == passes) run_step(kUnbounded);
+  mid_instruction_ = was_mid;
 }
 
 void Collector::on_alloc(void* self, Ptr p) {
   auto* c = static_cast<Collector*>(self);
   c->fresh_.push_back(p);
-  c->full_collect();
+  c->full_collect(false);
 }
 
 void Collector::verify_now() {
   ++stats_.verify_runs;
-  HeapVerifyResult r = verify_heap(vm_, heap_.refcounting() && mode_ != GcMode::Stress);
+  const bool counts = heap_.refcounting() && !mid_instruction_;
+  if (counts) ++stats_.verify_count_runs;
+  HeapVerifyResult r = verify_heap(vm_, counts);
   if (!r.errors.empty()) {
     ++stats_.verify_failures;
     if (stats_.first_verify_error.empty()) {

@@ -18,11 +18,14 @@
 //
 // Safe points: steps run only between scheduler quanta (or at idle), where
 // no C++ code holds heap pointers. Stress mode collects at every allocation
-// and keeps every block allocated since the last quantum alive.
+// and keeps every block allocated since the last quantum alive; its
+// collections inside an instruction verify everything but the reference
+// counts, its quantum-end steps verify the counts too.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +67,7 @@ struct GcStats {
   std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
   std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
   std::uint64_t verify_runs = 0, verify_failures = 0;
+  std::uint64_t verify_count_runs = 0;  // runs that also recounted references
   std::string first_verify_error;
 };
 
@@ -99,10 +103,14 @@ class Collector {
   void step();
   // The scheduler's hook after each quantum.
   void quantum_end();
-  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper wakes).
-  void idle(std::chrono::steady_clock::time_point deadline);
+  // Idle GC: up to three epochs, stopping at `deadline` (when a sleeper
+  // wakes) or when `interrupted` (asked after each step) says so.
+  void idle(std::chrono::steady_clock::time_point deadline,
+            const std::function<bool()>& interrupted = {});
   // Frees everything unreachable now (completes the epoch and two more).
-  void full_collect();
+  // Off a safe point (inside an instruction or a builtin, where a count may
+  // be one off until the instruction ends) the verifier skips the counts.
+  void full_collect(bool safe_point = true);
 
   void halt() { ++halt_; }  // Bench->disablegc()
   void resume() {           // Bench->enablegc()
@@ -148,8 +156,9 @@ class Collector {
   std::int64_t gce_ = 0, gct_ = 0;  // adaptive budget inputs, since the epoch began
   int halt_ = 0;
   bool in_step_ = false;
-  std::vector<Ptr> stack_;  // propagators behind the cursor to scan now
-  Ptr partial_ = H;         // array whose elements are being scanned
+  bool mid_instruction_ = false;  // collecting off a safe point
+  std::vector<Ptr> stack_;        // propagators behind the cursor to scan now
+  Ptr partial_ = H;               // array whose elements are being scanned
   std::uint32_t partial_next_ = 0;
   std::vector<Ptr> pinned_;
   std::uint64_t live_at_step_ = 0;  // live blocks after the last quantum's step

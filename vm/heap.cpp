@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
-// Poisoning free blocks for AddressSanitizer is opt-in (DIS_HEAP_POISON) until
-// it is correct: the sanitizer build found a stack-chunk header written into
-// a poisoned granule (VmLists.ConsHeadTailLength under ASan).
-#if defined(DIS_SANITIZE) && defined(DIS_HEAP_POISON)
+// In sanitizer builds free blocks are poisoned, so AddressSanitizer reports a
+// use after free inside our allocator. The shadow outlives the mapping: a
+// later cage mapped at the same address would inherit stale poison, so the
+// heap unpoisons what it used when it goes (~Heap).
+#if defined(DIS_SANITIZE)
 #include <sanitizer/asan_interface.h>
 #define DIS_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define DIS_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
@@ -39,6 +40,13 @@ Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
   add_type(1, {}, "byte");
   add_type(4, {}, "int");
   add_type(8, {}, "big");
+}
+
+Heap::~Heap() {
+  walk([&](Ptr p, const BlockHeader& h) {
+    if (h.magic == kLive && h.type < types_.size()) finalize(p);
+  });
+  DIS_UNPOISON(cage_.at(kHeapStart), top_ - kHeapStart);
 }
 
 std::uint32_t Heap::add_type(TypeInfo t) {
@@ -234,6 +242,7 @@ void Heap::collect(Ptr p) {
     if (hooks_ && k == TypeKind::Channel) hooks_->free_channel(ld<std::uint32_t>(cage_.at(p)));
     if (hooks_ && k == TypeKind::Module) hooks_->free_module(ld<std::uint32_t>(cage_.at(p)));
     stats_.freed_collector++;
+    finalize(p);
     free_block(p);
     return;
   }
@@ -325,6 +334,7 @@ void Heap::run_destroy(bool observed) {
       stats_.freed_collector++;
     else
       stats_.freed_refcount++;
+    finalize(q);
     free_block(q);
     ++freed;
   }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ struct TypeInfo {
   std::vector<std::uint32_t> ptrs;  // byte offsets of pointer words
   std::vector<std::uint8_t> map;    // as in the module, for tools
   std::string name;                 // for diagnostics
+  // Releases host state an object of this type holds (a Sys->FD's file):
+  // called with its data when the block is freed (count zero, collector) or,
+  // still live, when the heap goes.
+  std::function<void(std::uint8_t*)> on_free;
 };
 
 struct BlockHeader {
@@ -112,6 +117,9 @@ struct FreeObserver {
 class Heap {
  public:
   explicit Heap(Cage& cage, std::uint64_t limit);
+  ~Heap();
+  Heap(const Heap&) = delete;
+  Heap& operator=(const Heap&) = delete;
 
   Cage& cage() { return cage_; }
   void set_hooks(HeapHooks* h) { hooks_ = h; }
@@ -231,6 +239,10 @@ class Heap {
   void release_child(Ptr c, std::vector<Ptr>& work);
   Ptr carve(std::uint32_t block);
   void free_block(Ptr p);
+  void finalize(Ptr p) {
+    const TypeInfo& t = types_[header(p)->type];
+    if (t.on_free) t.on_free(cage_.at(p));
+  }
 
   Cage& cage_;
   std::uint64_t limit_;

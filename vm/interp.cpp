@@ -88,10 +88,38 @@ inline double pow_real(double base, std::int32_t e) {
   return neg ? 1 / r : r;
 }
 
-inline std::int32_t fixshift(std::int64_t v, std::int32_t p) {
-  if (p >= 0) return static_cast<std::int32_t>(v >> (p & 63));
-  return static_cast<std::int32_t>(static_cast<std::uint64_t>(v) << ((-p) & 63));
+// Fixed point, as Inferno's interpreter computes it: a scale p >= 0 shifts
+// left, p < 0 right (arithmetic); the count is taken mod 64, as the host's
+// shifter does. 64-bit sums wrap.
+inline std::int64_t fx_shift(std::int64_t v, std::int64_t p) {
+  if (p >= 0) return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) << (p & 63));
+  return v >> ((-p) & 63);
 }
+inline std::int64_t fx_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t fx_div(std::int64_t n, std::int64_t d) {
+  if (d == 0) raise_error("zero divide");
+  if (d == -1) return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(n));
+  return n / d;
+}
+// The rounding bias 2^-p - 1 of the *1 forms (their p is negative).
+inline std::int64_t fx_bias(std::int64_t p) {
+  return static_cast<std::int64_t>((std::uint64_t{1} << ((-p) & 63)) - 1);
+}
+inline std::int32_t fx_neg(std::int32_t v) {
+  return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(v));
+}
+inline std::int32_t fx_pred(std::int32_t v) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(v) - 1u);
+}
+// The *1 forms' flags in the two low bits of the scale: bit 1 adds a
+// rounding term v to the shifted value, bit 0 a bias before the shift.
+struct FxRound {
+  bool vnz, wnz;
+  std::int32_t p;
+  explicit FxRound(std::int32_t scale) : vnz(scale & 2), wnz(scale & 1), p(scale >> 2) {}
+};
 
 [[gnu::noinline]] std::int32_t find_frame_below(Prog& p, Ptr f) {
   for (auto i = static_cast<std::int32_t>(p.frames.size()) - 1; i > p.cur; --i)
@@ -434,10 +462,12 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 
 template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
 template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
-// The cost tool's policies (cost_probe.h).
+// The cost tool's policies (cost_probe.h); absent from a -DDIS_PROBES=OFF build.
+#if DIS_PROBES
 template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
 template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
 template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
+#endif
 
 void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc) {
   if (vm.opts.trace_limit && vm.trace_count >= vm.opts.trace_limit) return;

@@ -14,6 +14,42 @@ void ProbeRecord::merge(const ProbeRecord& o) noexcept {
   hist.merge(o.hist);
 }
 
+ProbeRecord ProbeRecord::rebased(std::uint64_t base) const noexcept {
+  ProbeRecord r;
+  r.count = count;
+  r.timed = timed;
+  if (timed == 0 || base == 0) {
+    r = *this;
+    return r;
+  }
+  using u128 = unsigned __int128;
+  const u128 shift = static_cast<u128>(base) * timed;
+  // M2 (sum of squared deviations) = sumsq - sum^2 / timed, kept exactly
+  // as sumsq * timed - sum^2 (both sides multiplied by timed) when it fits.
+  r.sum = static_cast<u128>(sum) > shift ? static_cast<std::uint64_t>(sum - shift) : 0;
+  // sumsq of the shifted values: sum (x - b)^2 = sumsq - 2 b sum + timed b^2
+  // when the mean stays above the base; otherwise keep the deviation:
+  // M2 + r.sum^2 / timed.
+  const u128 s = sum;
+  const u128 plus = sumsq + static_cast<u128>(base) * base * timed;
+  const u128 minus = 2 * static_cast<u128>(base) * s;
+  if (static_cast<u128>(sum) > shift && plus >= minus) {
+    r.sumsq = plus - minus;
+  } else {
+    const u128 m2 = sumsq - (s * s) / timed;
+    r.sumsq = m2 + static_cast<u128>(r.sum) * r.sum / timed;
+  }
+  r.min = min > base ? min - base : 0;
+  r.max = max > base ? max - base : 0;
+  for (int i = 0; i < LogHistogram::kBuckets; ++i) {
+    const std::uint64_t n = hist.at(i);
+    if (n == 0) continue;
+    std::uint64_t mid = LogHistogram::bucket_low(i) + (LogHistogram::bucket_width(i) - 1) / 2;
+    r.hist.add_n(mid > base ? mid - base : 0, n);
+  }
+  return r;
+}
+
 double ProbeRecord::mean() const noexcept {
   return timed ? static_cast<double>(sum) / static_cast<double>(timed) : 0.0;
 }
@@ -51,6 +87,30 @@ double ProbeRecord::percentile(double p) const noexcept {
     }
   }
   return static_cast<double>(max);
+}
+
+double ProbeRecord::excess_over_percentile(double p) const noexcept {
+  if (timed == 0) return 0.0;
+  const double pv = percentile(p);
+  auto rank = static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(timed)));
+  std::uint64_t seen = 0;
+  double excess = 0;
+  for (int i = 0; i < LogHistogram::kBuckets; ++i) {
+    const std::uint64_t n = hist.at(i);
+    if (n == 0) continue;
+    const std::uint64_t before = seen;
+    seen += n;
+    if (seen <= rank) continue;
+    // Observations of this bucket beyond the rank lie above the percentile.
+    const std::uint64_t above = before >= rank ? n : seen - rank;
+    double mid = static_cast<double>(LogHistogram::bucket_low(i)) +
+                 static_cast<double>(LogHistogram::bucket_width(i) - 1) / 2.0;
+    if (mid > static_cast<double>(max)) mid = static_cast<double>(max);
+    if (mid > pv) excess += static_cast<double>(above) * (mid - pv);
+  }
+  if (timed != count && count != 0)
+    excess *= static_cast<double>(count) / static_cast<double>(timed);
+  return excess;
 }
 
 double ProbeRecord::total_estimate() const noexcept {

@@ -52,6 +52,9 @@ class LogHistogram {
   }
 
   void add(std::uint64_t v) noexcept { ++counts_[static_cast<std::size_t>(bucket_of(v))]; }
+  void add_n(std::uint64_t v, std::uint64_t n) noexcept {
+    counts_[static_cast<std::size_t>(bucket_of(v))] += n;
+  }
   void merge(const LogHistogram& o) noexcept {
     for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];
   }
@@ -88,6 +91,14 @@ struct ProbeRecord {
     hist.add(ticks);
   }
 
+  // The record of the same executions with `base` subtracted from each
+  // observation: min, max and the histogram clamp each one at zero, the sum
+  // and mean subtract base x timed from the exact sum and clamp only the
+  // result (clamping each observation would turn the noise of the probe's
+  // own cost into a bias), the deviation is unchanged (the sum of squares is
+  // recentred exactly). The probes record raw ticks; the cost tool rebases.
+  ProbeRecord rebased(std::uint64_t base) const noexcept;
+
   // The union of both records' observations: for --repeat, and to aggregate
   // pcs into lines, functions and opcodes.
   void merge(const ProbeRecord& o) noexcept;
@@ -103,6 +114,10 @@ struct ProbeRecord {
   // the bucket holding rank ceil(p/100 * timed), clamped to [min, max].
   double percentile(double p) const noexcept;
   double median() const noexcept { return percentile(50); }
+  // The ticks by which observations above the p-th percentile exceed it
+  // (the outliers' share of the sum), from the histogram's bucket middles;
+  // scaled like total_estimate() when sampled.
+  double excess_over_percentile(double p) const noexcept;
   // Estimated total ticks of all executions: sum scaled by count / timed
   // (exactly sum when nothing was sampled).
   double total_estimate() const noexcept;

@@ -50,12 +50,7 @@ void CallTracker::merge_totals(const CallTracker& o) {
   if (active_.size() < fn_.size()) active_.resize(fn_.size());
 }
 
-Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
-  (void)timer();
-  ProbeRecord empty;
-  ChainedTimer<> t(0);
-  for (std::uint32_t i = 0; i < samples; ++i) t.begin(empty);
-  t.close();
+Base base_from_record(BasePolicy policy, const ProbeRecord& empty) {
   Base b;
   b.policy = policy;
   b.samples = static_cast<std::uint32_t>(empty.timed);
@@ -65,6 +60,15 @@ Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
   b.ticks = policy == BasePolicy::Min ? b.min_ticks : b.median_ticks;
   b.ns = to_ns(b.ticks);
   return b;
+}
+
+Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
+  (void)timer();
+  ProbeRecord empty;
+  ChainedTimer<> t(0);
+  for (std::uint32_t i = 0; i < samples; ++i) t.begin(empty);
+  t.close();
+  return base_from_record(policy, empty);
 }
 
 }  // namespace dis::vm

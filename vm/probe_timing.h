@@ -32,13 +32,52 @@
 
 namespace dis::vm {
 
+// The bucket of the probes' own bookkeeping (cost_probe.h): reported, but
+// not part of the attributed total.
+inline constexpr const char* kProbeBucket = "probe";
+
 // The run-time-chosen clock (one predictable branch per read).
 struct DefaultClock {
   static std::uint64_t now() noexcept { return now_ticks(); }
 };
 
+// The interval a timer has open, if any: what ChainedTimer and SampledTimer
+// share for moving probe bookkeeping out of an instruction.
+template <class Clock>
+class OpenInterval {
+ public:
+  bool open() const noexcept { return open_ != nullptr; }
+  // Restarts the open interval now (after probe bookkeeping that must not
+  // be charged to the instruction); returns the ticks since it began, 0 if
+  // none is open.
+  std::uint64_t restart() noexcept {
+    if (!open_) return 0;
+    std::uint64_t now = Clock::now();
+    std::uint64_t d = now > start_ ? now - start_ : 0;
+    start_ = now;
+    return d;
+  }
+  // Takes `ticks` out of the open interval (work timed into a bucket while
+  // an instruction ran, e.g. a GC step in stress mode, or a probe's own
+  // bookkeeping inside a builtin call).
+  void exclude(std::uint64_t ticks) noexcept {
+    if (open_) start_ += ticks;
+  }
+
+ protected:
+  // The open interval's length at `now`, minus `base`, never below zero.
+  std::uint64_t length(std::uint64_t now, std::uint64_t base) const noexcept {
+    return now > start_ ? minus_base(now - start_, base) : 0;
+  }
+  ProbeRecord* open_ = nullptr;
+  std::uint64_t start_ = 0;
+};
+
 template <class Clock = DefaultClock>
-class ChainedTimer {
+class ChainedTimer : public OpenInterval<Clock> {
+  using OpenInterval<Clock>::open_;
+  using OpenInterval<Clock>::start_;
+
  public:
   explicit ChainedTimer(std::uint64_t base_ticks = 0) : base_(base_ticks) {}
 
@@ -57,7 +96,6 @@ class ChainedTimer {
     open_ = nullptr;
     return now;
   }
-  bool open() const noexcept { return open_ != nullptr; }
   // Sum of the ticks recorded so far (after the base), and executions closed.
   std::uint64_t attributed() const noexcept { return attributed_; }
   std::uint64_t closed() const noexcept { return closed_; }
@@ -65,20 +103,21 @@ class ChainedTimer {
 
  private:
   void record(std::uint64_t now) noexcept {
-    std::uint64_t t = minus_base(now - start_, base_);
+    std::uint64_t t = this->length(now, base_);
     open_->add(t);
     attributed_ += t;
     ++closed_;
   }
-  ProbeRecord* open_ = nullptr;
-  std::uint64_t start_ = 0;
   std::uint64_t base_;
   std::uint64_t attributed_ = 0;
   std::uint64_t closed_ = 0;
 };
 
 template <class Clock = DefaultClock>
-class SampledTimer {
+class SampledTimer : public OpenInterval<Clock> {
+  using OpenInterval<Clock>::open_;
+  using OpenInterval<Clock>::start_;
+
  public:
   // every: mean gap between timed executions (>= 1; 1 times everything).
   SampledTimer(std::uint32_t every, std::uint64_t base_ticks,
@@ -106,7 +145,7 @@ class SampledTimer {
 
  private:
   void record(std::uint64_t now) noexcept {
-    open_->observe(minus_base(now - start_, base_));
+    open_->observe(this->length(now, base_));
     open_ = nullptr;
   }
   // Uniform in [1, 2N - 1]: mean N.
@@ -121,8 +160,6 @@ class SampledTimer {
   std::uint64_t base_;
   std::uint64_t rng_;
   std::uint32_t left_ = 1;
-  ProbeRecord* open_ = nullptr;
-  std::uint64_t start_ = 0;
 };
 
 // Per function slot (an index the caller assigns, e.g. per module entry pc)
@@ -165,6 +202,10 @@ class CallTracker {
   std::vector<std::uint32_t> active_;  // activations of each function on the stack
   std::vector<Frame> stack_;
 };
+
+// The base from the record of empty instructions: its min, or its median
+// from the histogram (within 1/16).
+Base base_from_record(BasePolicy policy, const ProbeRecord& empty);
 
 // The base through the probe path: `samples` ChainedTimer::begin() calls on
 // one empty instruction; min exact, median from the histogram (within 1/16).

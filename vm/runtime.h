@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decode.h"
+#include "kproc.h"
 #include "vm.h"
 
 namespace dis::vm {
@@ -104,6 +105,10 @@ struct Channel {
 struct SliceRunner {
   virtual ~SliceRunner() = default;
   virtual std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) = 0;
+  // A builtin of p's running slice releases the interpreter (kproc.h): other
+  // slices may run before resume_slice(p) continues this one.
+  virtual void suspend_slice(Impl&, Prog&) {}
+  virtual void resume_slice(Impl&, Prog&) {}
 };
 
 class Impl : public HeapHooks {
@@ -135,7 +140,8 @@ class Impl : public HeapHooks {
   std::uint64_t trace_count = 0;
   bool halted = false;  // instruction limit reached
   std::chrono::steady_clock::time_point busec_start;
-  std::unique_ptr<Collector> gc;  // declared after the heap: destroyed before it
+  std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
+  std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
 
   // HeapHooks
   void free_channel(std::uint32_t index) override;
@@ -169,7 +175,7 @@ class Impl : public HeapHooks {
   }
   void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
-  void schedule();
+  void schedule();  // kproc.cpp: runs the kernel processes until the program is over
   void wake(Prog& p) {
     p.state = ProgState::Ready;
     ++p.block_gen;

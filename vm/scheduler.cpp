@@ -1,8 +1,8 @@
-// Threads (progs), their stacks of frames, the round-robin scheduler with its
-// 2048-instruction quantum, and channels with send, recv and alt.
+// Threads (progs), their stacks of frames, and channels with send, recv and
+// alt. The round-robin scheduler with its 2048-instruction quantum is in
+// kproc.cpp (every kernel process runs it).
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include "interp.h"
 #include "runtime.h"
@@ -10,7 +10,6 @@
 namespace dis::vm {
 
 namespace {
-constexpr std::uint32_t kQuantum = 2048;
 constexpr std::uint32_t kChunkSize = 64 * 1024;
 }  // namespace
 
@@ -64,54 +63,6 @@ std::uint32_t Impl::run_slice(Prog& p, std::uint32_t budget) {
     interpret(*this, p, left, probe);
   }
   return budget - left;
-}
-
-void Impl::schedule() {
-  using clock = std::chrono::steady_clock;
-  for (;;) {
-    if (halted) return;
-    if (!runq.empty()) {
-      std::uint32_t id = runq.front();
-      runq.pop_front();
-      Prog& p = *progs[id];
-      if (p.state != ProgState::Ready) continue;
-      std::uint32_t budget = kQuantum;
-      if (opts.max_instructions) {
-        std::uint64_t remain = opts.max_instructions > stats.instructions
-                                   ? opts.max_instructions - stats.instructions
-                                   : 0;
-        if (remain == 0) {
-          halted = true;
-          *err << position(p.ml, p.pc) << ": instruction limit\n";
-          any_broken = true;
-          if (first_error.empty()) first_error = "instruction limit";
-          return;
-        }
-        budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
-      }
-      stats.instructions += run_slice(p, budget);
-      stats.slices++;
-      if (p.state == ProgState::Ready)
-        runq.push_back(id);
-      else if (p.state == ProgState::Done)
-        end_prog(p);
-      if (on_quantum_end) on_quantum_end();
-      gc->quantum_end();
-      continue;
-    }
-    // Nothing runnable: wake the earliest sleeper, or stop.
-    Prog* first = nullptr;
-    for (auto& pp : progs)
-      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
-    if (!first) return;
-    if (on_idle) on_idle();
-    gc->idle(first->wake);  // until the first sleeper is due
-    auto now = clock::now();
-    if (first->wake > now) std::this_thread::sleep_until(first->wake);
-    now = clock::now();
-    for (auto& pp : progs)
-      if (pp->state == ProgState::Sleeping && pp->wake <= now) wake(*pp);
-  }
 }
 
 RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args) {

@@ -12,8 +12,19 @@
 namespace dis::vm {
 
 namespace detail {
-std::atomic<bool> g_use_tsc{false};
+std::atomic<ClockRead> g_clock{ClockRead::Monotonic};
 }
+
+namespace {
+std::atomic<bool> g_calibrated{false};
+std::atomic<std::uint64_t> g_sink{0};  // keeps measured reads alive
+
+// The TSC read DIS_TIMER asks for: the fenced one for "rdtscp", else rdtsc.
+ClockRead tsc_read_choice() {
+  const char* v = std::getenv("DIS_TIMER");
+  return v && std::strcmp(v, "rdtscp") == 0 ? ClockRead::TscFenced : ClockRead::TscPlain;
+}
+}  // namespace
 
 namespace {
 
@@ -95,7 +106,8 @@ TimerInfo calibrate_timer(bool allow_tsc) {
     if (!rates.empty() && rates[rates.size() / 2] > 0) {
       double med = rates[rates.size() / 2];
       info.tsc = true;
-      info.name = "tsc (rdtscp+lfence)";
+      info.read_kind = tsc_read_choice();
+      info.name = info.read_kind == ClockRead::TscFenced ? "tsc (rdtscp+lfence)" : "tsc (rdtsc)";
       info.ticks_per_ns = med;
       info.calibration_rounds = static_cast<std::uint32_t>(rates.size());
       info.calibration_spread = (rates.back() - rates.front()) / med;
@@ -113,14 +125,21 @@ TimerInfo calibrate_timer(bool allow_tsc) {
 
 namespace {
 
-// Ticks of `samples` pairs of back-to-back reads; the timer must be chosen.
+// The cost of one read in a stream of reads (what chained timing pays per
+// instruction): `samples` batches of 16 back-to-back reads, ticks per read.
+// An unordered rdtsc can overlap its neighbour, so a single pair could show
+// 0; the batch gives the amortized cost. The timer must be chosen.
 ReadCost raw_read_cost(std::uint32_t samples) {
+  constexpr std::uint64_t kBatch = 16;
   std::vector<std::uint64_t> d(samples);
+  std::uint64_t sink = 0;
   for (auto& x : d) {
     std::uint64_t t0 = now_ticks();
+    for (std::uint64_t k = 1; k < kBatch; ++k) sink += now_ticks();
     std::uint64_t t1 = now_ticks();
-    x = t1 - t0;
+    x = (t1 - t0 + kBatch / 2) / kBatch;
   }
+  g_sink.fetch_add(sink, std::memory_order_relaxed);
   ReadCost rc;
   if (d.empty()) return rc;
   rc.samples = samples;
@@ -139,13 +158,16 @@ void fill_ns(ReadCost& rc, double ticks_per_ns) {
 const TimerInfo& timer() {
   static const TimerInfo info = [] {
     TimerInfo i = calibrate_timer(true);
-    detail::g_use_tsc.store(i.tsc, std::memory_order_relaxed);
+    detail::g_clock.store(i.read_kind, std::memory_order_relaxed);
     i.read = raw_read_cost(20000);
     fill_ns(i.read, i.ticks_per_ns);
+    g_calibrated.store(true, std::memory_order_relaxed);
     return i;
   }();
   return info;
 }
+
+bool timer_calibrated() { return g_calibrated.load(std::memory_order_relaxed); }
 
 ReadCost measure_read_cost(std::uint32_t samples) {
   const TimerInfo& t = timer();

@@ -6,9 +6,18 @@
 // whose ticks are ns. The choice is made once, on first use of timer(), and
 // never changes afterwards.
 //
-// now_ticks() is the hot-path read: one predictable branch on the choice,
-// then the read. Code that must not pay even that branch instantiates itself
-// over TscClock or MonoClock directly (after checking timer().tsc).
+// Two TSC reads are offered. `rdtsc` alone (the default: about 24 cycles
+// here, 9 ns at 2.6 GHz) is not ordered with the code around it, so a few
+// cycles of one instruction's work can be counted in its neighbour's
+// interval, but chained intervals still sum exactly to the elapsed time and
+// the base (measured through the same read) absorbs the read's cost.
+// `rdtscp` + `lfence` (about 60 cycles, 23 ns) orders the read on both
+// sides, for per-instruction figures that must not bleed into each other.
+// DIS_TIMER=rdtscp selects it, DIS_TIMER=clock forces clock_gettime. The
+// header of every report names the read and its measured cost.
+//
+// now_ticks() is the hot-path read: two predictable branches on the choice,
+// then the read.
 //
 // The base: as the paper does with BASE, the cost of an empty measurement is
 // sampled many times before a run; its minimum (or median) is subtracted
@@ -40,6 +49,14 @@ struct MonoClock {
   }
 };
 
+// CPU time of the calling thread in ns (a system call: ~0.1-0.5 us).
+inline std::uint64_t thread_cpu_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
 #if DIS_HAVE_TSC
 // rdtscp then lfence. Timing is chained (one read ends an instruction and
 // starts the next), so the read must be ordered on both sides: rdtscp does not
@@ -58,17 +75,22 @@ struct TscClock {
 };
 #endif
 
+// The read behind now_ticks().
+enum class ClockRead : std::uint8_t { Monotonic, TscFenced, TscPlain };
+
 namespace detail {
-// Set once by timer(); false until then. Atomic (relaxed: a plain load on
-// x86) so a thread reading it while another calibrates is no data race.
-extern std::atomic<bool> g_use_tsc;
+// Set once by timer(); Monotonic until then. Atomic (relaxed: a plain load
+// on x86) so a thread reading it while another calibrates is no data race.
+extern std::atomic<ClockRead> g_clock;
 }  // namespace detail
 
 // Call timer() first: reads taken before it are clock_gettime ns and must
 // not be compared with later ones.
 inline std::uint64_t now_ticks() noexcept {
 #if DIS_HAVE_TSC
-  if (detail::g_use_tsc.load(std::memory_order_relaxed)) return TscClock::now();
+  const ClockRead c = detail::g_clock.load(std::memory_order_relaxed);
+  if (c == ClockRead::TscPlain) return __rdtsc();
+  if (c == ClockRead::TscFenced) return TscClock::now();
 #endif
   return MonoClock::now();
 }
@@ -84,8 +106,9 @@ struct ReadCost {
 };
 
 struct TimerInfo {
-  bool tsc = false;             // true: TSC ticks; false: clock_gettime ns
-  std::string name;             // e.g. "tsc (rdtscp+lfence)"
+  bool tsc = false;  // true: TSC ticks; false: clock_gettime ns
+  ClockRead read_kind = ClockRead::Monotonic;
+  std::string name;             // e.g. "tsc (rdtsc)"
   std::string fallback_reason;  // why the TSC is not used ("" when it is)
   double ticks_per_ns = 1.0;    // calibrated (1 for clock_gettime)
   std::uint32_t calibration_rounds = 0;
@@ -95,8 +118,11 @@ struct TimerInfo {
 };
 
 // The timer in use, calibrated on first call (about 30 ms; thread-safe).
-// DIS_TIMER=clock in the environment forces the clock_gettime fallback.
+// DIS_TIMER=clock in the environment forces the clock_gettime fallback,
+// DIS_TIMER=rdtscp the fenced TSC read.
 const TimerInfo& timer();
+// True once timer() has calibrated (the count view never calls it).
+bool timer_calibrated();
 
 // A fresh calibration without changing the timer in use (read costs left
 // zero): the TSC if allow_tsc and usable, else the clock_gettime fallback
@@ -109,7 +135,8 @@ inline double to_ns(std::uint64_t ticks) {
 inline double to_ns(double ticks) { return ticks / timer().ticks_per_ns; }
 inline double ticks_per_ns() { return timer().ticks_per_ns; }
 
-// Samples the difference of two consecutive now_ticks() reads `samples` times.
+// The amortized cost of one now_ticks() read, from `samples` batches of 16
+// back-to-back reads.
 ReadCost measure_read_cost(std::uint32_t samples = 20000);
 
 enum class BasePolicy { Min, Median };

@@ -9,6 +9,11 @@
 // program ends (DESIGN Conventions: status 0, or 1 after an uncaught
 // exception, a deadlock or a verifier refusal). The builtins $Sys, $Math and
 // $Bench are registered by the constructor through this same API.
+//
+// Kernel processes (kproc.h): Dis threads are run by host threads, one of
+// which holds the interpreter at a time. A blocking builtin releases it
+// (Call::blocking, or NativeFunction::blocking for the whole function) so
+// other Dis threads, or idle garbage collection, run while it waits.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,16 @@
 
 namespace dis::vm {
 
+// Idle garbage collection (DIS-FACTS 6-7): what the interpreter does when no
+// Dis thread is ready, up to three epochs per idle episode.
+enum class IdleGc : std::uint8_t {
+  Old,    // stops only when a kernel process wants the interpreter or a thread
+          // becomes ready (the behaviour the perform paper diagnosed)
+  Fixed,  // also yields the processor after each step (the paper's fix)
+};
+// "old", "fixed" -> policy; false for anything else.
+bool parse_idle_gc(const std::string& name, IdleGc& policy);
+
 struct Options {
   std::uint64_t heap_limit = 1ull << 30;    // bytes of live heap objects
   std::uint64_t stack_limit = 64ull << 20;  // bytes of frames per thread
@@ -44,12 +59,18 @@ struct Options {
   GcMode gc = GcMode::Dis;
   std::uint32_t gc_quanta = 0;
   bool gc_verify = false;
+  IdleGc idle_gc = IdleGc::Fixed;
+  // >0: the VM constructor confines the whole process to this many of the
+  // processors it may use (sched_setaffinity); InputError when there are fewer.
+  unsigned cpus = 0;
 };
 
 struct Stats {
   std::uint64_t instructions = 0;
-  std::uint64_t threads = 0;  // threads created, init's included
-  std::uint64_t slices = 0;   // scheduler quanta run
+  std::uint64_t threads = 0;   // threads created, init's included
+  std::uint64_t slices = 0;    // scheduler quanta run
+  std::uint64_t releases = 0;  // times a blocking builtin released the interpreter
+  std::uint64_t kprocs = 0;    // host threads started to run the interpreter meanwhile
   HeapStats heap;
   GcStats gc;
 };
@@ -95,13 +116,28 @@ class Call {
   // Suspends the calling thread for ms milliseconds after the builtin returns.
   void sleep_ms(std::int64_t ms);
 
+  // Runs `work` with the interpreter released (Inferno's release(); work;
+  // acquire()): meanwhile other kernel processes run other Dis threads or
+  // idle GC, and this Dis thread is neither runnable nor deadlocked. `work`
+  // must not touch Dis memory nor call this Call's methods; store any new
+  // heap pointer in Dis memory (the frame, the result) before. Afterwards
+  // the thread continues its own instruction stream. Exceptions from `work`
+  // propagate after the interpreter is taken back.
+  void blocking(const std::function<void()>& work);
+  // True inside a NativeFunction::blocking function (interpreter released).
+  bool released() const { return released_; }
+
   Impl& impl() { return impl_; }
   Prog& prog() { return prog_; }
 
  private:
+  void need_interpreter(const char* what) const;  // throws std::logic_error when released
+  void run_released(const std::function<void(Call&)>& work);
+  friend class Impl;
   Impl& impl_;
   Prog& prog_;
   Ptr frame_;
+  bool released_ = false;
 };
 
 using NativeFn = std::function<void(Call&)>;
@@ -113,6 +149,13 @@ struct NativeFunction {
   std::int32_t frame_size = 32;
   std::vector<std::uint8_t> map;  // frame pointer map
   NativeFn fn;
+  // True: fn blocks on the host (I/O, a host event) and runs with the
+  // interpreter released, as if wrapped whole in Call::blocking(). It may use
+  // only arg_int/arg_big/arg_real, ret_int/ret_big/ret_real and raise (which
+  // touch nothing but its own thread's frames); the heap, strings and
+  // output need the interpreter (std::logic_error): for those, call
+  // Call::blocking() around the waiting part of a normal builtin instead.
+  bool blocking = false;
 };
 
 class VM {

@@ -5,8 +5,10 @@
 //
 //   embed_example            runs the built-in program below
 //   embed_example prog.dis   runs a module file with $Greet available
+#include <chrono>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "assembler.h"
 #include "signature.h"
@@ -16,6 +18,13 @@ namespace {
 
 // greet(name: string): string
 void greet(dis::vm::Call& c) { c.ret_string("hello, " + c.arg_string(32) + ", from C++"); }
+
+// nap(ms: int): a blocking builtin. Registered with `blocking` set, it runs
+// with the interpreter released: other Dis threads (or idle GC) run while
+// it sleeps. It may only read scalar arguments and set scalar results.
+void nap(dis::vm::Call& c) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(c.arg_int(32)));
+}
 
 std::string program() {
   char sig[16];
@@ -62,7 +71,9 @@ int main(int argc, char** argv) {
   dis::vm::VM vm(opts);
   // frame: header and temps (32 bytes), the string argument at 32; the
   // pointer map marks word 8 (offset 32).
-  vm.register_module("$Greet", {{"greet", "f(s)s", 0, 40, {0x00, 0x80}, greet}});
+  // nap's frame: the int argument at 32, no pointers.
+  vm.register_module("$Greet", {{"greet", "f(s)s", 0, 40, {0x00, 0x80}, greet},
+                                {"nap", "f(i)n", 0, 40, {}, nap, /*blocking=*/true}});
   try {
     dis::vm::RunResult r = argc > 1 ? vm.run_file(argv[1], {argv[1]})
                                     : vm.run_module(dis::assembly::assemble(program(), "embed.s"),

@@ -9,16 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include "dis_runner.h"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // expected.out without the two lines Inferno's emulator and shell add after
 // an uncaught error; returns the message they name ("" if none).
@@ -42,22 +37,9 @@ std::string expected_stdout(const std::string& text, std::string& message) {
   return out;
 }
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result run_dis(const std::string& args) {
-  fs::path tmp = fs::temp_directory_path() / ("dis_corpus_" + std::to_string(::getpid()));
-  std::string cmd = std::string(DIS_BIN_DIR) + "/dis " + args + " >" + tmp.string() + ".out 2>" +
-                    tmp.string() + ".err";
-  int rc = std::system(cmd.c_str());
-  Result r{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(tmp.string() + ".out"),
-           slurp(tmp.string() + ".err")};
-  fs::remove(tmp.string() + ".out");
-  fs::remove(tmp.string() + ".err");
-  return r;
-}
+using distest::Result;
+using distest::run_dis;
+using distest::slurp;
 
 class Corpus : public ::testing::TestWithParam<std::string> {};
 

@@ -30,7 +30,8 @@ TEST(Timer, CalibrationIsPlausible) {
     EXPECT_LT(t.ticks_per_ns, 10.0);
     EXPECT_GE(t.calibration_rounds, 4u);
     EXPECT_TRUE(t.fallback_reason.empty());
-    EXPECT_EQ(t.name, "tsc (rdtscp+lfence)");
+    // rdtsc by default, rdtscp+lfence with DIS_TIMER=rdtscp.
+    EXPECT_EQ(t.name, t.read_kind == ClockRead::TscFenced ? "tsc (rdtscp+lfence)" : "tsc (rdtsc)");
   } else {
     EXPECT_DOUBLE_EQ(t.ticks_per_ns, 1.0);
     EXPECT_FALSE(t.fallback_reason.empty());

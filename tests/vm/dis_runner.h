@@ -1,0 +1,42 @@
+// Runs the built `dis` as a child process for tests: its exit status, stdout
+// and stderr. `shell_prefix` runs first in the same shell (e.g. "ulimit -n
+// 100;") so a limit applies to dis alone.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace distest {
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+inline Result run_dis(const std::string& args, const std::string& shell_prefix = "") {
+  namespace fs = std::filesystem;
+  fs::path tmp = fs::temp_directory_path() / ("dis_test_" + std::to_string(::getpid()));
+  std::string cmd = shell_prefix + std::string(DIS_BIN_DIR) + "/dis " + args + " >" + tmp.string() +
+                    ".out 2>" + tmp.string() + ".err";
+  int rc = std::system(cmd.c_str());
+  Result r{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(tmp.string() + ".out"),
+           slurp(tmp.string() + ".err")};
+  fs::remove(tmp.string() + ".out");
+  fs::remove(tmp.string() + ".err");
+  return r;
+}
+
+}  // namespace distest

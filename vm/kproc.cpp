@@ -1,0 +1,283 @@
+// Kernel processes: the scheduler loop every kproc runs, and the handing
+// over of the interpreter between them (kproc.h).
+#include "kproc.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "diag.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+namespace {
+constexpr std::uint32_t kQuantum = 2048;
+constexpr int kSlicesBeforeYield = 2;  // Inferno: hand over on the third slice
+}  // namespace
+
+struct Kprocs::Kproc {
+  std::condition_variable cv;
+  bool granted = false;  // the interpreter was handed to this kproc
+  std::thread thread;    // not joinable for the main kproc
+};
+
+Kprocs::Kprocs(Impl& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
+
+Kprocs::~Kprocs() {
+  // run() joins its threads before returning; this only covers a run() that
+  // never started them.
+  for (auto& k : threads_)
+    if (k->thread.joinable()) k->thread.join();
+}
+
+void Kprocs::grant_locked(Kproc* k) {
+  holder_ = k;
+  k->granted = true;
+  k->cv.notify_one();
+}
+
+bool Kprocs::park_locked(std::unique_lock<std::mutex>& lk, Kproc& self) {
+  self.cv.wait(lk, [&] { return self.granted || finished_; });
+  self.granted = false;
+  return finished_;
+}
+
+void Kprocs::finish_locked(Kproc& self) {
+  finished_ = true;
+  if (&self != main_.get()) {
+    // The main kproc is parked (it is neither holding, queued nor released).
+    pool_.erase(std::remove(pool_.begin(), pool_.end(), main_.get()), pool_.end());
+    grant_locked(main_.get());
+  }
+  for (Kproc* k : pool_) k->cv.notify_one();
+}
+
+void Impl::schedule() { kprocs->run(); }
+
+void Kprocs::run() {
+  {
+    std::lock_guard lk(m_);
+    finished_ = false;
+    error_ = nullptr;
+    holder_ = main_.get();
+    main_->granted = false;
+  }
+  vmachine(*main_);
+  std::vector<std::unique_ptr<Kproc>> done;
+  {
+    std::lock_guard lk(m_);
+    for (auto& k : threads_) k->cv.notify_one();
+    done = std::move(threads_);
+    threads_.clear();
+    pool_.clear();
+  }
+  for (auto& k : done) k->thread.join();
+  holder_ = main_.get();
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void Kprocs::thread_main(Kproc* self) {
+  {
+    std::unique_lock lk(m_);
+    if (park_locked(lk, *self)) return;
+  }
+  vmachine(*self);
+}
+
+void Kprocs::vmachine(Kproc& self) {
+  int cycles = 0;
+  bool over = false;
+  while (!over) {
+    try {
+      vmachine_step(self, cycles, over);
+    } catch (...) {
+      // A host failure (not a Dis exception): stop running Dis code, let the
+      // released threads come back, and rethrow from run().
+      std::lock_guard lk(m_);
+      if (!error_) error_ = std::current_exception();
+      vm_.halted = true;
+    }
+  }
+}
+
+void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
+  const bool ready = !vm_.halted && !vm_.runq.empty();
+  if (queued_.load(std::memory_order_acquire) > 0 && (!ready || ++cycles > kSlicesBeforeYield)) {
+    cycles = 0;
+    std::unique_lock lk(m_);
+    if (vmq_.empty()) return;
+    Kproc* k = vmq_.front();
+    vmq_.pop_front();
+    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
+    pool_.push_back(&self);
+    grant_locked(k);
+    over = park_locked(lk, self);
+    return;
+  }
+  if (ready) {
+    run_head_slice();
+    return;
+  }
+  idle(self);
+  std::lock_guard lk(m_);
+  over = finished_;
+}
+
+void Kprocs::run_head_slice() {
+  Impl& vm = vm_;
+  std::uint32_t id = vm.runq.front();
+  vm.runq.pop_front();
+  Prog& p = *vm.progs[id];
+  if (p.state != ProgState::Ready) return;
+  std::uint32_t budget = kQuantum;
+  if (vm.opts.max_instructions) {
+    std::uint64_t remain = vm.opts.max_instructions > vm.stats.instructions
+                               ? vm.opts.max_instructions - vm.stats.instructions
+                               : 0;
+    if (remain == 0) {
+      vm.halted = true;
+      *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
+      vm.any_broken = true;
+      if (vm.first_error.empty()) vm.first_error = "instruction limit";
+      return;
+    }
+    budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
+  }
+  vm.stats.instructions += vm.run_slice(p, budget);
+  vm.stats.slices++;
+  if (p.state == ProgState::Ready)
+    vm.runq.push_back(id);
+  else if (p.state == ProgState::Done)
+    vm.end_prog(p);
+  if (vm.on_quantum_end) vm.on_quantum_end();
+  vm.gc->quantum_end();
+}
+
+// Nothing is ready: end the program, or collect and wait for a sleeper or a
+// kproc that wants the interpreter.
+void Kprocs::idle(Kproc& self) {
+  using clock = std::chrono::steady_clock;
+  Impl& vm = vm_;
+  Prog* first = nullptr;
+  if (!vm.halted)
+    for (auto& pp : vm.progs)
+      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
+  {
+    std::lock_guard lk(m_);
+    if (!first && released_ == 0 && vmq_.empty()) {
+      finish_locked(self);
+      return;
+    }
+  }
+  if (!vm.halted && queued_.load(std::memory_order_acquire) == 0) {
+    if (vm.on_idle) vm.on_idle();
+    const bool yield = vm.opts.idle_gc == IdleGc::Fixed;
+    vm.gc->idle(first ? first->wake : clock::time_point::max(), [this, yield] {
+      if (yield) sched_yield();
+      return queued_.load(std::memory_order_acquire) > 0;
+    });
+  }
+  {
+    std::unique_lock lk(m_);
+    auto wanted = [&] { return !vmq_.empty(); };
+    if (first)
+      self.cv.wait_until(lk, first->wake, wanted);
+    else
+      self.cv.wait(lk, wanted);
+  }
+  const auto now = clock::now();
+  for (auto& pp : vm.progs)
+    if (pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
+}
+
+Kprocs::Kproc* Kprocs::release(Prog& p) {
+  // The slice's probe state stays with this thread until it acquires again.
+  if (vm_.slice_runner) vm_.slice_runner->suspend_slice(vm_, p);
+  std::unique_lock lk(m_);
+  Kproc* self = holder_;
+  Kproc* next = nullptr;
+  if (!vmq_.empty()) {
+    next = vmq_.front();
+    vmq_.pop_front();
+    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
+  } else if (!pool_.empty()) {
+    next = pool_.back();
+    pool_.pop_back();
+  } else {
+    try {
+      auto k = std::make_unique<Kproc>();
+      k->thread = std::thread(&Kprocs::thread_main, this, k.get());
+      next = k.get();
+      threads_.push_back(std::move(k));
+      ++vm_.stats.kprocs;
+    } catch (const std::system_error&) {
+      lk.unlock();
+      if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
+      return nullptr;  // no thread: the caller blocks holding the interpreter
+    }
+  }
+  ++vm_.stats.releases;
+  ++released_;
+  grant_locked(next);
+  return self;
+}
+
+void Kprocs::acquire(Kproc* self, Prog& p) {
+  {
+    std::unique_lock lk(m_);
+    --released_;
+    vmq_.push_back(self);
+    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
+    if (holder_) holder_->cv.notify_one();  // it may be idle, waiting for us
+    while (!self->granted) self->cv.wait(lk);
+    self->granted = false;
+  }
+  if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
+}
+
+int Kprocs::released() {
+  std::lock_guard lk(m_);
+  return released_;
+}
+
+void confine_to_cpus(unsigned n) {
+  auto fail = [n](const std::string& msg) {
+    throw InputError(Diagnostic{"--cpus " + std::to_string(n), 0, 0, -1, msg});
+  };
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) fail("cannot read the CPU affinity");
+  const unsigned have = static_cast<unsigned>(CPU_COUNT(&allowed));
+  if (n == 0 || n > have)
+    fail("cannot confine the VM to " + std::to_string(n) + " processor" + (n == 1 ? "" : "s") +
+         ": " + std::to_string(have) + " available");
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  unsigned taken = 0;
+  for (int c = 0; c < CPU_SETSIZE && taken < n; ++c)
+    if (CPU_ISSET(c, &allowed)) {
+      CPU_SET(c, &set);
+      ++taken;
+    }
+  // Every thread of the process, not only the caller (later threads inherit).
+  bool ok = sched_setaffinity(0, sizeof set, &set) == 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      pid_t tid = static_cast<pid_t>(std::atoi(e->d_name));
+      if (sched_setaffinity(tid, sizeof set, &set) != 0) ok = false;
+    }
+    closedir(d);
+  }
+  if (!ok) fail("the system refused the CPU affinity (sched_setaffinity)");
+}
+
+}  // namespace dis::vm

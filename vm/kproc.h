@@ -1,0 +1,93 @@
+// Kernel processes (DESIGN decision 8, DIS-FACTS 7): Dis threads are run by
+// host threads ("kprocs"), exactly one of which holds the interpreter at a
+// time, handed over under one mutex as Inferno's acquire()/release() do.
+//
+// Every kproc runs the same scheduler loop (Inferno's vmachine): it runs the
+// head thread's slice; hands the interpreter to a kproc queued for it when no
+// thread is ready or every third slice; and when nothing is ready runs idle
+// GC (up to three epochs) and then waits for a queued kproc or a sleeper.
+//
+// A blocking builtin calls release(): its Dis thread leaves the interpreter
+// (it is off the run queue, and counts as neither runnable nor deadlocked),
+// which passes to a queued kproc, else to a parked one, else to a new one.
+// The builtin then blocks in the host and calls acquire(): it queues for the
+// interpreter (waking the holder if it is idle) and waits until it is handed
+// back, then continues its own slice (Inferno puts its Prog at the head of
+// the run queue: the same thing). So the mcall of a blocking builtin
+// contains the wait for the interpreter, as in the paper.
+//
+// Idle GC stops when a kproc queues (or a sleeper is due); IdleGc::Fixed
+// also calls sched_yield() after every step, so a kproc that finished its
+// host work gets the processor to queue (the perform paper's fix).
+//
+// The program is over when nothing is ready, sleeping or released and no
+// kproc is queued; the host thread that called run() then returns holding
+// the interpreter, after every other kproc has ended.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dis::vm {
+
+class Impl;
+struct Prog;
+
+class Kprocs {
+ public:
+  struct Kproc;
+
+  explicit Kprocs(Impl& vm);
+  ~Kprocs();
+  Kprocs(const Kprocs&) = delete;
+  Kprocs& operator=(const Kprocs&) = delete;
+
+  // Schedules on the calling host thread until the program is over (see
+  // above). Rethrows a host exception that escaped any kproc's loop.
+  void run();
+
+  // Called by the interpreter's holder, inside a builtin of Dis thread p:
+  // passes the interpreter on. nullptr when it could not (no host thread
+  // could be started): the caller then blocks holding it.
+  Kproc* release(Prog& p);
+  // Takes the interpreter back for `self` (release()'s result).
+  void acquire(Kproc* self, Prog& p);
+  // Dis threads currently released.
+  int released();
+
+ private:
+  void vmachine(Kproc& self);
+  void vmachine_step(Kproc& self, int& cycles, bool& over);
+  void run_head_slice();
+  void idle(Kproc& self);
+  void thread_main(Kproc* self);
+  void grant_locked(Kproc* k);
+  bool park_locked(std::unique_lock<std::mutex>& lk, Kproc& self);  // true: program over
+  void finish_locked(Kproc& self);
+
+  Impl& vm_;
+  std::mutex m_;
+  std::unique_ptr<Kproc> main_;
+  Kproc* holder_ = nullptr;
+  std::deque<Kproc*> vmq_;    // waiting to acquire, in order
+  std::vector<Kproc*> pool_;  // parked interpreters
+  std::vector<std::unique_ptr<Kproc>> threads_;
+  std::atomic<int> queued_{0};  // vmq_.size(), read without the lock by the holder
+  int released_ = 0;
+  bool finished_ = false;
+  std::exception_ptr error_;
+};
+
+// Confines every thread of this process to `n` of the processors it may run
+// on now (the lowest-numbered). Throws InputError naming --cpus when n is 0
+// or more than are available, or when the system refuses.
+void confine_to_cpus(unsigned n);
+
+}  // namespace dis::vm
