@@ -423,6 +423,9 @@ void sys_werrstr(Call& c) {
 
 }  // namespace
 
+// builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
+void add_sys_file_functions(Impl& vm, std::map<std::string_view, NativeFn>& impls);
+
 // Registers every row of a builtin table; rows without an implementation
 // raise when called (the module still links, as against Inferno's tables).
 void register_table(Impl& vm, std::string_view path,
@@ -460,17 +463,17 @@ void register_sys(Impl& vm) {
     st<std::int32_t>(data, -1);
   };
   vm.fd_type = vm.heap.add_type(std::move(fd_type));
-  register_table(
-      vm, "$Sys",
-      {
-          {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
-          {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
-          {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"open", sys_open},
-          {"create", sys_create},     {"read", sys_read},           {"readn", sys_read},
-          {"write", sys_write},       {"seek", sys_seek},           {"fildes", sys_fildes},
-          {"dup", sys_dup},           {"remove", sys_remove},       {"sleep", sys_sleep},
-          {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
-      });
+  std::map<std::string_view, NativeFn> impls{
+      {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
+      {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
+      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"open", sys_open},
+      {"create", sys_create},     {"read", sys_read},           {"readn", sys_read},
+      {"write", sys_write},       {"seek", sys_seek},           {"fildes", sys_fildes},
+      {"dup", sys_dup},           {"remove", sys_remove},       {"sleep", sys_sleep},
+      {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
+  };
+  add_sys_file_functions(vm, impls);
+  register_table(vm, "$Sys", impls);
 }
 
 // Shared with $Bench (its read is Sys's).

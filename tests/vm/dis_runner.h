@@ -21,6 +21,15 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+// An empty directory NAME_<pid> under the system's temporary directory.
+inline std::filesystem::path fresh_dir(const std::string& name) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
 struct Result {
   int status;
   std::string out, err;

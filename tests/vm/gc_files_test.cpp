@@ -13,19 +13,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 std::string files_prog() {
   return "'" + (fs::path(DIS_SOURCE_DIR) / "tests" / "vm" / "gc" / "files.b").string() + "'";
 }
 
 TEST(GcFiles, DroppedFdsCloseInEveryMode) {
-  fs::path dir = fresh_dir("dis_files");
+  fs::path dir = distest::fresh_dir("dis_files");
   for (const char* mode : {"dis", "ms", "stress"}) {
     distest::Result r = distest::run_dis(
         std::string("--gc=") + mode + " " + files_prog() + " '" + dir.string() + "' 5000",
