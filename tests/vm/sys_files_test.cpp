@@ -53,6 +53,11 @@ const char* const kFilesExpected =
     "wstat: 0\n"
     "stat DIR/b.txt: No such file or directory\n"
     "stat DIR/c.txt: 0 name=c.txt file length=10 perm=600\n"
+    "fwstat: 0\n"
+    "stat DIR/d.txt: 0 name=d.txt file length=4 perm=600\n"
+    "mtime: 1000000000\n"
+    "fstat after rename: d.txt\n"
+    "fwstat onto sub: File exists\n"
     "chdir nowhere: No such file or directory\n"
     "chdir sub: 0\n"
     "read inner.txt: inner text\n"
@@ -76,8 +81,10 @@ TEST(SysFiles, StatDirreadRemoveChdirWstat) {
     // The host saw the same changes.
     EXPECT_FALSE(fs::exists(dir / "a.txt"));
     EXPECT_FALSE(fs::exists(dir / "b.txt"));
-    EXPECT_EQ(distest::slurp(dir / "c.txt"), "0123456789");
-    EXPECT_EQ(fs::status(dir / "c.txt").permissions() & fs::perms::all,
+    EXPECT_FALSE(fs::exists(dir / "c.txt"));
+    EXPECT_EQ(distest::slurp(dir / "d.txt"), "0123");
+    EXPECT_TRUE(fs::is_directory(dir / "sub"));
+    EXPECT_EQ(fs::status(dir / "d.txt").permissions() & fs::perms::all,
               fs::perms::owner_read | fs::perms::owner_write);
     fs::remove_all(dir);
   }

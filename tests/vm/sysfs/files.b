@@ -123,6 +123,24 @@ init(nil: ref Draw->Context, args: list of string)
 	show(root + "/b.txt");
 	show(root + "/c.txt");
 
+	# fwstat through an open descriptor: rename, truncate, set mtime.
+	wfd := sys->open(root + "/c.txt", Sys->ORDWR);
+	nd.name = "d.txt";
+	nd.mode = ~0;
+	nd.length = big 4;
+	nd.mtime = 1000000000;
+	sys->print("fwstat: %d\n", sys->fwstat(wfd, nd));
+	show(root + "/d.txt");
+	(nil, dd) := sys->stat(root + "/d.txt");
+	sys->print("mtime: %d\n", dd.mtime);
+	(nil, dd) = sys->fstat(wfd);
+	sys->print("fstat after rename: %s\n", dd.name);
+	nd.name = "sub";
+	nd.length = ~big 0;
+	nd.mtime = ~0;
+	if(sys->fwstat(wfd, nd) < 0)
+		sys->print("fwstat onto sub: %r\n");
+
 	if(sys->chdir(root + "/nowhere") < 0)
 		sys->print("chdir nowhere: %r\n");
 	sys->print("chdir sub: %d\n", sys->chdir(root + "/sub"));
