@@ -365,6 +365,11 @@ class Report:
         self.nsec_nogc = per_round("builtin", "BASE-nsec-nogc")
         self.gcsched = read_obs(self.data / "gcsched.obs")[0]["GCSCHED"]
         self.gcidle = read_obs(self.data / "gcidle.obs")[0]["GCIDLE"]
+        if not self.gcidle:
+            # bench leaves out episodes a waking thread cut short: on a slow
+            # build three epochs over a large heap outlast the 20 ms sleep.
+            sys.exit("report.py: GCIDLE has no complete idle episode (every one was cut short by "
+                     "the waking thread): run.sh --live with fewer blocks")
         self.gcidle_bare = read_obs(self.data / "gcidle-bare.obs")[0]["GCIDLE"]
         self.cost = {p: (self.data / f"cost-{p}.txt").read_text() for p in ("old", "fixed")}
         self.cost_out = {p: (self.data / f"cost-{p}.out").read_text() for p in ("old", "fixed")}
