@@ -20,11 +20,15 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 	rounds := 30;
-	if(tl args != nil)
+	size := 2000;
+	if(tl args != nil){
 		rounds = int hd tl args;
+		if(tl tl args != nil)
+			size = int hd tl tl args;	# at least 200
+	}
 	total := 0;
 	for(round := 0; round < rounds; round++){
-		a := array[2000] of ref Box;
+		a := array[size] of ref Box;
 		for(i := 0; i < len a; i++)
 			a[i] = ref Box(i, nil);
 		for(i = 0; i < len a; i += 3)
