@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace distest {
 
@@ -46,6 +48,18 @@ inline Result run_dis(const std::string& args, const std::string& shell_prefix =
   fs::remove(tmp.string() + ".out");
   fs::remove(tmp.string() + ".err");
   return r;
+}
+
+// The programs of the shared Limbo corpus (directories with an
+// expected.out), sorted.
+inline std::vector<std::string> corpus_names() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
+    if (e.is_directory() && fs::exists(e.path() / "expected.out"))
+      names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace distest

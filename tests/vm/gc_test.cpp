@@ -282,14 +282,7 @@ TEST_P(GcCorpus, SameResultUnderMsAndStress) {
   }
 }
 
-std::vector<std::string> corpus() {
-  std::vector<std::string> names;
-  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
-    if (e.is_directory() && fs::exists(e.path() / "expected.out"))
-      names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> corpus() { return distest::corpus_names(); }
 
 INSTANTIATE_TEST_SUITE_P(Limbo, GcCorpus, ::testing::ValuesIn(corpus()),
                          [](const auto& param_info) { return param_info.param; });
