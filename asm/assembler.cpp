@@ -540,7 +540,11 @@ class Assembler {
   // Checks that a store of `bytes` at `off` lies inside the current base.
   void check_store(std::int64_t off, std::int64_t bytes, int col) {
     const DataRegion& r = regions_.back();
-    if (r.size < 0) return;
+    if (r.size < 0) {
+      // Module data's size may only be known at the end (from desc $0).
+      if (regions_.size() == 1) unsized_stores_.push_back({line_, col, off, bytes});
+      return;
+    }
     if (off + bytes > r.size) {
       if (regions_.size() == 1)
         fail(col, fmt::format("data at @mp+{} ({}) lies outside module data ({})", off,
@@ -964,6 +968,12 @@ class Assembler {
                           plural(m_.types.size(), "descriptor"), m_.types.size() - 1));
     }
     if (!var_line_ && mp_desc) m_.data_size = mp_desc->size;
+    for (const UnsizedStore& st : unsized_stores_)
+      if (st.off + st.bytes > m_.data_size)
+        error(st.line, st.col,
+              fmt::format("data at @mp+{} ({}) lies outside module data ({})", st.off,
+                          plural(static_cast<std::size_t>(st.bytes), "byte"),
+                          plural(static_cast<std::size_t>(m_.data_size), "byte")));
     if (var_line_ && m_.data_size != 0 && (!mp_desc || mp_desc->size != m_.data_size))
       error(*var_line_, 1,
             mp_desc ? fmt::format("module data size {} differs from descriptor $0's size {}",
@@ -1017,6 +1027,11 @@ class Assembler {
   std::map<std::int32_t, std::pair<int, int>> desc_pos_;  // id -> (line, col)
   std::set<std::string> link_names_;
   std::vector<DataRegion> regions_ = std::vector<DataRegion>(1);
+  struct UnsizedStore {
+    int line, col;
+    std::int64_t off, bytes;
+  };
+  std::vector<UnsizedStore> unsized_stores_;
   std::optional<int> entry_line_, var_line_, module_line_, ldts_line_, exceptions_line_,
       source_line_, stackext_line_, flags_line_, signature_line_;
   std::int64_t ldts_count_ = 0;

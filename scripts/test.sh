@@ -56,6 +56,17 @@ for f in build-fuzz/tests/fuzz/fuzz_*; do
     fuzz_limbo*) cp ../shared/testdata/limbo/*/*.b "$corpus/" ;;
   esac
   echo "-- $name"
-  "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus" 2>&1 | tail -n 3
+  log=build-fuzz/$name.log
+  if ! "$f" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
+      -artifact_prefix="build-fuzz/$name-" "$corpus" >"$log" 2>&1; then
+    # Show what it found: the input that failed, and the report around it.
+    grep -v -E '^#[0-9]+' "$log" | tail -n 60
+    for a in build-fuzz/"$name"-crash-* build-fuzz/"$name"-timeout-* build-fuzz/"$name"-oom-*; do
+      [ -f "$a" ] && { echo "-- failing input $a (base64):"; base64 "$a" | head -c 4000; echo; }
+    done
+    echo "fuzz target $name failed"
+    exit 1
+  fi
+  tail -n 3 "$log"
 done
 echo "all test stages passed"

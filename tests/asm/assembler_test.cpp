@@ -414,6 +414,11 @@ TEST(Assembler, EachErrorClassWithMessageAndPosition) {
       {"\tdesc\t$0,8,\"\"\n\tdesc\t$0,8,\"\"\n", "t.s:2:8: descriptor $0 defined twice"},
       {"\tdesc\t$0,8,\"\"\n\tvar\t@mp,8\n\tword\t@mp+8,1\n",
        "t.s:3:7: data at @mp+8 (4 bytes) lies outside module data (8 bytes)"},
+      // Stores before the size is known are checked once desc $0 gives it.
+      {"\tword\t@mp+4,1\n\tdesc\t$0,4,\"\"\n",
+       "t.s:1:7: data at @mp+4 (4 bytes) lies outside module data (4 bytes)"},
+      {"\tstring\t@mp+0,\"x\"\n",
+       "t.s:1:9: data at @mp+0 (4 bytes) lies outside module data (0 bytes)"},
       {"\tbyte\t@mp+0,256\n", "t.s:1:13: byte value 256 out of range"},
       {"\tentry\t5, -1\n", "t.s:1:8: entry pc 5 out of range (module has 0 instructions)"},
       {"\tmodule\tA\n\tmodule\tB\n", "t.s:2:2: duplicate 'module' directive (first on line 1)"},
