@@ -120,12 +120,12 @@ std::uint64_t CostRecorder::thread_ticks_now() const {
   return thread_->ticks + (chained.attributed() - slice_attr0_);
 }
 
-void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc) {
+void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
   ThreadState& t = *thread_;
   const std::uint64_t ticks = thread_ticks_now();
   // The current instruction is already counted; it belongs to the callee
   // (on entry) or to the caller (on return), so neither side includes it.
-  const std::uint64_t instr = t.instructions + (instructions_ - slice_instr0_) - 1;
+  const std::uint64_t instr = t.instructions + executed - 1;
   while (!t.stack.empty() && t.stack.back().frame > p.cur) leave_one(t, ticks, instr);
   if (t.stack.empty() || t.stack.back().frame < p.cur) {
     Activation a{};
@@ -250,7 +250,6 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   if (p.id >= threads_.size()) threads_.resize(p.id + 1);
   thread_ = &threads_[p.id];
   slice_attr0_ = chained.attributed();
-  slice_instr0_ = instructions_;
   std::uint32_t left = budget;
   in_slice_ = true;
   struct SliceEnd {
@@ -294,7 +293,9 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
 #endif
   ThreadState& t = *thread_;
   t.ticks += chained.attributed() - slice_attr0_;
-  t.instructions += instructions_ - slice_instr0_;
+  // interpret<> counted the slice's instructions in its budget.
+  instructions_ += budget - left;
+  t.instructions += budget - left;
   if (p.state == ProgState::Done) {
     while (!t.stack.empty()) leave_one(t, t.ticks, t.instructions);
     t.cur_frame = -2;
@@ -303,8 +304,7 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
 }
 
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
-  suspended_.insert_or_assign(
-      p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, slice_instr0_});
+  suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
   chained = ChainedTimer<>(base_.ticks);
   sampled = SampledTimer<>(sampled.every(), base_.ticks);
   // The next slice's gap starts here, not where this slice began.
@@ -324,7 +324,6 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   sampled = s.sampled;
   current_ = s.current;
   slice_attr0_ = s.attr0;
-  slice_instr0_ = s.instr0;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
   suspended_.erase(it);
 }

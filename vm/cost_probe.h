@@ -152,16 +152,18 @@ class CostRecorder final : public SliceRunner, public GcObserver {
     std::uint64_t* counts = nullptr;
     ProbeRecord* records = nullptr;
   };
-  void switch_program(const Program& pr, Current& cur);
-  void frame_changed(Impl& vm, Prog& p, std::int32_t pc);
+  [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
+  // executed: instructions of the running slice so far, the current one
+  // included (interpret<> counts them in its budget).
+  void frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed);
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
   void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
 
   ChainedTimer<> chained;
   SampledTimer<> sampled;
-  std::uint64_t instructions_ = 0;
-  ThreadState* thread_ = nullptr;  // of the running slice
+  std::uint64_t instructions_ = 0;  // of the slices finished
+  ThreadState* thread_ = nullptr;   // of the running slice
   Current current_;
 
  private:
@@ -195,11 +197,11 @@ class CostRecorder final : public SliceRunner, public GcObserver {
     ChainedTimer<> chained;
     SampledTimer<> sampled;
     Current current;
-    std::uint64_t attr0, instr0;
+    std::uint64_t attr0;
   };
   std::map<std::uint32_t, SuspendedSlice> suspended_;  // by Prog::id
   // Slice bookkeeping.
-  std::uint64_t slice_attr0_ = 0, slice_instr0_ = 0;
+  std::uint64_t slice_attr0_ = 0;
   std::uint64_t last_close_ = 0;
   bool have_close_ = false;
   bool idled_ = false;
@@ -215,47 +217,74 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 };
 
 // ---- the policies (inlined into interpret<>) ----
+//
+// interpret<> keeps a policy's per-pc slots and hot state in locals and
+// inlines step() into every handler's dispatch:
+//   Slot, Hot           the per-pc slot type; state held in registers
+//   enter() / leave(h)  at the start and at every exit of interpret<>
+//   slots(program)      the running program's slots (whenever it changes)
+//   seen_frame()        the frame index the probe last saw
+//   step(slot, hot)     every instruction
+//   frame(vm, p, pc, executed)  out of line, when p.cur differs from the
+//                       frame last seen; `executed`: instructions of this
+//                       interpret<> call so far, the current one included.
 
-struct ProbeCount {
-  static constexpr bool active = true;
+// What every policy shares: the program switch and the out-of-line frame
+// change (the shadow call stack).
+struct ProbeCommon {
   CostRecorder& r;
-  [[gnu::always_inline]] void before(Impl& vm, Prog& p, const Program& pr, std::int32_t pc) {
+  struct Hot {};
+  Hot enter() const noexcept { return {}; }
+  void leave(const Hot&) const noexcept {}
+  std::int32_t seen_frame() const noexcept { return r.thread_->cur_frame; }
+  [[gnu::always_inline]] void sync(const Program& pr) {
     if (&pr != r.current_.program) [[unlikely]]
       r.switch_program(pr, r.current_);
-    ++r.current_.counts[pc];
-    ++r.instructions_;
-    if (p.cur != r.thread_->cur_frame) [[unlikely]]
-      r.frame_changed(vm, p, pc);
   }
 };
 
-struct ProbeTime {
+struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
-  CostRecorder& r;
-  [[gnu::always_inline]] void before(Impl& vm, Prog& p, const Program& pr, std::int32_t pc) {
-    if (&pr != r.current_.program) [[unlikely]]
-      r.switch_program(pr, r.current_);
-    r.chained.begin(r.current_.records[pc]);
-    ++r.instructions_;
-    if (p.cur != r.thread_->cur_frame) [[unlikely]] {
-      r.frame_changed(vm, p, pc);
-      r.probe_overhead(r.chained.restart());
-    }
+  using Slot = std::uint64_t;
+  std::uint64_t* slots(const Program& pr) {
+    sync(pr);
+    return r.current_.counts;
+  }
+  [[gnu::always_inline]] static void step(Slot& count, Hot&) noexcept { ++count; }
+  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+    r.frame_changed(vm, p, pc, executed);
   }
 };
 
-struct ProbeSampled {
+struct ProbeTime : ProbeCommon {
   static constexpr bool active = true;
-  CostRecorder& r;
-  [[gnu::always_inline]] void before(Impl& vm, Prog& p, const Program& pr, std::int32_t pc) {
-    if (&pr != r.current_.program) [[unlikely]]
-      r.switch_program(pr, r.current_);
-    r.sampled.begin(r.current_.records[pc]);
-    ++r.instructions_;
-    if (p.cur != r.thread_->cur_frame) [[unlikely]] {
-      r.frame_changed(vm, p, pc);
-      if (r.sampled.open()) r.probe_overhead(r.sampled.restart());
-    }
+  using Slot = ProbeRecord;
+  ProbeRecord* slots(const Program& pr) {
+    sync(pr);
+    return r.current_.records;
+  }
+  [[gnu::always_inline]] void step(Slot& rec, Hot&) noexcept { r.chained.begin(rec); }
+  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+    r.frame_changed(vm, p, pc, executed);
+    r.probe_overhead(r.chained.restart());
+  }
+};
+
+struct ProbeSampled : ProbeCommon {
+  static constexpr bool active = true;
+  using Slot = ProbeRecord;
+  // The countdown to the sampled timer's next event, in a register.
+  using Hot = std::uint32_t;
+  Hot enter() const noexcept { return r.sampled.countdown(); }
+  void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
+  ProbeRecord* slots(const Program& pr) {
+    sync(pr);
+    return r.current_.records;
+  }
+  [[gnu::always_inline]] void step(Slot& rec, Hot& left) noexcept { r.sampled.step(rec, left); }
+  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+    r.frame_changed(vm, p, pc, executed);
+    if (r.sampled.open()) r.probe_overhead(r.sampled.restart());
   }
 };
 

@@ -177,6 +177,23 @@ const Export* link_at(const Modlink& tm, std::int32_t k) {
   return nullptr;
 }
 
+// A policy with per-pc slots (the cost tool's, cost_probe.h) has its step
+// inlined into every handler's dispatch, its slots and hot state in locals;
+// another active policy (ProbeTrace) gets before() through the shared `next:`.
+template <class Probe>
+struct InlineProbe {
+  static constexpr bool value = false;
+  using Slot = char;
+  struct Hot {};
+};
+template <class Probe>
+requires requires { typename Probe::Slot; }
+struct InlineProbe<Probe> {
+  static constexpr bool value = true;
+  using Slot = typename Probe::Slot;
+  using Hot = typename Probe::Hot;
+};
+
 }  // namespace
 
 template <class Probe>
@@ -193,10 +210,25 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
   // The budget lives in a register; LEAVE writes it back on every exit (an
   // exception leaving the loop too).
   std::uint32_t budget = left;
-#define LEAVE      \
-  do {             \
-    left = budget; \
-    return;        \
+  // An inlined probe: the running program's per-pc slots (refreshed with the
+  // module registers), its hot state, the frame index it last saw (a change
+  // takes the out-of-line path), and the instructions executed so far in
+  // this call, which the budget already counts.
+  using Inline = InlineProbe<Probe>;
+  constexpr bool kInlineProbe = Inline::value;
+  [[maybe_unused]] typename Inline::Slot* slots = nullptr;
+  [[maybe_unused]] typename Inline::Hot hot{};
+  std::int32_t probe_frame = 0;
+  [[maybe_unused]] const std::uint32_t budget0 = left;
+  if constexpr (kInlineProbe) {
+    hot = probe.enter();
+    probe_frame = probe.seen_frame();
+  }
+#define LEAVE                                     \
+  do {                                            \
+    if constexpr (kInlineProbe) probe.leave(hot); \
+    left = budget;                                \
+    return;                                       \
   } while (0)
 
   auto load_module_regs = [&]() {
@@ -205,6 +237,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     code = prog->code.data();
     base[kMp] = cage + ml->mp;
     base[kConst] = reinterpret_cast<std::uint8_t*>(prog->consts.data());
+    if constexpr (kInlineProbe) slots = probe.slots(*prog);
   };
   auto load_regs = [&]() {
     mli = p.ml;
@@ -235,19 +268,29 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
   if (cond) ip = code + in->aux; \
   NEXT
 
-// Without a probe each handler ends with its own copy of the dispatch
-// (threaded code: one indirect jump per handler, each predicted on its own).
+// An inlined probe's step: count or time the instruction `in` into its
+// slot; a changed frame (call, return, exception) goes out of line.
+#define PROBE_STEP()                                               \
+  do {                                                             \
+    if constexpr (kInlineProbe) probe.step(slots[in - code], hot); \
+    if (kInlineProbe && p.cur != probe_frame) [[unlikely]]         \
+      goto probe_frame_changed;                                    \
+  } while (0)
+// Each handler ends with its own copy of the dispatch (threaded code: one
+// indirect jump per handler, each predicted on its own), an inlined probe's
+// step included; only ProbeTrace goes through the shared `next:`.
 #ifdef DIS_SWITCH_DISPATCH
 #define NEXT goto next
 #else
-#define NEXT                                \
-  do {                                      \
-    if constexpr (Probe::active) goto next; \
-    if (budget == 0) [[unlikely]]           \
-      goto next;                            \
-    --budget;                               \
-    in = ip++;                              \
-    goto* labels[in->h];                    \
+#define NEXT                                                 \
+  do {                                                       \
+    if constexpr (Probe::active && !kInlineProbe) goto next; \
+    if (budget == 0) [[unlikely]]                            \
+      goto next;                                             \
+    --budget;                                                \
+    in = ip++;                                               \
+    PROBE_STEP();                                            \
+    goto* labels[in->h];                                     \
   } while (0)
 #endif
 
@@ -277,7 +320,9 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       }
       --budget;
       in = ip++;
-      if constexpr (Probe::active) {
+      if constexpr (kInlineProbe) {
+        PROBE_STEP();
+      } else if constexpr (Probe::active) {
         SAVE_PC();
         probe.before(vm, p, *prog, static_cast<std::int32_t>(in - code));
         if (vm.halted) {
@@ -286,6 +331,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
         }
       }
 #ifdef DIS_SWITCH_DISPATCH
+    dispatch:
       switch (in->h) {
 #define DIS_OP(code, name, S_, M_, D_)               \
   case static_cast<unsigned>(Op::name##_):           \
@@ -311,7 +357,20 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       goto* labels[in->h];
 #endif
 
-        // General operands: any addressing mode, double indirection tested.
+      // Out of line: the frame changed since the probe last looked. The
+      // instruction `in` is already counted; then it is dispatched.
+    probe_frame_changed:
+      if constexpr (kInlineProbe) {
+        probe.frame(vm, p, static_cast<std::int32_t>(in - code), budget0 - budget);
+        probe_frame = p.cur;
+      }
+#ifdef DIS_SWITCH_DISPATCH
+      goto dispatch;
+#else
+      goto* labels[in->h];
+#endif
+
+      // General operands: any addressing mode, double indirection tested.
 #define LBL(name) L_##name
 #define S addr_of(base, cage, in->s)
 #define M addr_of(base, cage, in->m)
@@ -321,7 +380,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #undef S
 #undef M
 #undef D
-        // Direct operands only (decode chose this variant): base plus offset.
+      // Direct operands only (decode chose this variant): base plus offset.
 #define LBL(name) LD_##name
 #define S (base[in->s.base] + in->s.a)
 #define M (base[in->m.base] + in->m.a)
@@ -445,6 +504,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 #undef OI
 #undef OX
 #undef NEXT
+#undef PROBE_STEP
     } catch (DisError& e) {
       // The faulting instruction is `in`.
       p.ml = mli;
@@ -453,6 +513,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       if (!vm.handle_exception(p, e.msg, e.value)) LEAVE;
       load_regs();
     } catch (...) {
+      if constexpr (kInlineProbe) probe.leave(hot);
       left = budget;
       throw;
     }

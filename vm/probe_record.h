@@ -31,12 +31,16 @@ class LogHistogram {
   static constexpr int kMaxExp = 35;  // last exact power: [2^35, 2^36)
   static constexpr int kBuckets = kSub + (kMaxExp - kSubBits + 1) * kSub;
 
+  // Branch-free (it runs once per timed instruction): values from 2^36 are
+  // clamped into the last bucket; below kSub the exponent is taken as
+  // kSubBits, which makes the shift 0 and the bucket the value itself. For
+  // v >= kSub, v >> (e - kSubBits) is the leading one and the kSubBits
+  // following bits, i.e. kSub + sub.
   static int bucket_of(std::uint64_t v) noexcept {
-    if (v < kSub) return static_cast<int>(v);
-    int e = 63 - std::countl_zero(v);
-    if (e > kMaxExp) return kBuckets - 1;
-    int sub = static_cast<int>((v >> (e - kSubBits)) & (kSub - 1));
-    return kSub + (e - kSubBits) * kSub + sub;
+    constexpr std::uint64_t kTop = (std::uint64_t{1} << (kMaxExp + 1)) - 1;
+    v = v < kTop ? v : kTop;
+    const int shift = (63 - kSubBits) - std::countl_zero(v | kSub);
+    return (shift << kSubBits) + static_cast<int>(v >> shift);
   }
   // The smallest value of bucket i, and its width.
   static std::uint64_t bucket_low(int i) noexcept {
@@ -86,8 +90,9 @@ struct ProbeRecord {
     ++timed;
     sum += ticks;
     sumsq += static_cast<unsigned __int128>(ticks) * ticks;
-    if (ticks < min) min = ticks;
-    if (ticks > max) max = ticks;
+    // Unconditional stores: conditional moves, no branch to mispredict.
+    min = ticks < min ? ticks : min;
+    max = ticks > max ? ticks : max;
     hist.add(ticks);
   }
 

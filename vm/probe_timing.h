@@ -126,16 +126,17 @@ class SampledTimer : public OpenInterval<Clock> {
     left_ = next_gap();
   }
 
-  void begin(ProbeRecord& rec) noexcept {
-    if (open_) [[unlikely]]
-      record(Clock::now());
+  void begin(ProbeRecord& rec) noexcept { step(rec, left_); }
+  // The hot path with the countdown in the caller's register (interpret<>
+  // loads it with countdown() and stores it back with set_countdown()):
+  // count the execution; the rare event when the countdown ends.
+  [[gnu::always_inline]] void step(ProbeRecord& rec, std::uint32_t& left) noexcept {
     rec.add_count();
-    if (--left_ == 0) [[unlikely]] {
-      left_ = next_gap();
-      open_ = &rec;
-      start_ = Clock::now();
-    }
+    if (--left == 0) [[unlikely]]
+      left = event(rec);
   }
+  std::uint32_t countdown() const noexcept { return left_; }
+  void set_countdown(std::uint32_t left) noexcept { left_ = left; }
   std::uint64_t close() noexcept {
     std::uint64_t now = Clock::now();
     if (open_) record(now);
@@ -147,6 +148,24 @@ class SampledTimer : public OpenInterval<Clock> {
   void record(std::uint64_t now) noexcept {
     open_->observe(this->length(now, base_));
     open_ = nullptr;
+  }
+  // The countdown ended at the execution whose record is `rec`: after a
+  // timed execution it closes the interval (one read); at a sample point it
+  // opens one on `rec` (the same read, when both fall together). Returns
+  // the countdown to the next event.
+  [[gnu::noinline]] std::uint32_t event(ProbeRecord& rec) noexcept {
+    const std::uint64_t now = Clock::now();
+    std::uint32_t to_sample = 0;
+    if (after_ > 0) {
+      if (open_) record(now);
+      to_sample = after_ - 1;
+      after_ = 0;
+    }
+    if (to_sample > 0) return to_sample;
+    open_ = &rec;
+    start_ = now;
+    after_ = next_gap();
+    return 1;
   }
   // Uniform in [1, 2N - 1]: mean N.
   std::uint32_t next_gap() noexcept {
@@ -160,6 +179,8 @@ class SampledTimer : public OpenInterval<Clock> {
   std::uint64_t base_;
   std::uint64_t rng_;
   std::uint32_t left_ = 1;
+  // After a sample point: the gap to the next one (0: none pending).
+  std::uint32_t after_ = 0;
 };
 
 // Per function slot (an index the caller assigns, e.g. per module entry pc)
