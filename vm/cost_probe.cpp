@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "assembler.h"
@@ -96,10 +97,12 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
     idx = static_cast<std::uint32_t>(programs_.size());
     ProgramRecords rec;
     rec.program = &pr;
-    if (mode_ == ProbeMode::Count)
+    if (mode_ == ProbeMode::Count) {
       rec.counts.assign(pr.code.size(), 0);
-    else
+      rec.strided.assign(pr.code.size() * sizeof(DInst) + sizeof(std::uint64_t), 0);
+    } else {
       rec.records.resize(pr.code.size());
+    }
     for (const FunctionInfo& f : pr.mod.functions) rec.fn_entries.push_back(f.pc);
     std::sort(rec.fn_entries.begin(), rec.fn_entries.end());
     rec.fn_totals.resize(rec.fn_entries.size() + 1);
@@ -112,8 +115,15 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
   ProgramRecords& rec = programs_[idx];
   cur.program = &pr;
   cur.index = idx;
-  cur.counts = rec.counts.data();
+  cur.strided = rec.strided.data();
   cur.records = rec.records.data();
+}
+
+const std::vector<ProgramRecords>& CostRecorder::programs() const {
+  for (ProgramRecords& pr : programs_)
+    for (std::size_t pc = 0; pc < pr.counts.size(); ++pc)
+      std::memcpy(&pr.counts[pc], pr.strided.data() + pc * sizeof(DInst), sizeof(std::uint64_t));
+  return programs_;
 }
 
 std::uint64_t CostRecorder::thread_ticks_now() const {

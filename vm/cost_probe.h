@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -75,7 +76,10 @@ struct SiteSlot {
 
 struct ProgramRecords {
   const Program* program = nullptr;
-  std::vector<std::uint64_t> counts;     // Count mode
+  std::vector<std::uint64_t> counts;  // Count mode (gathered by programs())
+  // Count mode's hot counters: the count of pc i at byte i * sizeof(DInst),
+  // so the loop finds it at a fixed distance from the decoded instruction.
+  std::vector<std::uint8_t> strided;
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
   // Per function index (fn_entries order; the last slot: code before the
@@ -103,7 +107,8 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   ProbeMode mode() const { return mode_; }
   std::uint64_t instructions() const { return instructions_; }
   // Records per program, in the order programs first ran.
-  const std::vector<ProgramRecords>& programs() const { return programs_; }
+  // (Count mode: gathers the counts from the hot counters first.)
+  const std::vector<ProgramRecords>& programs() const;
   // (program index, function entry pc or -1) -> totals (outermost activations).
   std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> functions() const;
   // (caller program, call pc, callee program or -1, callee entry pc) -> totals.
@@ -149,7 +154,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   struct Current {
     const Program* program = nullptr;
     std::uint32_t index = 0;
-    std::uint64_t* counts = nullptr;
+    std::uint8_t* strided = nullptr;
     ProbeRecord* records = nullptr;
   };
   [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
@@ -175,7 +180,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 
   ProbeMode mode_;
   Base base_;
-  std::vector<ProgramRecords> programs_;
+  mutable std::vector<ProgramRecords> programs_;
   std::unordered_map<const Program*, std::uint32_t> program_index_;
   std::vector<ThreadState> threads_;                 // by Prog::id
   std::map<SiteKey, ActivationTotals> extra_sites_;  // a second callee at one pc
@@ -220,11 +225,12 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 //
 // interpret<> keeps a policy's per-pc slots and hot state in locals and
 // inlines step() into every handler's dispatch:
-//   Slot, Hot           the per-pc slot type; state held in registers
+//   Slots, Hot          where the running program's per-pc slots are; state
+//                       held in registers
 //   enter() / leave(h)  at the start and at every exit of interpret<>
-//   slots(program)      the running program's slots (whenever it changes)
+//   slots(program, code)  the running program's slots (whenever it changes)
 //   seen_frame()        the frame index the probe last saw
-//   step(slot, hot)     every instruction
+//   step(in, code, slots, hot)  every instruction (`in`: the decoded one)
 //   frame(vm, p, pc, executed)  out of line, when p.cur differs from the
 //                       frame last seen; `executed`: instructions of this
 //                       interpret<> call so far, the current one included.
@@ -245,12 +251,21 @@ struct ProbeCommon {
 
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
-  using Slot = std::uint64_t;
-  std::uint64_t* slots(const Program& pr) {
+  // The distance from a decoded instruction to its counter (one add, no
+  // index computation: the counters are strided like the code).
+  using Slots = std::uintptr_t;
+  Slots slots(const Program& pr, const DInst* code) {
     sync(pr);
-    return r.current_.counts;
+    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
+           reinterpret_cast<std::uintptr_t>(code);
   }
-  [[gnu::always_inline]] static void step(Slot& count, Hot&) noexcept { ++count; }
+  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots s, Hot&) noexcept {
+    auto* c = reinterpret_cast<std::uint8_t*>(reinterpret_cast<std::uintptr_t>(in) + s);
+    std::uint64_t n;
+    std::memcpy(&n, c, sizeof n);  // 4-aligned when sizeof(DInst) is not a multiple of 8
+    ++n;
+    std::memcpy(c, &n, sizeof n);
+  }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
   }
@@ -258,12 +273,14 @@ struct ProbeCount : ProbeCommon {
 
 struct ProbeTime : ProbeCommon {
   static constexpr bool active = true;
-  using Slot = ProbeRecord;
-  ProbeRecord* slots(const Program& pr) {
+  using Slots = ProbeRecord*;
+  ProbeRecord* slots(const Program& pr, const DInst*) {
     sync(pr);
     return r.current_.records;
   }
-  [[gnu::always_inline]] void step(Slot& rec, Hot&) noexcept { r.chained.begin(rec); }
+  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s, Hot&) noexcept {
+    r.chained.begin(s[in - code]);
+  }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
     r.probe_overhead(r.chained.restart());
@@ -272,16 +289,19 @@ struct ProbeTime : ProbeCommon {
 
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
-  using Slot = ProbeRecord;
+  using Slots = ProbeRecord*;
   // The countdown to the sampled timer's next event, in a register.
   using Hot = std::uint32_t;
   Hot enter() const noexcept { return r.sampled.countdown(); }
   void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
-  ProbeRecord* slots(const Program& pr) {
+  ProbeRecord* slots(const Program& pr, const DInst*) {
     sync(pr);
     return r.current_.records;
   }
-  [[gnu::always_inline]] void step(Slot& rec, Hot& left) noexcept { r.sampled.step(rec, left); }
+  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s,
+                                   Hot& left) noexcept {
+    r.sampled.step(s[in - code], left);
+  }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
     if (r.sampled.open()) r.probe_overhead(r.sampled.restart());

@@ -183,14 +183,14 @@ const Export* link_at(const Modlink& tm, std::int32_t k) {
 template <class Probe>
 struct InlineProbe {
   static constexpr bool value = false;
-  using Slot = char;
+  using Slots = char*;
   struct Hot {};
 };
 template <class Probe>
-requires requires { typename Probe::Slot; }
+requires requires { typename Probe::Slots; }
 struct InlineProbe<Probe> {
   static constexpr bool value = true;
-  using Slot = typename Probe::Slot;
+  using Slots = typename Probe::Slots;
   using Hot = typename Probe::Hot;
 };
 
@@ -216,7 +216,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
   // this call, which the budget already counts.
   using Inline = InlineProbe<Probe>;
   constexpr bool kInlineProbe = Inline::value;
-  [[maybe_unused]] typename Inline::Slot* slots = nullptr;
+  [[maybe_unused]] typename Inline::Slots slots{};
   [[maybe_unused]] typename Inline::Hot hot{};
   std::int32_t probe_frame = 0;
   [[maybe_unused]] const std::uint32_t budget0 = left;
@@ -237,7 +237,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     code = prog->code.data();
     base[kMp] = cage + ml->mp;
     base[kConst] = reinterpret_cast<std::uint8_t*>(prog->consts.data());
-    if constexpr (kInlineProbe) slots = probe.slots(*prog);
+    if constexpr (kInlineProbe) slots = probe.slots(*prog, code);
   };
   auto load_regs = [&]() {
     mli = p.ml;
@@ -272,7 +272,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 // slot; a changed frame (call, return, exception) goes out of line.
 #define PROBE_STEP()                                               \
   do {                                                             \
-    if constexpr (kInlineProbe) probe.step(slots[in - code], hot); \
+    if constexpr (kInlineProbe) probe.step(in, code, slots, hot);  \
     if (kInlineProbe && p.cur != probe_frame) [[unlikely]]         \
       goto probe_frame_changed;                                    \
   } while (0)
