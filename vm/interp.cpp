@@ -270,11 +270,11 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
 
 // An inlined probe's step: count or time the instruction `in` into its
 // slot; a changed frame (call, return, exception) goes out of line.
-#define PROBE_STEP()                                               \
-  do {                                                             \
-    if constexpr (kInlineProbe) probe.step(in, code, slots, hot);  \
-    if (kInlineProbe && p.cur != probe_frame) [[unlikely]]         \
-      goto probe_frame_changed;                                    \
+#define PROBE_STEP()                                              \
+  do {                                                            \
+    if constexpr (kInlineProbe) probe.step(in, code, slots, hot); \
+    if (kInlineProbe && p.cur != probe_frame) [[unlikely]]        \
+      goto probe_frame_changed;                                   \
   } while (0)
 // Each handler ends with its own copy of the dispatch (threaded code: one
 // indirect jump per handler, each predicted on its own), an inlined probe's
