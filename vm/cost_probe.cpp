@@ -105,6 +105,14 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
     }
     for (const FunctionInfo& f : pr.mod.functions) rec.fn_entries.push_back(f.pc);
     std::sort(rec.fn_entries.begin(), rec.fn_entries.end());
+    rec.fn_of_pc.resize(pr.code.size());
+    for (std::size_t pc = 0; pc < pr.code.size(); ++pc) {
+      auto ub = std::upper_bound(rec.fn_entries.begin(), rec.fn_entries.end(),
+                                 static_cast<std::int32_t>(pc));
+      rec.fn_of_pc[pc] = ub != rec.fn_entries.begin()
+                             ? static_cast<std::uint32_t>(ub - rec.fn_entries.begin() - 1)
+                             : static_cast<std::uint32_t>(rec.fn_entries.size());
+    }
     rec.fn_totals.resize(rec.fn_entries.size() + 1);
     rec.sites.resize(pr.code.size());
     programs_.push_back(std::move(rec));
@@ -130,6 +138,9 @@ std::uint64_t CostRecorder::thread_ticks_now() const {
   return thread_->ticks + (chained.attributed() - slice_attr0_);
 }
 
+// Runs at every call and return (out of line from the loop), so everything
+// an activation needs at its end is resolved to pointers when it begins:
+// the function's totals, the call site's, its live-activation counter.
 void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
   ThreadState& t = *thread_;
   const std::uint64_t ticks = thread_ticks_now();
@@ -137,69 +148,79 @@ void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64
   // (on entry) or to the caller (on return), so neither side includes it.
   const std::uint64_t instr = t.instructions + executed - 1;
   while (!t.stack.empty() && t.stack.back().frame > p.cur) leave_one(t, ticks, instr);
-  if (t.stack.empty() || t.stack.back().frame < p.cur) {
-    Activation a{};
-    a.prog = current_.index;
-    const auto& entries = programs_[current_.index].fn_entries;
-    auto ub = std::upper_bound(entries.begin(), entries.end(), pc);
-    a.fn = ub != entries.begin() ? static_cast<std::uint32_t>(ub - entries.begin() - 1)
-                                 : static_cast<std::uint32_t>(entries.size());
-    a.frame = p.cur;
-    a.site_prog = -1;
-    a.site_pc = -1;
-    const Frame& fr = p.frames[static_cast<std::size_t>(p.cur)];
-    if (fr.caller >= 0 && fr.lr > 0 && fr.caller_ml < vm.modlinks.size() &&
-        vm.modlinks[fr.caller_ml]) {
-      auto it = program_index_.find(vm.modlink(fr.caller_ml).prog);
-      if (it != program_index_.end()) {
-        a.site_prog = static_cast<std::int32_t>(it->second);
-        a.site_pc = fr.lr - 1;
-      }
-    }
-    if (t.active.size() <= a.prog) t.active.resize(a.prog + 1);
-    auto& act = t.active[a.prog];
-    if (act.size() <= a.fn) act.resize(entries.size() + 1);
-    a.outermost = act[a.fn]++ == 0;
-    a.ticks = ticks;
-    a.instructions = instr;
-    t.stack.push_back(a);
-  }
+  if (t.stack.empty() || t.stack.back().frame < p.cur) enter_one(vm, p, t, pc, ticks, instr);
   t.cur_frame = p.cur;
 }
 
+void CostRecorder::enter_one(Impl& vm, Prog& p, ThreadState& t, std::int32_t pc,
+                             std::uint64_t ticks, std::uint64_t instructions) {
+  const std::uint32_t prog = current_.index;
+  ProgramRecords& pr = programs_[prog];
+  const std::uint32_t fn = pc >= 0 && static_cast<std::size_t>(pc) < pr.fn_of_pc.size()
+                               ? pr.fn_of_pc[static_cast<std::size_t>(pc)]
+                               : static_cast<std::uint32_t>(pr.fn_entries.size());
+  Activation a;
+  a.fn = &pr.fn_totals[fn];
+  a.site = nullptr;
+  a.frame = p.cur;
+  const Frame& fr = p.frames[static_cast<std::size_t>(p.cur)];
+  if (fr.caller >= 0 && fr.lr > 0 && fr.caller_ml < vm.modlinks.size() &&
+      vm.modlinks[fr.caller_ml]) {
+    // Mostly a call within the running program: no lookup.
+    const Program* caller = vm.modlink(fr.caller_ml).prog;
+    std::int32_t site_prog = -1;
+    if (caller == current_.program) {
+      site_prog = static_cast<std::int32_t>(prog);
+    } else {
+      auto it = program_index_.find(caller);
+      if (it != program_index_.end()) site_prog = static_cast<std::int32_t>(it->second);
+    }
+    if (site_prog >= 0)
+      a.site = &site_totals(static_cast<std::uint32_t>(site_prog), fr.lr - 1, prog,
+                            fn < pr.fn_entries.size() ? pr.fn_entries[fn] : -1);
+  }
+  if (t.active.size() <= prog) t.active.resize(prog + 1);
+  auto& act = t.active[prog];
+  if (act.size() < pr.fn_totals.size()) act.resize(pr.fn_totals.size());
+  a.active = &act[fn];
+  a.outermost = (*a.active)++ == 0;
+  a.ticks = ticks;
+  a.instructions = instructions;
+  t.stack.push_back(a);
+}
+
+ActivationTotals& CostRecorder::site_totals(std::uint32_t site_prog, std::int32_t site_pc,
+                                            std::uint32_t prog, std::int32_t entry) {
+  ProgramRecords& caller = programs_[site_prog];
+  if (site_pc >= 0 && static_cast<std::size_t>(site_pc) < caller.sites.size()) {
+    SiteSlot& slot = caller.sites[static_cast<std::size_t>(site_pc)];
+    if (slot.callee_prog < 0) {
+      slot.callee_prog = static_cast<std::int32_t>(prog);
+      slot.callee_fn = entry;
+    }
+    if (slot.callee_prog == static_cast<std::int32_t>(prog) && slot.callee_fn == entry)
+      return slot.totals;
+  }
+  return extra_sites_[{site_prog, site_pc, static_cast<std::int32_t>(prog), entry}];
+}
+
 void CostRecorder::leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t instructions) {
-  const Activation a = t.stack.back();
-  t.stack.pop_back();
+  const Activation& a = t.stack.back();
   const std::uint64_t dt = ticks >= a.ticks ? ticks - a.ticks : 0;
   const std::uint64_t di = instructions >= a.instructions ? instructions - a.instructions : 0;
-  ProgramRecords& pr = programs_[a.prog];
-  ActivationTotals& f = pr.fn_totals[a.fn];
+  ActivationTotals& f = *a.fn;
   ++f.calls;
-  --t.active[a.prog][a.fn];
+  --*a.active;
   if (a.outermost) {
     f.ticks += dt;
     f.instructions += di;
   }
-  if (a.site_prog >= 0) {
-    const auto entry = a.fn < pr.fn_entries.size() ? pr.fn_entries[a.fn] : -1;
-    ProgramRecords& caller = programs_[static_cast<std::size_t>(a.site_prog)];
-    ActivationTotals* s = nullptr;
-    if (a.site_pc >= 0 && static_cast<std::size_t>(a.site_pc) < caller.sites.size()) {
-      SiteSlot& slot = caller.sites[static_cast<std::size_t>(a.site_pc)];
-      if (slot.callee_prog < 0) {
-        slot.callee_prog = static_cast<std::int32_t>(a.prog);
-        slot.callee_fn = entry;
-      }
-      if (slot.callee_prog == static_cast<std::int32_t>(a.prog) && slot.callee_fn == entry)
-        s = &slot.totals;
-    }
-    if (!s)
-      s = &extra_sites_[{static_cast<std::uint32_t>(a.site_prog), a.site_pc,
-                         static_cast<std::int32_t>(a.prog), entry}];
-    ++s->calls;
-    s->ticks += dt;
-    s->instructions += di;
+  if (a.site) {
+    ++a.site->calls;
+    a.site->ticks += dt;
+    a.site->instructions += di;
   }
+  t.stack.pop_back();
 }
 
 std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> CostRecorder::functions() const {

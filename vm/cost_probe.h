@@ -82,6 +82,7 @@ struct ProgramRecords {
   std::vector<std::uint8_t> strided;
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
+  std::vector<std::uint32_t> fn_of_pc;   // per pc: its function index
   // Per function index (fn_entries order; the last slot: code before the
   // first function), totals of its activations.
   std::vector<ActivationTotals> fn_totals;
@@ -137,11 +138,11 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 
   // ---- used by the inlined policies ----
   struct Activation {
-    std::uint32_t prog;
-    std::uint32_t fn;    // index into the program's fn_totals
-    std::int32_t frame;  // Prog::frames index
+    ActivationTotals* fn;    // the function's totals
+    ActivationTotals* site;  // the call site's, or nullptr
+    std::uint32_t* active;   // live activations of the function in this thread
+    std::int32_t frame;      // Prog::frames index
     bool outermost;
-    std::int32_t site_prog, site_pc;  // -1: none
     std::uint64_t ticks, instructions;
   };
   struct ThreadState {
@@ -160,7 +161,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
   // executed: instructions of the running slice so far, the current one
   // included (interpret<> counts them in its budget).
-  void frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed);
+  [[gnu::noinline]] void frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed);
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
   void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
@@ -173,7 +174,11 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 
  private:
   std::uint64_t thread_ticks_now() const;
+  void enter_one(Impl& vm, Prog& p, ThreadState& t, std::int32_t pc, std::uint64_t ticks,
+                 std::uint64_t instructions);
   void leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t instructions);
+  ActivationTotals& site_totals(std::uint32_t site_prog, std::int32_t site_pc, std::uint32_t prog,
+                                std::int32_t entry);
   void wrap_builtins(Impl& vm);
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
   ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
@@ -266,7 +271,7 @@ struct ProbeCount : ProbeCommon {
     ++n;
     std::memcpy(c, &n, sizeof n);
   }
-  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+  void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
   }
 };

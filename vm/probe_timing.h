@@ -37,8 +37,16 @@ namespace dis::vm {
 inline constexpr const char* kProbeBucket = "probe";
 
 // The run-time-chosen clock (one predictable branch per read).
+// The plain TSC read is laid out as the expected path (inline, no jump out
+// and back); the other reads go through now_ticks().
 struct DefaultClock {
-  static std::uint64_t now() noexcept { return now_ticks(); }
+  static std::uint64_t now() noexcept {
+#if DIS_HAVE_TSC
+    if (detail::g_clock.load(std::memory_order_relaxed) == ClockRead::TscPlain) [[likely]]
+      return __rdtsc();
+#endif
+    return now_ticks();
+  }
 };
 
 // The interval a timer has open, if any: what ChainedTimer and SampledTimer

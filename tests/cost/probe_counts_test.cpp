@@ -118,10 +118,11 @@ void expect_exact(const std::string& name, std::uint64_t limit = 0) {
     }
     // The shadow call stack sees the same activations in every mode.
     EXPECT_FALSE(c.calls.empty());
-    if (mode == ProbeMode::Count)
+    if (mode == ProbeMode::Count) {
       count_calls = c.calls;
-    else
+    } else {
       EXPECT_EQ(c.calls, count_calls);
+    }
   }
 }
 
