@@ -97,12 +97,12 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
     idx = static_cast<std::uint32_t>(programs_.size());
     ProgramRecords rec;
     rec.program = &pr;
-    if (mode_ == ProbeMode::Count) {
+    if (mode_ == ProbeMode::Count)
       rec.counts.assign(pr.code.size(), 0);
-      rec.strided.assign(pr.code.size() * sizeof(DInst) + sizeof(std::uint64_t), 0);
-    } else {
+    else
       rec.records.resize(pr.code.size());
-    }
+    if (mode_ != ProbeMode::Time)
+      rec.strided.assign(pr.code.size() * sizeof(DInst) + sizeof(std::uint64_t), 0);
     for (const FunctionInfo& f : pr.mod.functions) rec.fn_entries.push_back(f.pc);
     std::sort(rec.fn_entries.begin(), rec.fn_entries.end());
     rec.fn_of_pc.resize(pr.code.size());
@@ -128,9 +128,18 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
 }
 
 const std::vector<ProgramRecords>& CostRecorder::programs() const {
-  for (ProgramRecords& pr : programs_)
-    for (std::size_t pc = 0; pc < pr.counts.size(); ++pc)
-      std::memcpy(&pr.counts[pc], pr.strided.data() + pc * sizeof(DInst), sizeof(std::uint64_t));
+  for (ProgramRecords& pr : programs_) {
+    if (pr.strided.empty()) continue;
+    const std::size_t n = pr.program->code.size();
+    for (std::size_t pc = 0; pc < n; ++pc) {
+      std::uint64_t c;
+      std::memcpy(&c, pr.strided.data() + pc * sizeof(DInst), sizeof c);
+      if (mode_ == ProbeMode::Count)
+        pr.counts[pc] = c;
+      else
+        pr.records[pc].count = c;
+    }
+  }
   return programs_;
 }
 

@@ -77,8 +77,9 @@ struct SiteSlot {
 struct ProgramRecords {
   const Program* program = nullptr;
   std::vector<std::uint64_t> counts;  // Count mode (gathered by programs())
-  // Count mode's hot counters: the count of pc i at byte i * sizeof(DInst),
-  // so the loop finds it at a fixed distance from the decoded instruction.
+  // The hot counters of Count and Sampled modes: the count of pc i at byte
+  // i * sizeof(DInst), so the loop finds it at a fixed distance from the
+  // decoded instruction (gathered into counts or records[i].count).
   std::vector<std::uint8_t> strided;
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
@@ -254,10 +255,19 @@ struct ProbeCommon {
   }
 };
 
+// Count and Sampled modes' exact counts: one add at a fixed distance from
+// the decoded instruction (no index computation: strided like the code).
+[[gnu::always_inline]] inline void count_strided(const DInst* in, std::uintptr_t bias) noexcept {
+  auto* c = reinterpret_cast<std::uint8_t*>(reinterpret_cast<std::uintptr_t>(in) + bias);
+  std::uint64_t n;
+  std::memcpy(&n, c, sizeof n);  // 4-aligned when sizeof(DInst) is not a multiple of 8
+  ++n;
+  std::memcpy(c, &n, sizeof n);
+}
+
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
-  // The distance from a decoded instruction to its counter (one add, no
-  // index computation: the counters are strided like the code).
+  // The distance from a decoded instruction to its counter.
   using Slots = std::uintptr_t;
   Slots slots(const Program& pr, const DInst* code) {
     sync(pr);
@@ -265,11 +275,7 @@ struct ProbeCount : ProbeCommon {
            reinterpret_cast<std::uintptr_t>(code);
   }
   [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots s, Hot&) noexcept {
-    auto* c = reinterpret_cast<std::uint8_t*>(reinterpret_cast<std::uintptr_t>(in) + s);
-    std::uint64_t n;
-    std::memcpy(&n, c, sizeof n);  // 4-aligned when sizeof(DInst) is not a multiple of 8
-    ++n;
-    std::memcpy(c, &n, sizeof n);
+    count_strided(in, s);
   }
   void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
@@ -294,18 +300,26 @@ struct ProbeTime : ProbeCommon {
 
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
-  using Slots = ProbeRecord*;
+  // Counts strided as in Count mode; the record only at a sampling event.
+  struct Slots {
+    std::uintptr_t bias;
+    ProbeRecord* records;
+  };
   // The countdown to the sampled timer's next event, in a register.
   using Hot = std::uint32_t;
   Hot enter() const noexcept { return r.sampled.countdown(); }
   void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
-  ProbeRecord* slots(const Program& pr, const DInst*) {
+  Slots slots(const Program& pr, const DInst* code) {
     sync(pr);
-    return r.current_.records;
+    return {reinterpret_cast<std::uintptr_t>(r.current_.strided) -
+                reinterpret_cast<std::uintptr_t>(code),
+            r.current_.records};
   }
   [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s,
                                    Hot& left) noexcept {
-    r.sampled.step(s[in - code], left);
+    count_strided(in, s.bias);
+    if (--left == 0) [[unlikely]]
+      left = r.sampled.event(s.records[in - code]);
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);

@@ -152,11 +152,8 @@ class SampledTimer : public OpenInterval<Clock> {
   }
   std::uint32_t every() const noexcept { return every_; }
 
- private:
-  void record(std::uint64_t now) noexcept {
-    open_->observe(this->length(now, base_));
-    open_ = nullptr;
-  }
+  // (Public for a caller that counts executions itself, as cost's Sampled
+  // policy does, and calls this only when its countdown ends.)
   // The countdown ended at the execution whose record is `rec`: after a
   // timed execution it closes the interval (one read); at a sample point it
   // opens one on `rec` (the same read, when both fall together). Returns
@@ -174,6 +171,12 @@ class SampledTimer : public OpenInterval<Clock> {
     start_ = now;
     after_ = next_gap();
     return 1;
+  }
+
+ private:
+  void record(std::uint64_t now) noexcept {
+    open_->observe(this->length(now, base_));
+    open_ = nullptr;
   }
   // Uniform in [1, 2N - 1]: mean N.
   std::uint32_t next_gap() noexcept {

@@ -111,7 +111,9 @@ void expect_exact(const std::string& name, std::uint64_t limit = 0) {
     EXPECT_EQ(c.vm_instructions, t.total);
     EXPECT_EQ(c.counts, t.counts);
     // Every execution timed (Time), or about one in 7 (Sampled).
-    if (mode == ProbeMode::Time) EXPECT_EQ(c.timed, t.total);
+    if (mode == ProbeMode::Time) {
+      EXPECT_EQ(c.timed, t.total);
+    }
     if (mode == ProbeMode::Sampled) {
       EXPECT_GT(c.timed, t.total / 14);
       EXPECT_LT(c.timed, t.total / 3);
