@@ -320,9 +320,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       }
       --budget;
       in = ip++;
-      if constexpr (kInlineProbe) {
-        PROBE_STEP();
-      } else if constexpr (Probe::active) {
+      if constexpr (Probe::active && !kInlineProbe) {
         SAVE_PC();
         probe.before(vm, p, *prog, static_cast<std::int32_t>(in - code));
         if (vm.halted) {
@@ -330,6 +328,9 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
           LEAVE;
         }
       }
+      // (Outside any `if constexpr`, so the label below is used in every
+      // instantiation; without an inlined probe it is no code.)
+      PROBE_STEP();
 #ifdef DIS_SWITCH_DISPATCH
     dispatch:
       switch (in->h) {
