@@ -42,18 +42,21 @@ struct Modlink {
   bool live = false;
 };
 
+// 32 bytes, so indexing the frame stack is a shift (every call and ret).
 struct Frame {
   Ptr fp = H;
   std::uint32_t type = kTypeNone;
   std::uint32_t size = 0;
-  std::uint32_t chunk = 0;
   std::int32_t lr = -1;         // caller's return pc
   std::uint32_t caller_ml = 0;  // caller's module
   std::uint32_t ml = 0;         // module running in this frame
   std::int32_t caller = -1;     // caller's frame index
-  bool mcalled = false;         // callee holds a module reference
-  bool has_ptrs = false;        // type has pointer slots to release on pop
+  // Stack chunks are at least 64 KiB in a 4 GiB cage: their index fits.
+  std::uint16_t chunk = 0;
+  std::uint8_t mcalled = 0;   // callee holds a module reference
+  std::uint8_t has_ptrs = 0;  // type has pointer slots to release on pop
 };
+static_assert(sizeof(Frame) == 32);
 
 struct StackChunk {
   Ptr base = H;
@@ -230,16 +233,18 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
     raise_error("stack overflow");
   if (std::uint64_t{p.sp} + size > p.stack_end) [[unlikely]]
     next_chunk(p, size);
-  Ptr f = p.sp;
+  const Ptr f = p.sp;
   p.sp += size;
   p.stack_bytes += size;
-  Frame& fr = p.frames.emplace_back();
+  // Built whole in place: no default fill overwritten field by field.
+  Frame fr;
   fr.fp = f;
   fr.type = type;
   fr.size = size;
-  fr.chunk = p.chunk_cur;
   fr.ml = p.ml;
+  fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
+  p.frames.push_back(fr);
   std::uint8_t* d = cage.at(f);
   if (ptrs) heap.init_record(d, type);
   st<std::int32_t>(d, -1);
