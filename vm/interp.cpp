@@ -428,6 +428,14 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     const std::int32_t i_ = LW(OF(d));           \
     st<Ptr>(OF(m), index_elem(heap, a_, i_, 4)); \
   } while (0)
+    LS_frame_IIF : {
+      // The frame's address is stored after the push (a frame word cannot
+      // fault), so nothing is held across it.
+      const Ptr f = vm.push_frame_sized(p, static_cast<std::uint32_t>(in->aux),
+                                        static_cast<std::uint32_t>(in->s.b), in->m.b != 0);
+      st<Ptr>(OF(d), f);
+      NEXT;
+    }
     LS_indw_FFF:
       INDW_FFF();
       NEXT;

@@ -169,6 +169,9 @@ class Impl : public HeapHooks {
   // push_frame with the type's rounded frame size and pointer flag known
   // (decode precomputes them for `frame`; see frame_size()).
   inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
+  // push_frame_sized when the frame is over the stack limit (raises) or
+  // needs a new stack chunk.
+  [[gnu::noinline]] Ptr push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
@@ -227,16 +230,23 @@ void register_bench(Impl& vm);
 // The bytes a frame of a type with `size` data bytes takes on the stack.
 constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 : (size + 7) & ~7u; }
 
+// The hot path makes no call until its last step (the frame record's
+// push_back, which rarely grows the vector), so nothing it computes has to
+// survive a call: the interpreter's registers stay put.
 [[gnu::always_inline]] inline Ptr Impl::push_frame_sized(Prog& p, std::uint32_t type,
                                                          std::uint32_t size, bool ptrs) {
-  if (p.stack_bytes + size > opts.stack_limit) [[unlikely]]
-    raise_error("stack overflow");
-  if (std::uint64_t{p.sp} + size > p.stack_end) [[unlikely]]
-    next_chunk(p, size);
   const Ptr f = p.sp;
-  p.sp += size;
+  if (p.stack_bytes + size > opts.stack_limit || std::uint64_t{f} + size > p.stack_end) [[unlikely]]
+    return push_frame_slow(p, type, size, ptrs);
+  p.sp = f + size;
   p.stack_bytes += size;
-  // Built whole in place: no default fill overwritten field by field.
+  std::uint8_t* d = cage.at(f);
+  if (ptrs) heap.init_record(d, type);
+  st<std::int32_t>(d, -1);
+  st<Ptr>(d + 4, H);
+  st<Ptr>(d + 8, H);
+  st<std::uint32_t>(d + 12, type);
+  st<Ptr>(d + 16, H);
   Frame fr;
   fr.fp = f;
   fr.type = type;
@@ -245,13 +255,6 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
   p.frames.push_back(fr);
-  std::uint8_t* d = cage.at(f);
-  if (ptrs) heap.init_record(d, type);
-  st<std::int32_t>(d, -1);
-  st<Ptr>(d + 4, H);
-  st<Ptr>(d + 8, H);
-  st<std::uint32_t>(d + 12, type);
-  st<Ptr>(d + 16, H);
   return f;
 }
 
