@@ -428,12 +428,30 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     const std::int32_t i_ = LW(OF(d));           \
     st<Ptr>(OF(m), index_elem(heap, a_, i_, 4)); \
   } while (0)
-    LS_frame_IIF : {
-      // The frame's address is stored after the push (a frame word cannot
-      // fault), so nothing is held across it.
-      const Ptr f = vm.push_frame_sized(p, static_cast<std::uint32_t>(in->aux),
-                                        static_cast<std::uint32_t>(in->s.b), in->m.b != 0);
-      st<Ptr>(OF(d), f);
+    // The frame's address is stored after the push (a frame word cannot
+    // fault), so nothing is held across it.
+#define FRAME_IIF()                                                                        \
+  do {                                                                                     \
+    const Ptr f_ = vm.push_frame_sized(p, static_cast<std::uint32_t>(in->aux),             \
+                                       static_cast<std::uint32_t>(in->s.b), in->m.b != 0); \
+    st<Ptr>(OF(d), f_);                                                                    \
+  } while (0)
+    LS_frame_IIF:
+      FRAME_IIF();
+      NEXT;
+    // A pointer move with its counts: the destination is found (and may
+    // fault) before the new reference is taken.
+    LS_movp_FIX : {
+      std::uint8_t* d_ = OX(d);
+      const Ptr v = LP(OF(s));
+      heap.incref(v);
+      put_ptr(d_, v);
+      NEXT;
+    }
+    LS_movp_FIF : {
+      const Ptr v = LP(OF(s));
+      heap.incref(v);
+      put_ptr(OF(d), v);
       NEXT;
     }
     LS_indw_FFF:
@@ -470,6 +488,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       THEN(LD_jmp);
 #undef THEN
 #undef INDW_FFF
+#undef FRAME_IIF
 #define WCMP(name, op)                                  \
   LS_##name##_FFI : { BRANCH(LW(OF(s)) op LW(OF(m))); } \
   LS_##name##_FII : { BRANCH(LW(OF(s)) op OI(m)); }

@@ -169,8 +169,8 @@ class Impl : public HeapHooks {
   // push_frame with the type's rounded frame size and pointer flag known
   // (decode precomputes them for `frame`; see frame_size()).
   inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
-  // push_frame_sized when the frame is over the stack limit (raises) or
-  // needs a new stack chunk.
+  // push_frame_sized when the frame is over the stack limit (raises), needs
+  // a new stack chunk or a bigger frame vector.
   [[gnu::noinline]] Ptr push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
@@ -230,13 +230,14 @@ void register_bench(Impl& vm);
 // The bytes a frame of a type with `size` data bytes takes on the stack.
 constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 : (size + 7) & ~7u; }
 
-// The hot path makes no call until its last step (the frame record's
-// push_back, which rarely grows the vector), so nothing it computes has to
+// The hot path makes no call (the slow cases, a new stack chunk or a full
+// frame vector, go out of line first), so nothing it computes has to
 // survive a call: the interpreter's registers stay put.
 [[gnu::always_inline]] inline Ptr Impl::push_frame_sized(Prog& p, std::uint32_t type,
                                                          std::uint32_t size, bool ptrs) {
   const Ptr f = p.sp;
-  if (p.stack_bytes + size > opts.stack_limit || std::uint64_t{f} + size > p.stack_end) [[unlikely]]
+  if (p.stack_bytes + size > opts.stack_limit || std::uint64_t{f} + size > p.stack_end ||
+      p.frames.size() == p.frames.capacity()) [[unlikely]]
     return push_frame_slow(p, type, size, ptrs);
   p.sp = f + size;
   p.stack_bytes += size;
@@ -254,6 +255,8 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.ml = p.ml;
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
+  // Checked above: push_back's growing path (a call) is dead code here.
+  if (p.frames.size() == p.frames.capacity()) __builtin_unreachable();
   p.frames.push_back(fr);
   return f;
 }

@@ -72,9 +72,10 @@ TEST(VmSpecialised, ShapedWordOpsMatchTheGeneralOnes) {
 }
 
 TEST(VmSpecialised, ShapedIndirectionThroughNilRaises) {
-  for (const char* body : {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n",
-                           "\tmovw\t4(128(fp)),40(fp)\n", "\tlea\t40(fp),4(128(fp))\n",
-                           "\taddw\t$1,40(fp),4(128(fp))\n", "\tbeqw\t4(128(fp)),$0,$1\n"}) {
+  for (const char* body :
+       {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n", "\tmovw\t4(128(fp)),40(fp)\n",
+        "\tlea\t40(fp),4(128(fp))\n", "\taddw\t$1,40(fp),4(128(fp))\n",
+        "\tbeqw\t4(128(fp)),$0,$1\n", "\tmovp\t136(fp),4(128(fp))\n"}) {
     auto o = run(body);
     EXPECT_EQ(o.status, 1) << body;
     EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
