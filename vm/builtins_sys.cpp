@@ -16,6 +16,7 @@
 #include "builtin_types.h"
 #include "format.h"
 #include "runtime.h"
+#include "sys_fd.h"
 
 namespace dis::vm {
 
@@ -68,19 +69,9 @@ class FrameArgs : public FormatArgs {
   std::uint32_t end_;
 };
 
-namespace {
-
-constexpr std::int32_t kBusecFd = 1 << 28;  // the /dev/busec pseudo-descriptor
-
-std::string do_format(Call& c, std::uint32_t fmt_off) {
-  FrameArgs args(c, fmt_off + 4);
-  return format(c.arg_string(fmt_off), args, c.impl().errstr);
-}
-
 std::int32_t fd_of(Call& c, std::uint32_t off) {
   Ptr fd = c.arg_ptr(off);
-  if (fd == H) c.raise("dereference of nil");
-  if (!c.heap().checked_header(fd)) c.raise("dereference of nil");
+  if (fd == H || !c.heap().checked_header(fd)) c.raise("dereference of nil");
   return ld<std::int32_t>(c.heap().cage().at(fd));
 }
 
@@ -90,26 +81,20 @@ Ptr new_fd(Impl& vm, std::int32_t fd) {
   return p;
 }
 
-void set_errstr(Impl& vm, int error = errno) { vm.errstr = std::strerror(error); }
-
-// Opens a host file; when descriptors run out, dropped FDs the collector has
-// not reached yet (cycles, or anything under --gc=ms) may hold them, so one
-// full collection runs before the single retry.
-template <class OpenFn>
-int host_open(Impl& vm, OpenFn open_fn) {
-  int fd = open_fn();
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && vm.gc) {
-    vm.gc->full_collect(/*safe_point=*/false);
-    fd = open_fn();
-  }
-  return fd;
-}
+void set_errstr(Impl& vm, int error) { vm.errstr = std::strerror(error); }
 
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   ArrayRef r = array_ref(c.heap(), a);
   if (n > r.len) n = r.len;
   if (n < 0) n = 0;
   return c.heap().cage().at(r.data);
+}
+
+namespace {
+
+std::string do_format(Call& c, std::uint32_t fmt_off) {
+  FrameArgs args(c, fmt_off + 4);
+  return format(c.arg_string(fmt_off), args, c.impl().errstr);
 }
 
 std::string busec_text(std::chrono::steady_clock::time_point start) {
@@ -425,6 +410,8 @@ void sys_werrstr(Call& c) {
 
 // builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
 void add_sys_file_functions(Impl& vm, std::map<std::string_view, NativeFn>& impls);
+// builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
+void add_sys_io_functions(std::map<std::string_view, NativeFn>& impls);
 
 // Registers every row of a builtin table; rows without an implementation
 // raise when called (the module still links, as against Inferno's tables).
@@ -473,6 +460,7 @@ void register_sys(Impl& vm) {
       {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
   };
   add_sys_file_functions(vm, impls);
+  add_sys_io_functions(impls);
   register_table(vm, "$Sys", impls);
 }
 

@@ -23,6 +23,7 @@
 #include "arrays_lists.h"
 #include "dis_string.h"
 #include "runtime.h"
+#include "sys_fd.h"
 
 namespace dis::vm {
 
@@ -107,14 +108,6 @@ void store_dir(Heap& h, std::uint8_t* at, const HostDir* d) {
   st<std::int32_t>(at + 60, d->dev);
 }
 
-void set_errstr(Impl& vm, int error) { vm.errstr = std::strerror(error); }
-
-std::int32_t host_fd(Call& c, std::uint32_t off) {
-  Ptr fd = c.arg_ptr(off);
-  if (fd == H || !c.heap().checked_header(fd)) c.raise("dereference of nil");
-  return ld<std::int32_t>(c.heap().cage().at(fd));
-}
-
 // Returns (0, d) or (-1, nil Dir) with errstr set.
 void ret_stat(Call& c, int r, const struct stat& s, std::string name) {
   if (r < 0) set_errstr(c.impl(), errno);
@@ -146,7 +139,7 @@ std::string fd_host_path(int fd) {
 }
 
 void sys_fstat(Call& c) {
-  std::int32_t fd = host_fd(c, 32);
+  std::int32_t fd = fd_of(c, 32);
   struct stat s {};
   int r = ::fstat(fd, &s);
   ret_stat(c, r, s, r < 0 ? "" : last_element(fd_host_path(fd)));
@@ -215,7 +208,7 @@ void sys_wstat(Call& c) {
 }
 
 void sys_fwstat(Call& c) {
-  int fd = host_fd(c, 32);
+  int fd = fd_of(c, 32);
   int r = apply_wstat(c, "", fd, 40);
   if (r < 0) set_errstr(c.impl(), errno);
   c.ret_int(r);
@@ -240,7 +233,7 @@ struct LinuxDirent64 {
 };
 
 void sys_dirread(Call& c, std::uint32_t dir_type) {
-  std::int32_t fd = host_fd(c, 32);
+  std::int32_t fd = fd_of(c, 32);
   std::vector<HostDir> entries;
   alignas(8) char buf[8192];
   while (entries.empty()) {

@@ -1,4 +1,5 @@
-// Sys->stat, fstat, wstat, dirread, remove and chdir on the host file system:
+// Sys->stat, fstat, wstat, dirread, remove, chdir, pipe, pread, pwrite,
+// stream, iounit and fd2path on the host file system:
 // Limbo programs under tests/vm/sysfs/ run with the built dis inside a fresh
 // temporary directory, their whole output compared with the expected text
 // (the directory's path and the host user and group names substituted).
@@ -115,6 +116,37 @@ TEST(SysFiles, FailuresReturnMinusOneWithTheHostReason) {
             "still there: 0 x\n");
   EXPECT_TRUE(fs::exists(dir / "full" / "x"));
   fs::remove_all(dir);
+}
+
+TEST(SysFiles, PipePositionedIoStreamIounitFd2path) {
+  for (const char* mode : {"dis", "stress"}) {
+    fs::path dir = distest::fresh_dir("dis_sysfs_io");
+    distest::Result r = distest::run_dis(std::string("--gc=") + mode + " " + prog("io.b") + " '" +
+                                         dir.string() + "'");
+    EXPECT_EQ(r.status, 0) << mode << r.err;
+    EXPECT_EQ(r.err, "") << mode;
+    EXPECT_EQ(replace_all(r.out, dir.string(), "DIR"),
+              "pipe into 1 slot: -1\n"
+              "pipe: 0, ends 1\n"
+              "iounit of a pipe: 4096\n"
+              "writer wrote 200 lines; read 200 lines, 1690 bytes\n"
+              "pwrite at 4: 10\n"
+              "pwrite at 0: 4\n"
+              "pread from 2: 12 cd0123456789\n"
+              "pread 3 at 12: 2 89\n"
+              "pread past the end: 0\n"
+              "read after them: 4 abcd\n"
+              "iounit of a file: 0\n"
+              "fd2path: DIR/data\n"
+              "stream to stdout: abcd0123456789\n"
+              "streamed 14\n"
+              "stream to a file: 14\n"
+              "stream from a write-only file: -1 Bad file descriptor\n"
+              "pwrite to a read-only file: -1 Bad file descriptor\n")
+        << mode;
+    EXPECT_EQ(distest::slurp(dir / "copy"), "abcd0123456789") << mode;
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace

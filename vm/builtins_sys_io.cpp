@@ -1,0 +1,169 @@
+// $Sys pipes and positioned or bulk I/O on host descriptors: pipe, pread,
+// pwrite, stream, iounit, fd2path. Transfers block, so they run with the
+// interpreter released (Call::blocking), like read and write; output to fds 1
+// and 2 goes through the VM's streams, which keep the interpreter.
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arrays_lists.h"
+#include "runtime.h"
+#include "sys_fd.h"
+
+namespace dis::vm {
+
+namespace {
+
+// pipe(fds: array of ref FD): int. Fewer than two slots: -1, as Inferno.
+void sys_pipe(Call& c) {
+  Ptr a = c.arg_ptr(32);
+  ArrayRef r = array_ref(c.heap(), a);
+  if (r.len < 2) {
+    c.ret_int(-1);
+    return;
+  }
+  int fds[2];
+  int ok = host_open(c.impl(), [&] { return ::pipe2(fds, O_CLOEXEC); });
+  if (ok < 0) {
+    set_errstr(c.impl());
+    c.ret_int(-1);
+    return;
+  }
+  Heap& h = c.heap();
+  for (int i = 0; i < 2; ++i) {
+    // A new block has the mutator's colour: storing it needs no barrier.
+    Ptr fd = new_fd(c.impl(), fds[i]);
+    std::uint8_t* slot = h.cage().at(r.data) + 4 * i;
+    Ptr old = ld<Ptr>(slot);
+    st<Ptr>(slot, fd);
+    h.decref(old);
+  }
+  c.ret_int(0);
+}
+
+// pread/pwrite(fd, buf, n, off: big): int.
+void positioned(Call& c, bool write) {
+  std::int32_t fd = fd_of(c, 32);
+  std::int32_t n = c.arg_int(40);
+  std::uint8_t* p = array_bytes(c, c.arg_ptr(36), n);
+  std::int64_t off = c.arg_big(48);
+  if (fd == kBusecFd) {
+    set_errstr(c.impl(), ESPIPE);
+    c.ret_int(-1);
+    return;
+  }
+  ssize_t r = 0;
+  int error = 0;
+  c.blocking([&] {
+    r = write ? ::pwrite(fd, p, static_cast<std::size_t>(n), static_cast<off_t>(off))
+              : ::pread(fd, p, static_cast<std::size_t>(n), static_cast<off_t>(off));
+    error = errno;
+  });
+  if (r < 0) set_errstr(c.impl(), error);
+  c.ret_int(static_cast<std::int32_t>(r));
+}
+
+void sys_pread(Call& c) { positioned(c, false); }
+void sys_pwrite(Call& c) { positioned(c, true); }
+
+// stream(src, dst: ref FD, bufsiz: int): int -- copies until end of file;
+// the bytes copied, or -1 on an error.
+void sys_stream(Call& c) {
+  std::int32_t src = fd_of(c, 32), dst = fd_of(c, 36);
+  std::int32_t bufsiz = c.arg_int(40);
+  if (src == kBusecFd || dst == kBusecFd) {
+    set_errstr(c.impl(), EINVAL);
+    c.ret_int(-1);
+    return;
+  }
+  constexpr std::int32_t kMaxBuf = 64 * 1024;
+  std::vector<char> buf(static_cast<std::size_t>(bufsiz < 1 ? 1 : std::min(bufsiz, kMaxBuf)));
+  const bool to_vm_stream = dst == 1 || dst == 2;
+  std::int64_t total = 0;
+  for (;;) {
+    ssize_t got = 0;
+    int error = 0;
+    if (to_vm_stream) {
+      c.blocking([&] {
+        got = ::read(src, buf.data(), buf.size());
+        error = errno;
+      });
+      if (got > 0 && c.write_fd(dst, buf.data(), static_cast<std::size_t>(got)) < 0) {
+        error = errno;
+        got = -1;
+      }
+    } else {
+      c.blocking([&] {
+        got = ::read(src, buf.data(), buf.size());
+        for (ssize_t done = 0; got > 0 && done < got;) {
+          ssize_t w = ::write(dst, buf.data() + done, static_cast<std::size_t>(got - done));
+          if (w < 0) {
+            got = -1;
+            break;
+          }
+          done += w;
+        }
+        error = errno;
+      });
+    }
+    if (got < 0) {
+      set_errstr(c.impl(), error);
+      c.ret_int(-1);
+      return;
+    }
+    if (got == 0) break;
+    total += got;
+  }
+  c.ret_int(static_cast<std::int32_t>(total));
+}
+
+// iounit(fd): int -- the largest transfer the descriptor performs atomically:
+// PIPE_BUF for a pipe, 0 (no limit known) otherwise.
+void sys_iounit(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  struct stat s {};
+  if (fd != kBusecFd && ::fstat(fd, &s) == 0 && S_ISFIFO(s.st_mode)) {
+    c.ret_int(PIPE_BUF);
+    return;
+  }
+  c.ret_int(0);
+}
+
+// fd2path(fd): string -- the name the host gives the open file; nil with %r
+// set when it has none.
+void sys_fd2path(Call& c) {
+  std::int32_t fd = fd_of(c, 32);
+  if (fd == kBusecFd) {
+    c.ret_string("/dev/busec");
+    return;
+  }
+  std::string link = "/proc/self/fd/" + std::to_string(fd);
+  std::vector<char> buf(PATH_MAX);
+  ssize_t n = ::readlink(link.c_str(), buf.data(), buf.size());
+  if (n < 0) {
+    set_errstr(c.impl());
+    c.ret_ptr(H);
+    return;
+  }
+  c.ret_string(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+}
+
+}  // namespace
+
+void add_sys_io_functions(std::map<std::string_view, NativeFn>& impls) {
+  impls["pipe"] = sys_pipe;
+  impls["pread"] = sys_pread;
+  impls["pwrite"] = sys_pwrite;
+  impls["stream"] = sys_stream;
+  impls["iounit"] = sys_iounit;
+  impls["fd2path"] = sys_fd2path;
+}
+
+}  // namespace dis::vm
