@@ -15,11 +15,12 @@ Cage::Cage() {
 
 Cage::~Cage() { munmap(base_, kSize + kGuard); }
 
-void Cage::release(Ptr p, std::uint64_t n) {
-  const std::uint64_t page = 4096;
-  std::uint64_t lo = (std::uint64_t{p} + page - 1) & ~(page - 1);
-  std::uint64_t hi = (std::uint64_t{p} + n) & ~(page - 1);
-  if (hi > lo) madvise(base_ + lo, hi - lo, MADV_DONTNEED);
+std::uint64_t Cage::release(Ptr p, std::uint64_t n) {
+  const std::uint64_t span = page_span(p, n);
+  if (span == 0) return 0;
+  const std::uint64_t lo = (std::uint64_t{p} + kPage - 1) & ~(kPage - 1);
+  madvise(base_ + lo, span, MADV_DONTNEED);
+  return span;
 }
 
 }  // namespace dis::vm

@@ -28,8 +28,15 @@ class Cage {
   Ptr offset(const void* host) const {
     return static_cast<Ptr>(static_cast<const std::uint8_t*>(host) - base_);
   }
-  // Returns pages [p, p+n) to the OS (contents read back as zero).
-  void release(Ptr p, std::uint64_t n);
+  // Returns the whole pages inside [p, p+n) to the OS (contents read back
+  // as zero); gives how many bytes that was (page_span(p, n)).
+  std::uint64_t release(Ptr p, std::uint64_t n);
+  static std::uint64_t page_span(Ptr p, std::uint64_t n) {
+    std::uint64_t lo = (std::uint64_t{p} + kPage - 1) & ~(kPage - 1);
+    std::uint64_t hi = (std::uint64_t{p} + n) & ~(kPage - 1);
+    return hi > lo ? hi - lo : 0;
+  }
+  static constexpr std::uint64_t kPage = 4096;
 
  private:
   std::uint8_t* base_ = nullptr;

@@ -73,6 +73,31 @@ std::uint16_t choose_handler(const Instruction& in, DInst& d) {
                                     (d.s.ind || d.m.ind || d.d.ind ? 0 : kDirect));
 }
 
+// Fused pairs: when an instruction with handler `first` is followed by one
+// with handler `second`, the first gets `fused` (its body, then a direct jump
+// to the second's handler). Only the first changes: a branch to the second
+// still runs it alone, and every pc keeps its own instruction.
+struct FusedPair {
+  unsigned first, second, fused;
+};
+constexpr unsigned kDirectOf(Op op) { return static_cast<unsigned>(op) + kDirect; }
+constexpr FusedPair kFusedPairs[] = {
+    {kH_lea_FIX, kDirectOf(Op::call_), kH_lea_FIX_call},
+    {kH_indw_FFF, kH_movw_IIX, kH_indw_FFF_movw},
+    {kH_indw_FFF, kH_beqw_XII, kH_indw_FFF_beqw},
+    {kH_addw_IFF, kDirectOf(Op::jmp_), kH_addw_IFF_jmp},
+    {kH_addw_FFF, kDirectOf(Op::jmp_), kH_addw_FFF_jmp},
+};
+
+void fuse_pairs(std::vector<DInst>& code) {
+  for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
+    for (const FusedPair& f : kFusedPairs)
+      if (code[pc].h == f.first && code[pc + 1].h == f.second) {
+        code[pc].h = static_cast<std::uint16_t>(f.fused);
+        break;
+      }
+}
+
 }  // namespace
 
 void decode(Program& p, Heap& heap) {
@@ -139,6 +164,7 @@ void decode(Program& p, Heap& heap) {
   }
   for (std::size_t pc = 0; pc < m.code.size(); ++pc)
     p.code[pc].h = choose_handler(m.code[pc], p.code[pc]);
+  fuse_pairs(p.code);
   if (!lea_consts.empty()) {
     Ptr block = heap.alloc_stack(static_cast<std::uint32_t>(8 * lea_consts.size()));
     for (std::size_t i = 0; i < lea_consts.size(); ++i) {

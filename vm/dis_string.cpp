@@ -15,7 +15,7 @@ StrView str_view(Heap& h, Ptr s) {
   if (len == INT32_MIN) raise_error("array bounds error");
   v.wide = len < 0;
   v.n = v.wide ? -len : len;
-  std::uint64_t room = (bh->size - 16 - 8) / (v.wide ? 4 : 1);
+  std::uint64_t room = (block_room(*bh) - 8) / (v.wide ? 4 : 1);
   if (std::uint64_t(v.n) > room) raise_error("array bounds error");
   v.p = d + 8;
   return v;
@@ -148,7 +148,9 @@ Ptr str_insert(Heap& h, Ptr d, std::int32_t i, std::int32_t rune, bool& in_place
   }
   if (d != H && i == v.n && h.refcounting() && h.header(d)->ref == 1 && (v.wide || rune < 0x80)) {
     std::int32_t cap = ld<std::int32_t>(h.cage().at(d) + 4);
-    if (cap > v.n) {
+    // The capacity word is Dis-writable: the block's room bounds it.
+    const std::uint64_t room = (block_room(*h.header(d)) - 8) / (v.wide ? 4 : 1);
+    if (cap > v.n && std::uint64_t(v.n) + 1 <= room) {
       std::uint8_t* base = h.cage().at(d);
       if (v.wide) {
         st<std::int32_t>(base + 8 + 4 * i, rune);

@@ -46,7 +46,11 @@ std::string format_gc_stats(const GcStats& s) {
     << "heap bytes-allocated " << s.bytes_allocated << "\n"
     << "heap bytes-live " << s.bytes_live << "\n"
     << "heap bytes-peak " << s.bytes_peak << "\n"
-    << "heap live-blocks " << s.live_blocks << "\n";
+    << "heap live-blocks " << s.live_blocks << "\n"
+    << "heap extent " << s.extent << "\n"
+    << "heap extent-peak " << s.extent_peak << "\n"
+    << "heap bytes-returned " << s.bytes_returned << "\n"
+    << "heap trims " << s.trims << "\n";
   if (s.verify_runs) {
     o << "gc verify-runs " << s.verify_runs << "\n"
       << "gc verify-failures " << s.verify_failures << "\n"
@@ -106,12 +110,14 @@ Collector::Collector(Impl& vm, GcMode mode, std::uint32_t fixed_quanta, bool ver
     : vm_(vm), heap_(vm.heap), mode_(mode), fixed_quanta_(fixed_quanta), verify_(verify) {
   heap_.mutator_colour = mutator();
   heap_.set_refcounting(mode != GcMode::MarkSweep);
+  heap_.set_sweep_cursor(&cursor_);
   if (mode == GcMode::Stress) heap_.set_alloc_hook(&Collector::on_alloc, this);
 }
 
 Collector::~Collector() {
   heap_.set_alloc_hook(nullptr, nullptr);
   heap_.set_free_observer(nullptr);
+  heap_.set_sweep_cursor(nullptr);
   delete bridge_;
 }
 
@@ -148,6 +154,10 @@ GcStats Collector::stats() const {
   s.bytes_live = h.bytes_live;
   s.bytes_peak = h.bytes_peak;
   s.live_blocks = h.live_blocks;
+  s.extent = h.extent;
+  s.extent_peak = h.extent_peak;
+  s.bytes_returned = h.bytes_returned;
+  s.trims = h.trims;
   return s;
 }
 
@@ -196,7 +206,7 @@ bool Collector::scan_array(Ptr p, std::uint32_t from, std::int64_t& budget) {
   const TypeInfo& e = heap_.type(et);
   if (e.ptrs.empty() || e.size == 0) return true;
   // The element count is bounded by the block, whatever the header says.
-  std::uint32_t room = h->size - 16 - kArrayHeader;
+  std::uint32_t room = block_room(*h) - kArrayHeader;
   auto n = static_cast<std::uint32_t>(std::max(ld<std::int32_t>(d), 0));
   n = std::min(n, room / e.size);
   const auto cost = static_cast<std::int64_t>(e.ptrs.size());
@@ -225,14 +235,14 @@ bool Collector::scan(Ptr p, std::int64_t& budget) {
   switch (t.kind) {
     case TypeKind::Plain:
       for (std::uint32_t off : t.ptrs)
-        if (off + 4 <= h->size - 16) grey(ld<Ptr>(d + off));
+        if (off + 4 <= block_room(*h)) grey(ld<Ptr>(d + off));
       budget -= static_cast<std::int64_t>(t.ptrs.size());
       return true;
     case TypeKind::List: {
       std::uint32_t et = ld<std::uint32_t>(d + 4);
       if (et < heap_.num_types())
         for (std::uint32_t off : heap_.type(et).ptrs)
-          if (8 + off + 4 <= h->size - 16) grey(ld<Ptr>(d + 8 + off));
+          if (8 + off + 4 <= block_room(*h)) grey(ld<Ptr>(d + 8 + off));
       grey(ld<Ptr>(d));
       budget -= 2;
       return true;
@@ -366,6 +376,7 @@ void Collector::run_step(std::int64_t budget) {
   stats_.followed += work_.followed;
   if (observer_) observer_->gc_end(GcEvent::Step, work_);
   in_step_ = false;
+  heap_.trim_point();  // the step's frees; its mark stack is empty again
   if (verify_) verify_now();
 }
 

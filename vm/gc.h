@@ -65,6 +65,7 @@ struct GcStats {
   std::uint64_t inspected = 0, marked = 0, followed = 0;
   std::uint64_t freed_refcount = 0, freed_collector = 0;
   std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
+  std::uint64_t extent = 0, extent_peak = 0, bytes_returned = 0, trims = 0;  // HeapStats
   std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
   std::uint64_t verify_runs = 0, verify_failures = 0;
   std::uint64_t verify_count_runs = 0;  // runs that also recounted references

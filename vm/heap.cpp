@@ -22,6 +22,8 @@ void raise_error(const char* msg) { throw DisError{msg}; }
 
 Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
   small_free_.resize(kSmallMax / 8 + 1);
+  region_live_.resize(Cage::kSize >> kRegionShift);
+  region_first_.resize(Cage::kSize >> kRegionShift);
   auto special = [&](TypeKind k, const char* name, std::uint32_t size = 0) {
     TypeInfo t;
     t.kind = k;
@@ -90,40 +92,44 @@ Ptr Heap::carve(std::uint32_t block) {
   if (end >= Cage::kSize - 4096) raise_error("out of memory: heap");
   Ptr p = top_;
   top_ = static_cast<Ptr>(end);
+  if (region_first_[region_index(p)] == 0) region_first_[region_index(p)] = p;
+  stats_.extent = top_ - kHeapStart;
+  if (stats_.extent > stats_.extent_peak) stats_.extent_peak = stats_.extent;
   return p;
 }
 
-// Blocks handed out again lose their poison (the header never has any: the
-// collector's walk reads it).
-static inline void unpoison_block(Cage& cage, Ptr b, std::uint32_t block) {
-  DIS_UNPOISON(cage.at(b + 16), block - 16);
-  (void)cage;
-  (void)b;
-  (void)block;
-}
-
-Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
-  std::uint64_t block64 = (std::uint64_t{bytes} + 16 + 7) & ~std::uint64_t{7};
-  if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
-    raise_error("out of memory: heap");
-  auto block = static_cast<std::uint32_t>(block64);
-  Ptr b = carve(block);
-  unpoison_block(cage_, b, block);
+// A block handed out (again) has its data unpoisoned and its red zone
+// poisoned; the header never has poison (the collector's walk reads it).
+BlockHeader* Heap::init_block(Ptr b, std::uint32_t block, std::uint32_t type, std::uint8_t colour) {
+  DIS_UNPOISON(cage_.at(b + kBlockHeader), block - kBlockHeader - kRedZone);
+  if constexpr (kRedZone != 0) DIS_POISON(cage_.at(b + block - kRedZone), kRedZone);
+  region_live_[region_index(b)] += block;
   auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
   h->ref = 1;
   h->type = type;
   h->size = block;
-  h->colour = mutator_colour;
+  h->colour = colour;
   h->magic = kLive;
   h->spare = 0;
-  std::memset(cage_.at(b + 16), 0, block - 16);
+  return h;
+}
+
+Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
+  std::uint64_t block64 =
+      ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
+  if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
+    raise_error("out of memory: heap");
+  auto block = static_cast<std::uint32_t>(block64);
+  Ptr b = carve(block);
+  init_block(b, block, type, mutator_colour);
+  std::memset(cage_.at(b + kBlockHeader), 0, block - kBlockHeader - kRedZone);
   stats_.allocs++;
   stats_.live_blocks++;
   stats_.bytes_allocated += block;
   stats_.bytes_live += block;
   if (stats_.bytes_live > stats_.bytes_peak) stats_.bytes_peak = stats_.bytes_live;
-  if (alloc_hook_) alloc_hook_(alloc_ctx_, b + 16);
-  return b + 16;
+  if (alloc_hook_) alloc_hook_(alloc_ctx_, b + kBlockHeader);
+  return b + kBlockHeader;
 }
 
 Ptr Heap::new_object(std::uint32_t type) {
@@ -134,17 +140,10 @@ Ptr Heap::new_object(std::uint32_t type) {
 }
 
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
-  std::uint32_t block = (bytes + 16 + 7) & ~7u;
+  std::uint32_t block = ((bytes + kBlockHeader + 7) & ~7u) + kRedZone;
   Ptr b = carve(block);
-  unpoison_block(cage_, b, block);
-  auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
-  h->ref = 1;
-  h->type = kTypeStack;
-  h->size = block;
-  h->colour = 0;
-  h->magic = kLive;
-  h->spare = 0;
-  return b + 16;
+  init_block(b, block, kTypeStack, 0);
+  return b + kBlockHeader;
 }
 
 void Heap::free_stack(Ptr p) { free_block(p); }
@@ -160,13 +159,63 @@ void Heap::free_block(Ptr p) {
   if (p == scan_guard) scan_guard = H;
   h->magic = kFree;
   h->ref = 0;
-  DIS_POISON(cage_.at(p), block - 16);
+  freed_since_trim_ += block;
+  region_live_[region_index(p - kBlockHeader)] -= block;
+  DIS_POISON(cage_.at(p), block - kBlockHeader);
   if (block <= kSmallMax)
-    small_free_[block / 8].push_back(p - 16);
+    small_free_[block / 8].push_back(p - kBlockHeader);
   else {
-    if (block >= 64 * 1024) cage_.release(p, block - 16);
-    large_free_[block].push_back(p - 16);
+    if (block >= kReleaseAtFree) stats_.bytes_returned += cage_.release(p, block - kBlockHeader);
+    large_free_[block].push_back(p - kBlockHeader);
   }
+}
+
+void Heap::trim() {
+  freed_since_trim_ = 0;
+  // Every block starting above region r is free; the last live block starts
+  // in r, so only r's blocks are walked to find the new top.
+  std::uint64_t r = (std::uint64_t{top_} - 1) >> kRegionShift;
+  while (r > (kHeapStart >> kRegionShift) && region_live_[r] == 0) --r;
+  if (top_ - (r << kRegionShift) < kTrimMin) return;  // the cut could not be worth it
+  Ptr new_top = kHeapStart;
+  if (region_live_[r] != 0) {
+    const std::uint64_t region_end = (r + 1) << kRegionShift;
+    for (Ptr p = region_first_[r]; p < top_ && p < region_end;) {
+      const BlockHeader* h = header(p + kBlockHeader);
+      if (h->magic != kFree) new_top = p + h->size;
+      p += h->size;
+    }
+  }
+  const Ptr old_top = top_;
+  if (old_top - new_top < kTrimMin) return;
+  // Large free blocks in the cut gave their data pages back when freed:
+  // those pages are not counted twice.
+  std::uint64_t already = 0;
+  for (Ptr p = new_top; p < old_top;) {
+    const BlockHeader* h = header(p + kBlockHeader);
+    if (h->size >= kReleaseAtFree)
+      already += Cage::page_span(p + kBlockHeader, h->size - kBlockHeader);
+    p += h->size;
+  }
+  auto above = [&](Ptr p) { return p >= new_top; };
+  for (auto& fl : small_free_) {
+    if (fl.empty()) continue;
+    std::erase_if(fl, above);
+    if (fl.size() < fl.capacity() / 4) fl.shrink_to_fit();
+  }
+  for (auto it = large_free_.begin(); it != large_free_.end();) {
+    std::erase_if(it->second, above);
+    it = it->second.empty() ? large_free_.erase(it) : std::next(it);
+  }
+  for (std::uint64_t q = region_index(new_top); q <= region_index(old_top - 1); ++q)
+    if (region_first_[q] >= new_top) region_first_[q] = 0;
+  top_ = new_top;
+  if (sweep_cursor_ && *sweep_cursor_ > top_) *sweep_cursor_ = top_;
+  // Memory above the top is as if never used: no poison, no pages.
+  DIS_UNPOISON(cage_.at(new_top), old_top - new_top);
+  stats_.bytes_returned += cage_.release(new_top, old_top - new_top) - already;
+  stats_.extent = top_ - kHeapStart;
+  stats_.trims++;
 }
 
 void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type) {
@@ -196,7 +245,7 @@ void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
   switch (t.kind) {
     case TypeKind::Plain:
       for (std::uint32_t off : t.ptrs)
-        if (off + 4 <= h->size - 16) release_child(ld<Ptr>(d + off), work);
+        if (off + 4 <= block_room(*h)) release_child(ld<Ptr>(d + off), work);
       break;
     case TypeKind::Array: {
       Ptr root = ld<Ptr>(d + 8);
@@ -208,7 +257,9 @@ void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
       if (et >= types_.size()) break;
       const TypeInfo& e = types_[et];
       if (e.ptrs.empty() || e.size == 0) break;
-      auto n = static_cast<std::uint32_t>(ld<std::int32_t>(d));
+      // The length word is Dis-writable: the block bounds the elements.
+      auto n = static_cast<std::uint32_t>(std::max(ld<std::int32_t>(d), 0));
+      n = std::min(n, (block_room(*h) - 16) / e.size);
       std::uint8_t* el = d + 16;
       for (std::uint32_t i = 0; i < n; ++i, el += e.size)
         for (std::uint32_t off : e.ptrs) release_child(ld<Ptr>(el + off), work);
@@ -261,7 +312,7 @@ void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
   BlockHeader* h = header(p);
   std::uint8_t* d = cage_.at(p);
   const TypeInfo& t = types_[h->type];
-  const std::uint32_t room = h->size - 16;
+  const std::uint32_t room = block_room(*h);
   auto cut = [&](std::uint8_t* slot) {
     Ptr v = ld<Ptr>(slot);
     st<Ptr>(slot, H);
@@ -340,6 +391,7 @@ void Heap::run_destroy(bool observed) {
   }
   destroying_ = false;
   if (notify) free_observer_->free_end(freed);
+  if (observed) trim_point();  // a mutator release: no collector step is running
 }
 
 }  // namespace dis::vm

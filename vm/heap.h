@@ -16,6 +16,13 @@
 // refcounting off (--gc=ms) decref() does nothing and only the collector
 // frees. Blocks never move or merge, so a sweep cursor stays valid while the
 // mutator frees blocks.
+//
+// Memory goes back to the system two ways: a freed block of 64 KiB or more
+// releases its data pages at once, and free space at the top of the heap is
+// cut off (trim) once enough has been freed since the last look; a look
+// walks at most one region of the heap (see region_live_).
+// A trim only happens at a safe point (trim_point()), never inside a
+// collector step, and moves the registered sweep cursor down with the top.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +73,21 @@ struct BlockHeader {
   std::uint16_t spare;  // kCollected once a sweep has cut its references
 };
 static_assert(sizeof(BlockHeader) == 16);
+inline constexpr std::uint32_t kBlockHeader = sizeof(BlockHeader);
+
+// Sanitizer builds end every block with a poisoned red zone, so an overrun
+// of one object into the next is caught; other builds have none, so their
+// layout and speed are unchanged. The red zone is part of the block's size:
+// walks by size need not know about it, but the room for data does.
+#if defined(DIS_SANITIZE)
+inline constexpr std::uint32_t kRedZone = 16;
+#else
+inline constexpr std::uint32_t kRedZone = 0;
+#endif
+// The bytes of data a block may hold (its header's size less overheads).
+inline std::uint32_t block_room(const BlockHeader& h) { return h.size - kBlockHeader - kRedZone; }
+// The smallest block size a header may claim.
+inline constexpr std::uint32_t kMinBlock = kBlockHeader + kRedZone;
 
 inline constexpr std::uint8_t kLive = 0xD5;
 inline constexpr std::uint8_t kFree = 0xF4;
@@ -101,6 +123,10 @@ struct HeapStats {
   std::uint64_t bytes_live = 0, bytes_peak = 0, bytes_allocated = 0;
   std::uint64_t freed_refcount = 0, freed_collector = 0;  // blocks
   std::uint64_t live_blocks = 0;                          // heap objects, stacks excluded
+  // Address space from the heap's start to its top, now and at most; bytes
+  // given back to the system (each page counted once per release) and trims.
+  std::uint64_t extent = 0, extent_peak = 0;
+  std::uint64_t bytes_returned = 0, trims = 0;
 };
 
 // The fixed colour of a block reached but whose children are not yet scanned.
@@ -210,6 +236,15 @@ class Heap {
   Ptr top() const { return top_; }
   const HeapStats& stats() const { return stats_; }
 
+  // A safe point (no collector step running, no free block address held):
+  // cuts free space off the top of the heap when enough was freed.
+  void trim_point() {
+    if (freed_since_trim_ >= kTrimMin) [[unlikely]]
+      trim();
+  }
+  // The collector's walk position: kept at or below top() by trims.
+  void set_sweep_cursor(Ptr* cursor) { sweep_cursor_ = cursor; }
+
   // ---- collector interface (gc.cpp) ----
   std::uint8_t mutator_colour = 0;
   bool nprop = false;  // a propagator was made outside the sweep's view
@@ -238,7 +273,9 @@ class Heap {
   void push_children(Ptr p, std::vector<Ptr>& work);
   void release_child(Ptr c, std::vector<Ptr>& work);
   Ptr carve(std::uint32_t block);
+  BlockHeader* init_block(Ptr b, std::uint32_t block, std::uint32_t type, std::uint8_t colour);
   void free_block(Ptr p);
+  void trim();
   void finalize(Ptr p) {
     const TypeInfo& t = types_[header(p)->type];
     if (t.on_free) t.on_free(cage_.at(p));
@@ -248,6 +285,17 @@ class Heap {
   std::uint64_t limit_;
   std::vector<TypeInfo> types_;
   Ptr top_ = kHeapStart;
+  // Trimming: the heap is cut into regions of 2^kRegionShift bytes, each
+  // with the bytes of live blocks starting in it and its first block, so a
+  // trim finds the last live block by walking one region, not the heap.
+  static constexpr unsigned kRegionShift = 18;
+  static std::uint64_t region_index(Ptr p) { return p >> kRegionShift; }
+  std::vector<std::uint32_t> region_live_;
+  std::vector<Ptr> region_first_;  // 0: no block starts there
+  std::uint64_t freed_since_trim_ = 0;
+  Ptr* sweep_cursor_ = nullptr;
+  static constexpr std::uint64_t kTrimMin = 4u << 20;  // frees between looks; least cut
+  static constexpr std::uint32_t kReleaseAtFree = 64 * 1024;
   static constexpr std::uint32_t kSmallMax = 4096;
   std::vector<std::vector<Ptr>> small_free_;  // index: block size / 8
   std::map<std::uint32_t, std::vector<Ptr>> large_free_;

@@ -31,7 +31,7 @@ struct Verifier {
     BlockHeader* h = heap.header(p);
     std::uint8_t* d = vm.cage.at(p);
     const TypeInfo& t = heap.type(h->type);
-    std::uint32_t room = h->size - 16;
+    std::uint32_t room = block_room(*h);
     switch (t.kind) {
       case TypeKind::Plain:
         for (std::uint32_t off : t.ptrs)
@@ -85,7 +85,7 @@ struct Verifier {
     Ptr p = kHeapStart;
     while (p < heap.top()) {
       auto* h = reinterpret_cast<BlockHeader*>(vm.cage.at(p));
-      if (h->size < 16 || (h->size & 7) != 0 || std::uint64_t{p} + h->size > heap.top()) {
+      if (h->size < kMinBlock || (h->size & 7) != 0 || std::uint64_t{p} + h->size > heap.top()) {
         error("block " + hex(p + 16) + ": bad size " + std::to_string(h->size));
         return;
       }

@@ -231,7 +231,9 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     return;                                       \
   } while (0)
 
-  auto load_module_regs = [&]() {
+  // Forced inline: an out-of-line closure would take the addresses of ip,
+  // code and base, keeping them in memory in every handler.
+  auto load_module_regs = [&]() __attribute__((always_inline)) {
     ml = &vm.modlink(mli);
     prog = ml->prog;
     code = prog->code.data();
@@ -239,7 +241,7 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
     base[kConst] = reinterpret_cast<std::uint8_t*>(prog->consts.data());
     if constexpr (kInlineProbe) slots = probe.slots(*prog, code);
   };
-  auto load_regs = [&]() {
+  auto load_regs = [&]() __attribute__((always_inline)) {
     mli = p.ml;
     load_module_regs();
     ip = code + p.pc;
@@ -480,12 +482,73 @@ void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe) {
       st<Ptr>(OX(d), v);
       NEXT;
     }
-    LS_indw_FFF : {
-      const Ptr a_ = LP(OF(s));
-      const std::int32_t i_ = LW(OF(d));
-      st<Ptr>(OF(m), index_elem(heap, a_, i_, 4));
+#define INDW_FFF()                               \
+  do {                                           \
+    const Ptr a_ = LP(OF(s));                    \
+    const std::int32_t i_ = LW(OF(d));           \
+    st<Ptr>(OF(m), index_elem(heap, a_, i_, 4)); \
+  } while (0)
+    // The frame's address is stored after the push (a frame word cannot
+    // fault), so nothing is held across it.
+#define FRAME_IIF()                                                                        \
+  do {                                                                                     \
+    const Ptr f_ = vm.push_frame_sized(p, static_cast<std::uint32_t>(in->aux),             \
+                                       static_cast<std::uint32_t>(in->s.b), in->m.b != 0); \
+    st<Ptr>(OF(d), f_);                                                                    \
+  } while (0)
+    LS_frame_IIF:
+      FRAME_IIF();
+      NEXT;
+    // A pointer move with its counts: the destination is found (and may
+    // fault) before the new reference is taken.
+    LS_movp_FIX : {
+      std::uint8_t* d_ = OX(d);
+      const Ptr v = LP(OF(s));
+      heap.incref(v);
+      put_ptr(d_, v);
       NEXT;
     }
+    LS_movp_FIF : {
+      const Ptr v = LP(OF(s));
+      heap.incref(v);
+      put_ptr(OF(d), v);
+      NEXT;
+    }
+    LS_indw_FFF:
+      INDW_FFF();
+      NEXT;
+
+      // ---- fused pairs (the _NEXTOP shapes): the second instruction is
+      // dispatched by a direct jump. It is counted against the budget like
+      // any other, and under a probe (which must see every instruction) or
+      // at the budget's end it is left to the ordinary dispatch.
+#define THEN(label)                       \
+  if (Probe::active || budget == 0) NEXT; \
+  --budget;                               \
+  in = ip++;                              \
+  goto label
+    LS_lea_FIX_call : {
+      const auto v = static_cast<Ptr>(OF(s) - cage);
+      st<Ptr>(OX(d), v);
+      THEN(LD_call);
+    }
+    LS_indw_FFF_movw:
+      INDW_FFF();
+      THEN(LS_movw_IIX);
+    LS_indw_FFF_beqw:
+      INDW_FFF();
+      THEN(LS_beqw_XII);
+    LS_addw_IFF_jmp:
+      st<std::int32_t>(OF(d), static_cast<std::int32_t>(static_cast<std::uint32_t>(LW(OF(m))) +
+                                                        static_cast<std::uint32_t>(OI(s))));
+      THEN(LD_jmp);
+    LS_addw_FFF_jmp:
+      st<std::int32_t>(OF(d), static_cast<std::int32_t>(static_cast<std::uint32_t>(LW(OF(m))) +
+                                                        static_cast<std::uint32_t>(LW(OF(s)))));
+      THEN(LD_jmp);
+#undef THEN
+#undef INDW_FFF
+#undef FRAME_IIF
 #define WCMP(name, op)                                  \
   LS_##name##_FFI : { BRANCH(LW(OF(s)) op LW(OF(m))); } \
   LS_##name##_FII : { BRANCH(LW(OF(s)) op OI(m)); }

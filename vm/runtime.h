@@ -42,18 +42,21 @@ struct Modlink {
   bool live = false;
 };
 
+// 32 bytes, so indexing the frame stack is a shift (every call and ret).
 struct Frame {
   Ptr fp = H;
   std::uint32_t type = kTypeNone;
   std::uint32_t size = 0;
-  std::uint32_t chunk = 0;
   std::int32_t lr = -1;         // caller's return pc
   std::uint32_t caller_ml = 0;  // caller's module
   std::uint32_t ml = 0;         // module running in this frame
   std::int32_t caller = -1;     // caller's frame index
-  bool mcalled = false;         // callee holds a module reference
-  bool has_ptrs = false;        // type has pointer slots to release on pop
+  // Stack chunks are at least 64 KiB in a 4 GiB cage: their index fits.
+  std::uint16_t chunk = 0;
+  std::uint8_t mcalled = 0;   // callee holds a module reference
+  std::uint8_t has_ptrs = 0;  // type has pointer slots to release on pop
 };
+static_assert(sizeof(Frame) == 32);
 
 struct StackChunk {
   Ptr base = H;
@@ -166,6 +169,9 @@ class Impl : public HeapHooks {
   // push_frame with the type's rounded frame size and pointer flag known
   // (decode precomputes them for `frame`; see frame_size()).
   inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
+  // push_frame_sized when the frame is over the stack limit (raises), needs
+  // a new stack chunk or a bigger frame vector.
+  [[gnu::noinline]] Ptr push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
@@ -224,22 +230,17 @@ void register_bench(Impl& vm);
 // The bytes a frame of a type with `size` data bytes takes on the stack.
 constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 : (size + 7) & ~7u; }
 
+// The hot path makes no call (the slow cases, a new stack chunk or a full
+// frame vector, go out of line first), so nothing it computes has to
+// survive a call: the interpreter's registers stay put.
 [[gnu::always_inline]] inline Ptr Impl::push_frame_sized(Prog& p, std::uint32_t type,
                                                          std::uint32_t size, bool ptrs) {
-  if (p.stack_bytes + size > opts.stack_limit) [[unlikely]]
-    raise_error("stack overflow");
-  if (std::uint64_t{p.sp} + size > p.stack_end) [[unlikely]]
-    next_chunk(p, size);
-  Ptr f = p.sp;
-  p.sp += size;
+  const Ptr f = p.sp;
+  if (p.stack_bytes + size > opts.stack_limit || std::uint64_t{f} + size > p.stack_end ||
+      p.frames.size() == p.frames.capacity()) [[unlikely]]
+    return push_frame_slow(p, type, size, ptrs);
+  p.sp = f + size;
   p.stack_bytes += size;
-  Frame& fr = p.frames.emplace_back();
-  fr.fp = f;
-  fr.type = type;
-  fr.size = size;
-  fr.chunk = p.chunk_cur;
-  fr.ml = p.ml;
-  fr.has_ptrs = ptrs;
   std::uint8_t* d = cage.at(f);
   if (ptrs) heap.init_record(d, type);
   st<std::int32_t>(d, -1);
@@ -247,6 +248,16 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   st<Ptr>(d + 8, H);
   st<std::uint32_t>(d + 12, type);
   st<Ptr>(d + 16, H);
+  Frame fr;
+  fr.fp = f;
+  fr.type = type;
+  fr.size = size;
+  fr.ml = p.ml;
+  fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
+  fr.has_ptrs = ptrs;
+  // Checked above: push_back's growing path (a call) is dead code here.
+  if (p.frames.size() == p.frames.capacity()) __builtin_unreachable();
+  p.frames.push_back(fr);
   return f;
 }
 

@@ -28,6 +28,13 @@ Impl::Impl(Options o)
 
 Impl::~Impl() { heap.set_hooks(nullptr); }
 
+Ptr Impl::push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs) {
+  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
+  if (std::uint64_t{p.sp} + size > p.stack_end) next_chunk(p, size);
+  if (p.frames.size() == p.frames.capacity()) p.frames.reserve(2 * p.frames.capacity() + 16);
+  return push_frame_sized(p, type, size, ptrs);
+}
+
 std::uint32_t Impl::plain_type(std::uint32_t size) {
   auto it = plain_types.find(size);
   if (it != plain_types.end()) return it->second;

@@ -53,7 +53,8 @@ TEST(GcHeap, FreedBlocksAreReusedAndWalkedInOrder) {
   Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), c = h.alloc(kTypeWord, 100);
   EXPECT_LT(a, b);
   EXPECT_LT(b, c);
-  EXPECT_EQ(b - a, 40u);  // 16-byte header, 24 bytes of data, 8-byte granularity
+  // 16-byte header, 24 bytes of data, 8-byte granularity, the red zone if any
+  EXPECT_EQ(b - a, 40u + kRedZone);
   h.decref(b);
   EXPECT_EQ(h.checked_header(b), nullptr);
   Ptr d = h.alloc(kTypeWord, 20);  // same size class

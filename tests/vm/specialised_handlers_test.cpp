@@ -72,9 +72,10 @@ TEST(VmSpecialised, ShapedWordOpsMatchTheGeneralOnes) {
 }
 
 TEST(VmSpecialised, ShapedIndirectionThroughNilRaises) {
-  for (const char* body : {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n",
-                           "\tmovw\t4(128(fp)),40(fp)\n", "\tlea\t40(fp),4(128(fp))\n",
-                           "\taddw\t$1,40(fp),4(128(fp))\n", "\tbeqw\t4(128(fp)),$0,$1\n"}) {
+  for (const char* body :
+       {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n", "\tmovw\t4(128(fp)),40(fp)\n",
+        "\tlea\t40(fp),4(128(fp))\n", "\taddw\t$1,40(fp),4(128(fp))\n",
+        "\tbeqw\t4(128(fp)),$0,$1\n", "\tmovp\t136(fp),4(128(fp))\n"}) {
     auto o = run(body);
     EXPECT_EQ(o.status, 1) << body;
     EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
@@ -99,6 +100,108 @@ TEST(VmSpecialised, CallOfAnOlderPendingFrame) {
           "\tmulw\t$10,32(fp),0(16(fp))\n");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "60\n50\n");
+}
+
+// Loops whose instructions decode into fused pairs (kFusedPairs in
+// decode.cpp): indw then a store or test through the element, addw then
+// jmp, lea then call. Each pair must compute what its two instructions do.
+const std::string kFillAndScan =
+    "\tnewa\t$10,$5,128(fp)\n"
+    "\tmovw\t$0,40(fp)\n"
+    "L:top1\n"
+    "\tbgew\t40(fp),$10,$@out1\n"
+    "\tindw\t128(fp),44(fp),40(fp)\n"
+    "\tmovw\t$7,0(44(fp))\n"
+    "\taddw\t$1,40(fp)\n"
+    "\tjmp\t$@top1\n"
+    "L:out1\n"
+    "\tindw\t128(fp),44(fp),60(fp)\n"  // 60(fp) = 0: clear element 0
+    "\tmovw\t$0,0(44(fp))\n"
+    "\tmovw\t$0,40(fp)\n"
+    "\tmovw\t$0,48(fp)\n"
+    "\tmovw\t$0,52(fp)\n"
+    "L:top2\n"
+    "\tbgew\t40(fp),$10,$@out2\n"
+    "\tindw\t128(fp),44(fp),40(fp)\n"
+    "\tbeqw\t0(44(fp)),$0,$@skip\n"
+    "\taddw\t0(44(fp)),48(fp)\n"
+    "\taddw\t40(fp),52(fp)\n"
+    "L:skip\n"
+    "\taddw\t$1,40(fp)\n"
+    "\tjmp\t$@top2\n"
+    "L:out2\n";
+
+TEST(VmSpecialised, FusedPairsComputeBothInstructions) {
+  auto o = run(kFillAndScan + print_int("48(fp)") + print_int("52(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, std::to_string(7 * 9) + "\n" + std::to_string(45) + "\n");
+}
+
+TEST(VmSpecialised, FusedIndexPairRaisesOnBoundsAndNil) {
+  // Index 10 of a 10-element array, and an index into a nil array: both
+  // fault in the indw, before the store that follows it.
+  for (const char* index : {"$10", "$-1"}) {
+    auto o = run(std::string("\tnewa\t$10,$5,128(fp)\n\tmovw\t") + index +
+                 ",40(fp)\n\tindw\t128(fp),44(fp),40(fp)\n\tmovw\t$1,0(44(fp))\n");
+    EXPECT_EQ(o.status, 1) << index;
+    EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+  }
+  // A nil array: the same error as the general handler's (module data
+  // operands) gives.
+  auto general = run("\tindw\t24(mp),44(fp),40(fp)\n");
+  auto o = run("\tindw\t128(fp),44(fp),40(fp)\n\tbeqw\t0(44(fp)),$0,$1\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.err, general.err);
+}
+
+// The source line (of t.s) an error message names: each instruction is a
+// line of its own, so pc k is on line (line of pc 0) + k.
+int reported_line(const std::string& err) {
+  const auto at = err.find("t.s:");
+  if (at == std::string::npos) return -1;
+  return std::stoi(err.substr(at + 4));
+}
+
+TEST(VmSpecialised, FusedLeaCallReportsTheFaultingInstruction) {
+  // The reference: a nil dereference at pc 1.
+  auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
+  ASSERT_EQ(o.status, 1);
+  const int pc1 = reported_line(o.err);
+  ASSERT_GT(pc1, 0) << o.err;
+  // The lea through a nil frame pointer faults at pc 1; a call of a word
+  // that is no frame (after a good lea) at pc 4.
+  o = run("\tlea\t40(fp),16(132(fp))\n\tcall\t132(fp),$1\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(reported_line(o.err), pc1) << o.err;
+  o = run("\tnew\t$2,136(fp)\n\tmovw\t$0,60(fp)\n\tlea\t40(fp),16(136(fp))\n\tcall\t136(fp),$1\n");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(reported_line(o.err), pc1 + 3) << o.err;
+}
+
+TEST(VmSpecialised, InstructionLimitStopsInsideAFusedPair) {
+  // A straight run whose pairs fuse: a limit of k instructions stops at pc k
+  // whether or not pc k is the second half of a pair.
+  const std::string body =
+      "\tnewa\t$10,$5,128(fp)\n"         // pc 1
+      "\tindw\t128(fp),44(fp),40(fp)\n"  // pc 2, fused with 3
+      "\tmovw\t$1,0(44(fp))\n"           // pc 3
+      "\tindw\t128(fp),44(fp),40(fp)\n"  // pc 4, fused with 5
+      "\tbeqw\t0(44(fp)),$0,$6\n"        // pc 5
+      "\tframe\t$2,136(fp)\n"            // pc 6
+      "\tlea\t40(fp),16(136(fp))\n"      // pc 7, fused with 8
+      "\tcall\t136(fp),$9\n"             // pc 8
+      "\taddw\t$1,40(fp)\n"              // pc 9: the callee, fused with 10
+      "\tjmp\t$11\n"                     // pc 10
+      "\tmovw\t$0,60(fp)\n";             // pc 11
+  int first = -1;
+  for (std::uint64_t k = 1; k <= 11; ++k) {
+    dis::vm::Options opts;
+    opts.max_instructions = k;
+    auto o = run(body, "", opts);
+    ASSERT_NE(o.err.find("instruction limit"), std::string::npos) << k << ": " << o.err;
+    if (k == 1) first = reported_line(o.err);
+    EXPECT_EQ(reported_line(o.err), first + static_cast<int>(k) - 1) << k << ": " << o.err;
+  }
 }
 
 }  // namespace
