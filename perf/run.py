@@ -285,7 +285,7 @@ def find_number(tree, keys):
     return None
 
 
-def probe_details(programs, runners, records, workdir, timeout):
+def probe_details(programs, runners, records, workdir, timeout, metric):
     """Per program: instructions executed (count view) and the timer read cost
     (timed view), from cost's JSON; then the timed view's overhead per
     instruction, in ns and in timer reads. Missing figures stay None."""
@@ -310,8 +310,8 @@ def probe_details(programs, runners, records, workdir, timeout):
                 d[field] = None
         recs = records[prog["name"]]
         p, t = recs.get("plain", {}), recs.get("time", {})
-        if d["instructions"] and p.get("ok") and t.get("ok"):
-            per = (t["median_s"] - p["median_s"]) * 1e9 / d["instructions"]
+        if d["instructions"] and p.get("ok") and t.get("ok") and p.get(metric) and t.get(metric):
+            per = (t[metric] - p[metric]) * 1e9 / d["instructions"]
             d["time_overhead_ns_per_instruction"] = per
             if d["timer_read_ns"]:
                 d["time_overhead_in_timer_reads"] = per / d["timer_read_ns"]
@@ -811,14 +811,13 @@ def main(argv):
             note(f"note: the machine is busy (load average {busy:.2f}); figures will be noisy")
 
         records, failures = measure(programs, runners, args.rounds, args.warmup, args.timeout, workdir)
+        env["loadavg_end"] = list(os.getloadavg())
+        metric = "median_cpu_s" if args.metric == "cpu" else "median_s"
+        # While the work directory (and the compiled modules in it) still exists.
+        details = (probe_details(programs, runners, records, workdir, args.timeout, metric)
+                   if args.probes else None)
 
-    env["loadavg_end"] = list(os.getloadavg())
     columns = [r.name for r in runners if r.available]
-    details = None
-    if args.probes:
-        with tempfile.TemporaryDirectory(prefix="disvm-perf-") as tmp:
-            details = probe_details(programs, runners, records, Path(tmp), args.timeout)
-    metric = "median_cpu_s" if args.metric == "cpu" else "median_s"
     per_prog, geo = ratios(programs, records, columns, base, metric)
     result = {
         "schema": SCHEMA,
