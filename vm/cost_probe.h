@@ -49,7 +49,7 @@
 #include "probe_timing.h"
 #include "runtime.h"
 
-// DIS_PROBES=0 (cmake -DDIS_PROBES=OFF sets it for interp.cpp and
+// DIS_PROBES=0 (cmake -DDIS_PROBES=OFF sets it for interp_probes.cpp and
 // cost_probe.cpp only): the policies below are declared but the interpreter
 // is not instantiated over them; the recorder refuses to run.
 #ifndef DIS_PROBES
