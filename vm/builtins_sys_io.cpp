@@ -90,27 +90,22 @@ void sys_stream(Call& c) {
   for (;;) {
     ssize_t got = 0;
     int error = 0;
-    if (to_vm_stream) {
+    c.blocking([&] {
+      got = ::read(src, buf.data(), buf.size());
+      error = errno;
+    });
+    if (got > 0 && to_vm_stream) {
+      if (c.write_fd(dst, buf.data(), static_cast<std::size_t>(got)) < 0) got = -1, error = errno;
+    } else if (got > 0) {
       c.blocking([&] {
-        got = ::read(src, buf.data(), buf.size());
-        error = errno;
-      });
-      if (got > 0 && c.write_fd(dst, buf.data(), static_cast<std::size_t>(got)) < 0) {
-        error = errno;
-        got = -1;
-      }
-    } else {
-      c.blocking([&] {
-        got = ::read(src, buf.data(), buf.size());
-        for (ssize_t done = 0; got > 0 && done < got;) {
+        for (ssize_t done = 0; done < got;) {
           ssize_t w = ::write(dst, buf.data() + done, static_cast<std::size_t>(got - done));
           if (w < 0) {
-            got = -1;
+            got = -1, error = errno;
             break;
           }
           done += w;
         }
-        error = errno;
       });
     }
     if (got < 0) {

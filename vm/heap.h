@@ -167,10 +167,14 @@ class Heap {
   void free_stack(Ptr p);
 
   BlockHeader* header(Ptr p) { return reinterpret_cast<BlockHeader*>(cage_.at(p - 16)); }
+  // Whether p is where a block's data could start (aligned, inside the heap).
+  bool could_be_block(Ptr p) const {
+    return p >= kHeapStart + kBlockHeader && p <= top_ && (p & 7) == 0;
+  }
   // The header if p is a live block, else nullptr. Inline: every pointer
   // move (incref/decref) validates its block.
   BlockHeader* checked_header(Ptr p) {
-    if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) [[unlikely]]
+    if (!could_be_block(p)) [[unlikely]]
       return nullptr;
     BlockHeader* h = header(p);
     if (h->magic != kLive || h->type >= types_.size() || types_[h->type].kind == TypeKind::Stack)
@@ -180,7 +184,7 @@ class Heap {
   }
   // Whether p is a live array block (the indexing fast path).
   bool is_array(Ptr p) {
-    if (p < kHeapStart + 16 || p > top_ || (p & 7) != 0) return false;
+    if (!could_be_block(p)) return false;
     const BlockHeader* h = header(p);
     return h->magic == kLive && h->type == kTypeArray;
   }
