@@ -12,6 +12,8 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "cost_probe.h"
 #include "vm.h"
@@ -143,6 +145,124 @@ TEST(ProbeCounts, ExactWhenAnUncaughtExceptionEndsTheProgramInMidSlice) {
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
   // 3000: the second slice stops after 952 of its 2048 instructions.
   expect_exact("recursion", 3000);
+}
+
+// The shadow call stack against --trace: activations rebuilt from the
+// executed instructions of each thread (a `call`, or an `mcall` not followed
+// by the next pc of its own module, enters the function of the next
+// instruction; a `ret` leaves), with the recorder's conventions: a thread's
+// first instruction enters its function without a call site; a frame change
+// is seen at the first instruction after it, which belongs to the new frame,
+// so an activation's instructions run from its first instruction through its
+// `ret`; a function's inclusive instructions are its outermost activations';
+// what is live when a thread ends leaves then. Fails if a handler that
+// changes frames dispatches without the frame check (NEXT_FRAME).
+struct Activations {
+  // (module, entry pc) -> calls, instructions (outermost activations).
+  std::map<std::pair<std::string, std::int32_t>, std::pair<std::uint64_t, std::uint64_t>> fns;
+  // (caller module, call pc, callee module, entry pc) -> calls, instructions.
+  std::map<std::tuple<std::string, std::int32_t, std::string, std::int32_t>,
+           std::pair<std::uint64_t, std::uint64_t>>
+      sites;
+};
+
+Activations traced_activations(const std::string& name) {
+  std::ostringstream out, err;
+  Options o = options(out, err, 0);
+  o.trace = true;
+  VM vm(o);
+  vm.run_file(corpus(name), {corpus(name)});
+  struct Live {
+    std::string mod;
+    std::int32_t entry;
+    bool has_site;
+    std::string site_mod;
+    std::int32_t site_pc;
+    std::uint64_t start;
+  };
+  struct Thread {
+    std::vector<Live> stack;
+    std::map<std::pair<std::string, std::int32_t>, int> active;
+    std::uint64_t executed = 0;
+    std::string mod, op;
+    std::int32_t pc = -1;
+  };
+  std::map<int, Thread> threads;
+  Activations a;
+  auto leave = [&](Thread& t) {
+    const Live l = t.stack.back();
+    t.stack.pop_back();
+    const std::uint64_t n = t.executed - l.start;
+    auto& f = a.fns[{l.mod, l.entry}];
+    ++f.first;
+    if (--t.active[{l.mod, l.entry}] == 0) f.second += n;
+    if (l.has_site) {
+      auto& s = a.sites[{l.site_mod, l.site_pc, l.mod, l.entry}];
+      ++s.first;
+      s.second += n;
+    }
+  };
+  static const std::regex line(R"(^\[(\d+)\] (\S+) pc (\d+) [^:]*: (\S+))");
+  std::istringstream lines(err.str());
+  std::string l;
+  std::smatch m;
+  while (std::getline(lines, l)) {
+    if (!std::regex_search(l, m, line)) continue;
+    Thread& t = threads[std::stoi(m[1].str())];
+    const std::string mod = m[2].str(), op = m[4].str();
+    const std::int32_t pc = std::stoi(m[3].str());
+    const bool first = t.pc < 0;
+    const bool entered = t.op == "call" || (t.op == "mcall" && !(mod == t.mod && pc == t.pc + 1));
+    if (t.op == "ret" && !t.stack.empty()) leave(t);
+    if (first || entered) {
+      t.stack.push_back({mod, pc, !first, t.mod, t.pc, t.executed});
+      ++t.active[{mod, pc}];
+    }
+    ++t.executed;
+    t.mod = mod;
+    t.op = op;
+    t.pc = pc;
+  }
+  for (auto& [id, t] : threads)
+    while (!t.stack.empty()) leave(t);
+  return a;
+}
+
+void expect_activations(const std::string& name) {
+  SCOPED_TRACE(name);
+  const Activations truth = traced_activations(name);
+  ASSERT_GT(truth.fns.size(), 1u);
+  for (ProbeMode mode : {ProbeMode::Count, ProbeMode::Time, ProbeMode::Sampled}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    std::ostringstream out, err;
+    VM vm(options(out, err, 0));
+    CostRecorder rec(mode, Base{}, 7);
+    rec.install(vm);
+    vm.run_file(corpus(name), {corpus(name)});
+    const auto& progs = rec.programs();
+    Activations got;
+    for (const auto& [key, t] : rec.functions())
+      got.fns[{progs[key.first].program->mod.name, key.second}] = {t.calls, t.instructions};
+    for (const auto& [key, t] : rec.sites()) {
+      const auto& [caller, pc, callee, entry] = key;
+      if (callee < 0) continue;
+      got.sites[{progs[caller].program->mod.name, pc,
+                 progs[static_cast<std::size_t>(callee)].program->mod.name, entry}] = {
+          t.calls, t.instructions};
+    }
+    EXPECT_EQ(got.fns, truth.fns);
+    EXPECT_EQ(got.sites, truth.sites);
+  }
+}
+
+TEST(ProbeCounts, CallStackMatchesTraceAcrossCallsAndReturns) {
+  expect_activations("adts");
+  expect_activations("pickadt");
+}
+
+TEST(ProbeCounts, CallStackMatchesTraceAcrossModulesAndThreads) {
+  expect_activations("arrays");
+  expect_activations("channels");
 }
 
 }  // namespace
