@@ -210,6 +210,9 @@ int main(int argc, char** argv) {
   spec.sample_every = sample ? sample : 100;
   vm::parse_base_policy(base, spec.base_policy);
   spec.repeat = repeat;
+  // Inclusive figures per function and call site appear in --by fn and in
+  // the machine-readable formats only.
+  spec.calls = ro.view == cost::View::Fn || ro.format != cost::Format::Text;
 
   std::unique_ptr<std::ofstream> out_file;
   if (!out_path.empty()) {

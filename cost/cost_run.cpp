@@ -155,6 +155,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     vm::VM machine(with_compiler(spec.vm));
     // Declared after the VM: destroyed first, while the VM it hooks is alive.
     vm::CostRecorder rec(spec.mode, d.base, spec.sample_every);
+    rec.track_calls(spec.calls);
     rec.install(machine);
     std::uint64_t t0 = vm::MonoClock::now();
     vm::RunResult rr = machine.run_module(main, spec.program, spec.args);

@@ -23,6 +23,9 @@ struct RunSpec {
   std::uint32_t sample_every = 100;  // Sampled mode
   vm::BasePolicy base_policy = vm::BasePolicy::Min;
   std::uint32_t repeat = 1;
+  // Keep the shadow call stack (inclusive figures per function and call
+  // site); a report that shows none of them runs faster without.
+  bool calls = true;
   // Called after each run with (run index, runs): progress reporting.
   std::function<void(std::uint32_t, std::uint32_t)> progress;
 };

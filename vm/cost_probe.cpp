@@ -114,6 +114,8 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
                              : static_cast<std::uint32_t>(rec.fn_entries.size());
     }
     rec.fn_totals.resize(rec.fn_entries.size() + 1);
+    rec.fn_base = fn_slots_;
+    fn_slots_ += static_cast<std::uint32_t>(rec.fn_totals.size());
     rec.sites.resize(pr.code.size());
     programs_.push_back(std::move(rec));
     program_index_.emplace(&pr, idx);
@@ -148,54 +150,64 @@ std::uint64_t CostRecorder::thread_ticks_now() const {
 }
 
 // Runs at every call and return (out of line from the loop), so everything
-// an activation needs at its end is resolved to pointers when it begins:
-// the function's totals, the call site's, its live-activation counter.
+// an activation needs at its end is resolved when it begins: the function's
+// totals, the call site's, its live-activation counter.
 void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
   ThreadState& t = *thread_;
   const std::uint64_t ticks = thread_ticks_now();
   // The current instruction is already counted; it belongs to the callee
   // (on entry) or to the caller (on return), so neither side includes it.
   const std::uint64_t instr = t.instructions + executed - 1;
-  while (!t.stack.empty() && t.stack.back().frame > p.cur) leave_one(t, ticks, instr);
-  if (t.stack.empty() || t.stack.back().frame < p.cur) enter_one(vm, p, t, pc, ticks, instr);
-  t.cur_frame = p.cur;
+  const std::int32_t cur = p.cur;
+  while (!t.stack.empty() && t.stack.back().frame > cur) leave_one(t, ticks, instr);
+  if (t.stack.empty() || t.stack.back().frame < cur) enter_one(vm, p, t, pc, ticks, instr);
+  t.cur_frame = cur;
 }
 
 void CostRecorder::enter_one(Impl& vm, Prog& p, ThreadState& t, std::int32_t pc,
                              std::uint64_t ticks, std::uint64_t instructions) {
   const std::uint32_t prog = current_.index;
   ProgramRecords& pr = programs_[prog];
-  const std::uint32_t fn = pc >= 0 && static_cast<std::size_t>(pc) < pr.fn_of_pc.size()
-                               ? pr.fn_of_pc[static_cast<std::size_t>(pc)]
+  const auto upc = static_cast<std::uint32_t>(pc);
+  const std::uint32_t fn = upc < pr.fn_of_pc.size()
+                               ? pr.fn_of_pc[upc]
                                : static_cast<std::uint32_t>(pr.fn_entries.size());
-  Activation a;
+  Activation& a = t.stack.emplace_back();
   a.fn = &pr.fn_totals[fn];
   a.site = nullptr;
   a.frame = p.cur;
-  const Frame& fr = p.frames[static_cast<std::size_t>(p.cur)];
-  if (fr.caller >= 0 && fr.lr > 0 && fr.caller_ml < vm.modlinks.size() &&
-      vm.modlinks[fr.caller_ml]) {
-    // Mostly a call within the running program: no lookup.
-    const Program* caller = vm.modlink(fr.caller_ml).prog;
-    std::int32_t site_prog = -1;
-    if (caller == current_.program) {
-      site_prog = static_cast<std::int32_t>(prog);
-    } else {
-      auto it = program_index_.find(caller);
-      if (it != program_index_.end()) site_prog = static_cast<std::int32_t>(it->second);
-    }
-    if (site_prog >= 0)
-      a.site = &site_totals(static_cast<std::uint32_t>(site_prog), fr.lr - 1, prog,
-                            fn < pr.fn_entries.size() ? pr.fn_entries[fn] : -1);
-  }
-  if (t.active.size() <= prog) t.active.resize(prog + 1);
-  auto& act = t.active[prog];
-  if (act.size() < pr.fn_totals.size()) act.resize(pr.fn_totals.size());
-  a.active = &act[fn];
-  a.outermost = (*a.active)++ == 0;
   a.ticks = ticks;
   a.instructions = instructions;
-  t.stack.push_back(a);
+  const Frame& fr = p.frames[static_cast<std::size_t>(p.cur)];
+  if (fr.caller >= 0 && fr.lr > 0) {
+    const std::int32_t entry = fn < pr.fn_entries.size() ? pr.fn_entries[fn] : -1;
+    const auto site_pc = static_cast<std::size_t>(fr.lr - 1);
+    if (fr.caller_ml == fr.ml) {
+      // A call within the running program (`call`): its site slot directly.
+      if (site_pc < pr.sites.size()) {
+        SiteSlot& slot = pr.sites[site_pc];
+        if (slot.callee_prog == static_cast<std::int32_t>(prog) && slot.callee_fn == entry)
+            [[likely]]
+          a.site = &slot.totals;
+      }
+      if (!a.site) a.site = &site_totals(prog, fr.lr - 1, prog, entry);
+    } else if (fr.caller_ml < vm.modlinks.size() && vm.modlinks[fr.caller_ml]) {
+      const Program* caller = vm.modlink(fr.caller_ml).prog;
+      std::int32_t site_prog = -1;
+      if (caller == current_.program) {
+        site_prog = static_cast<std::int32_t>(prog);
+      } else {
+        auto it = program_index_.find(caller);
+        if (it != program_index_.end()) site_prog = static_cast<std::int32_t>(it->second);
+      }
+      if (site_prog >= 0)
+        a.site = &site_totals(static_cast<std::uint32_t>(site_prog), fr.lr - 1, prog, entry);
+    }
+  }
+  a.active = pr.fn_base + fn;
+  if (a.active >= t.active.size()) [[unlikely]]
+    t.active.resize(fn_slots_);
+  ++t.active[a.active];
 }
 
 ActivationTotals& CostRecorder::site_totals(std::uint32_t site_prog, std::int32_t site_pc,
@@ -219,8 +231,9 @@ void CostRecorder::leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t 
   const std::uint64_t di = instructions >= a.instructions ? instructions - a.instructions : 0;
   ActivationTotals& f = *a.fn;
   ++f.calls;
-  --*a.active;
-  if (a.outermost) {
+  // The outermost activation of a function adds its inclusive time: the
+  // inner ones lie inside it already.
+  if (--t.active[a.active] == 0) {
     f.ticks += dt;
     f.instructions += di;
   }

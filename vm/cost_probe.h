@@ -84,6 +84,9 @@ struct ProgramRecords {
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
   std::vector<std::uint32_t> fn_of_pc;   // per pc: its function index
+  // Where this program's functions start in a thread's live-activation
+  // counters (ThreadState::active).
+  std::uint32_t fn_base = 0;
   // Per function index (fn_entries order; the last slot: code before the
   // first function), totals of its activations.
   std::vector<ActivationTotals> fn_totals;
@@ -105,6 +108,12 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   // Routes the VM's slices through this recorder, observes its collector and
   // wraps its builtins. The recorder must outlive the VM's runs.
   void install(VM& vm);
+  // Whether the shadow call stack is kept (inclusive time and instructions
+  // per function and call site: functions(), sites()); on by default. A
+  // report that shows none of it turns it off before the run, and calls
+  // and returns then cost nothing beyond the plain run's.
+  void track_calls(bool on) { calls_ = on; }
+  bool tracks_calls() const { return calls_; }
 
   ProbeMode mode() const { return mode_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -141,17 +150,16 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   struct Activation {
     ActivationTotals* fn;    // the function's totals
     ActivationTotals* site;  // the call site's, or nullptr
-    std::uint32_t* active;   // live activations of the function in this thread
+    std::uint32_t active;    // its index in ThreadState::active
     std::int32_t frame;      // Prog::frames index
-    bool outermost;
     std::uint64_t ticks, instructions;
   };
   struct ThreadState {
     std::int32_t cur_frame = -2;  // never a frame index: the first instruction enters
     std::vector<Activation> stack;
     std::uint64_t ticks = 0, instructions = 0;  // running totals of this thread
-    // Live activations per (program, function index).
-    std::vector<std::vector<std::uint32_t>> active;
+    // Live activations per function (fn_base + function index).
+    std::vector<std::uint32_t> active;
   };
   struct Current {
     const Program* program = nullptr;
@@ -186,8 +194,10 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 
   ProbeMode mode_;
   Base base_;
+  bool calls_ = true;
   mutable std::vector<ProgramRecords> programs_;
   std::unordered_map<const Program*, std::uint32_t> program_index_;
+  std::uint32_t fn_slots_ = 0;                       // function slots of all programs (fn_base)
   std::vector<ThreadState> threads_;                 // by Prog::id
   std::map<SiteKey, ActivationTotals> extra_sites_;  // a second callee at one pc
   struct BuiltinSites {
@@ -236,6 +246,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 //   enter() / leave(h)  at the start and at every exit of interpret<>
 //   slots(program, code)  the running program's slots (whenever it changes)
 //   seen_frame()        the frame index the probe last saw
+//   tracks_calls()      whether frame() is wanted at all
 //   step(in, code, slots, hot)  every instruction (`in`: the decoded one)
 //   frame(vm, p, pc, executed)  out of line, when p.cur differs from the
 //                       frame last seen; `executed`: instructions of this
@@ -249,6 +260,7 @@ struct ProbeCommon {
   Hot enter() const noexcept { return {}; }
   void leave(const Hot&) const noexcept {}
   std::int32_t seen_frame() const noexcept { return r.thread_->cur_frame; }
+  bool tracks_calls() const noexcept { return r.tracks_calls(); }
   [[gnu::always_inline]] void sync(const Program& pr) {
     if (&pr != r.current_.program) [[unlikely]]
       r.switch_program(pr, r.current_);

@@ -229,6 +229,21 @@ TEST(CostTool, ViewsAndFormatsRun) {
   EXPECT_EQ(cg.rfind("# callgrind format", 0), 0u);
 }
 
+// The views that show inclusive figures keep the shadow call stack, which the
+// others leave off (cost_main.cpp): the count view's --by fn and callgrind
+// still have every call.
+TEST(CostTool, CallViewsKeepTheCallStack) {
+  std::string prog = src("samples/calls.b");
+  auto [status, fn] = cost_report("--count --by fn " + prog, "cfn.txt");
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(fn.find("init          9        11033   73.4        15038        1"), std::string::npos)
+      << fn;
+  EXPECT_NE(fn.find("twice         2         2000   13.3         2000     1000"), std::string::npos)
+      << fn;
+  auto [s2, cg] = cost_report("--count --format callgrind " + prog, "ccg.txt");
+  EXPECT_NE(cg.find("\ncalls=1000 "), std::string::npos) << cg;
+}
+
 TEST(CostTool, AccuracyReportsTheRatio) {
   auto r = run_shell(tool("cost") + " --accuracy " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);

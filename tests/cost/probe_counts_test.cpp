@@ -73,11 +73,12 @@ struct Costed {
   std::map<std::pair<std::string, std::int32_t>, std::uint64_t> calls;
 };
 
-Costed run_costed(const std::string& name, ProbeMode mode, std::uint64_t limit) {
+Costed run_costed(const std::string& name, ProbeMode mode, std::uint64_t limit, bool calls = true) {
   (void)timer();
   std::ostringstream out, err;
   VM vm(options(out, err, limit));
   CostRecorder rec(mode, Base{}, 7);
+  rec.track_calls(calls);
   rec.install(vm);
   RunResult r = vm.run_file(corpus(name), {corpus(name)});
   Costed c;
@@ -127,6 +128,12 @@ void expect_exact(const std::string& name, std::uint64_t limit = 0) {
     } else {
       EXPECT_EQ(c.calls, count_calls);
     }
+    // Without the shadow call stack: the same counts, no activations.
+    const Costed n = run_costed(name, mode, limit, false);
+    EXPECT_EQ(n.out, t.out);
+    EXPECT_EQ(n.total, t.total);
+    EXPECT_EQ(n.counts, t.counts);
+    EXPECT_TRUE(n.calls.empty());
   }
 }
 
