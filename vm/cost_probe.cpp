@@ -13,7 +13,7 @@ namespace dis::vm {
 bool probes_built() { return DIS_PROBES != 0; }
 
 CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every)
-    : chained(0), sampled(sample_every, 0), mode_(mode), base_(base) {
+    : sampled(sample_every, 0), mode_(mode), base_(base) {
   // The count view never reads the clock, so it never calibrates it.
   if (mode != ProbeMode::Count) {
     read_ticks_ = timer().read.min_ticks;
@@ -358,8 +358,10 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
 
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
   suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
-  chained = ChainedTimer<>(base_.ticks);
-  sampled = SampledTimer<>(sampled.every(), base_.ticks);
+  // Raw ticks, as everywhere in the hot path (the base is applied to the
+  // records after the run).
+  chained = ChainedTimer<>();
+  sampled = SampledTimer<>(sampled.every(), 0);
   // The next slice's gap starts here, not where this slice began.
   if (mode_ != ProbeMode::Count) {
     last_close_ = now_ticks();

@@ -65,7 +65,7 @@ Base base_from_record(BasePolicy policy, const ProbeRecord& empty) {
 Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
   (void)timer();
   ProbeRecord empty;
-  ChainedTimer<> t(0);
+  ChainedTimer<> t;
   for (std::uint32_t i = 0; i < samples; ++i) t.begin(empty);
   t.close();
   return base_from_record(policy, empty);

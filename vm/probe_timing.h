@@ -2,8 +2,9 @@
 // interpreter's internals, so a policy is a few lines around them.
 //
 // ChainedTimer: one timestamp read per instruction; each read closes the
-// previous instruction's interval (recorded minus the base, never below
-// zero) and opens the next one's. close() ends the open interval without
+// previous instruction's interval (recorded raw: the base is subtracted
+// when the records are reported, ProbeRecord::rebased) and opens the next
+// one's. close() ends the open interval without
 // opening another: call it wherever time must stop belonging to an
 // instruction (end of a slice before a GC step or scheduler switch, a
 // blocking builtin releasing the interpreter), then time the outside work
@@ -62,17 +63,25 @@ class OpenInterval {
     if (!open_) return 0;
     std::uint64_t now = Clock::now();
     std::uint64_t d = now > start_ ? now - start_ : 0;
-    start_ = now;
+    move_start(now);
     return d;
   }
   // Takes `ticks` out of the open interval (work timed into a bucket while
   // an instruction ran, e.g. a GC step in stress mode, or a probe's own
   // bookkeeping inside a builtin call).
   void exclude(std::uint64_t ticks) noexcept {
-    if (open_) start_ += ticks;
+    if (open_) move_start(start_ + ticks);
   }
 
  protected:
+  // The start moved by anything but a recorded interval: the ticks skipped
+  // are no instruction's (modulo 2^64, so a move backwards is exact too).
+  void move_start(std::uint64_t to) noexcept {
+    skipped_ += to - start_;
+    start_ = to;
+  }
+  // start_ - skipped_ is the sum of the intervals recorded (ChainedTimer).
+  std::uint64_t skipped_ = 0;
   // The open interval's length at `now`, minus `base`, never below zero.
   std::uint64_t length(std::uint64_t now, std::uint64_t base) const noexcept {
     return now > start_ ? minus_base(now - start_, base) : 0;
@@ -81,44 +90,51 @@ class OpenInterval {
   std::uint64_t start_ = 0;
 };
 
+// The hot path keeps no running total: the ticks recorded so far are
+// start_ - skipped_ (every interval recorded moves the start by its own
+// length; anything else that moves the start adds to skipped_).
 template <class Clock = DefaultClock>
 class ChainedTimer : public OpenInterval<Clock> {
   using OpenInterval<Clock>::open_;
   using OpenInterval<Clock>::start_;
+  using OpenInterval<Clock>::skipped_;
 
  public:
-  explicit ChainedTimer(std::uint64_t base_ticks = 0) : base_(base_ticks) {}
-
   // Before an instruction whose record is `rec`.
-  void begin(ProbeRecord& rec) noexcept {
-    std::uint64_t now = Clock::now();
-    if (open_) record(now);
+  [[gnu::always_inline]] void begin(ProbeRecord& rec) noexcept {
+    const std::uint64_t now = Clock::now();
+    if (open_) [[likely]]
+      record(now);
+    else
+      this->move_start(now);  // the time since close() is no instruction's
     open_ = &rec;
     start_ = now;
   }
   // Ends the open interval, if any; returns the tick at which it ended (the
   // start of whatever is timed next).
   std::uint64_t close() noexcept {
-    std::uint64_t now = Clock::now();
-    if (open_) record(now);
+    const std::uint64_t now = Clock::now();
+    if (open_) {
+      record(now);
+      start_ = now;
+    }
     open_ = nullptr;
     return now;
   }
-  // Sum of the ticks recorded so far (after the base), and executions closed.
-  std::uint64_t attributed() const noexcept { return attributed_; }
-  std::uint64_t closed() const noexcept { return closed_; }
-  std::uint64_t base() const noexcept { return base_; }
+  // Sum of the (raw) ticks recorded so far.
+  std::uint64_t attributed() const noexcept { return start_ - skipped_; }
 
  private:
-  void record(std::uint64_t now) noexcept {
-    std::uint64_t t = this->length(now, base_);
+  [[gnu::always_inline]] void record(std::uint64_t now) noexcept {
+    std::uint64_t t = now - start_;
+    if (now < start_) [[unlikely]] {
+      // A clock that went back (or an exclusion past now): nothing
+      // recorded, and the start moves back without counting as recorded.
+      t = 0;
+      skipped_ += now - start_;
+    }
     open_->add(t);
-    attributed_ += t;
-    ++closed_;
   }
-  std::uint64_t base_;
-  std::uint64_t attributed_ = 0;
-  std::uint64_t closed_ = 0;
 };
 
 template <class Clock = DefaultClock>

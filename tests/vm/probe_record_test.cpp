@@ -190,32 +190,65 @@ struct ScriptClock {
   static std::uint64_t now() noexcept { return ticks[next++]; }
 };
 
-TEST(ProbeTiming, ChainedTimerAttributesEachIntervalMinusBase) {
+TEST(ProbeTiming, ChainedTimerRecordsRawIntervalsRebasedAfter) {
   ScriptClock::ticks = {100, 130, 200, 205, 300, 400};
   ScriptClock::next = 0;
   ProbeRecord a, b;
-  ChainedTimer<ScriptClock> t(10);
+  ChainedTimer<ScriptClock> t;
   t.begin(a);  // 100: a opens
-  t.begin(b);  // 130: a took 30 - 10
-  t.begin(a);  // 200: b took 70 - 10
-  t.begin(b);  // 205: a took 5 - 10 -> 0, never negative
+  t.begin(b);  // 130: a took 30
+  t.begin(a);  // 200: b took 70
+  t.begin(b);  // 205: a took 5
   EXPECT_TRUE(t.open());
-  EXPECT_EQ(t.close(), 300u);  // b took 95 - 10
+  EXPECT_EQ(t.close(), 300u);  // b took 95
   EXPECT_FALSE(t.open());
   EXPECT_EQ(a.count, 2u);
-  EXPECT_EQ(a.sum, 20u);
-  EXPECT_EQ(a.min, 0u);
+  EXPECT_EQ(a.timed, 2u);
+  EXPECT_EQ(a.sum, 35u);
+  EXPECT_EQ(a.min, 5u);
   EXPECT_EQ(b.count, 2u);
-  EXPECT_EQ(b.sum, 60u + 85u);
-  EXPECT_EQ(t.attributed(), 165u);
-  EXPECT_EQ(t.closed(), 4u);
+  EXPECT_EQ(b.sum, 70u + 95u);
+  EXPECT_EQ(t.attributed(), 200u);
   EXPECT_EQ(t.close(), 400u);  // nothing open: no record
-  EXPECT_EQ(t.closed(), 4u);
+  EXPECT_EQ(t.attributed(), 200u);
+  EXPECT_EQ(a.count + b.count, 4u);
+  // The base of 10 after the run: each observation less 10 for min and max
+  // (never below zero), the sum less 10 per observation.
+  const ProbeRecord ra = a.rebased(10), rb = b.rebased(10);
+  EXPECT_EQ(ra.min, 0u);
+  EXPECT_EQ(ra.max, 20u);
+  EXPECT_EQ(ra.sum, 15u);
+  EXPECT_EQ(rb.sum, 145u);
+  EXPECT_LE(static_cast<double>(ra.min), ra.mean());
+  EXPECT_LE(ra.mean(), static_cast<double>(ra.max));
+}
+
+TEST(ProbeTiming, ChainedTimerAttributesWhatItRecordsOnly) {
+  // Excluded ticks, restarts, a clock going back and the gap after close()
+  // are no instruction's: attributed() is always the sum recorded.
+  ScriptClock::ticks = {100, 130, 150, 160, 150, 170, 300, 310, 330};
+  ScriptClock::next = 0;
+  ProbeRecord a, b;
+  ChainedTimer<ScriptClock> t;
+  t.begin(a);                   // 100
+  t.exclude(20);                // a's start moves to 120
+  t.begin(b);                   // 130: a took 10
+  EXPECT_EQ(t.restart(), 20u);  // 150: b restarts
+  t.begin(a);                   // 160: b took 10
+  t.begin(b);                   // 150: back in time, a took 0
+  t.begin(a);                   // 170: b took 20
+  EXPECT_EQ(t.close(), 300u);   // a took 130
+  EXPECT_EQ(t.attributed(), 10u + 10u + 0u + 20u + 130u);
+  t.begin(b);                  // 310: the gap since close() is skipped
+  EXPECT_EQ(t.close(), 330u);  // b took 20
+  EXPECT_EQ(a.sum, 10u + 0u + 130u);
+  EXPECT_EQ(b.sum, 10u + 20u + 20u);
+  EXPECT_EQ(t.attributed(), a.sum + b.sum);
 }
 
 TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
   ProbeRecord r[3];
-  ChainedTimer<> t(timer().read.min_ticks);
+  ChainedTimer<> t;
   for (int i = 0; i < 3000; ++i) t.begin(r[i % 3]);
   t.close();
   for (auto& x : r) {
