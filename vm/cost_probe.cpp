@@ -21,6 +21,7 @@ CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every
   } else {
     probe_bucket_ = &spare_;
   }
+  chained.set_overhead(probe_bucket_);
 }
 
 CostRecorder::~CostRecorder() {
@@ -361,6 +362,7 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   // Raw ticks, as everywhere in the hot path (the base is applied to the
   // records after the run).
   chained = ChainedTimer<>();
+  chained.set_overhead(probe_bucket_);
   sampled = SampledTimer<>(sampled.every(), 0);
   // The next slice's gap starts here, not where this slice began.
   if (mode_ != ProbeMode::Count) {

@@ -92,7 +92,12 @@ class OpenInterval {
 
 // The hot path keeps no running total: the ticks recorded so far are
 // start_ - skipped_ (every interval recorded moves the start by its own
-// length; anything else that moves the start adds to skipped_).
+// length; anything else that moves the start adds to skipped_). Nor does it
+// update the statistics: each closed interval is queued (record, ticks) and
+// the queue is added to the records in a batch, when it is full (the batch
+// is timed into the overhead record, not into any instruction) and at
+// close(), so the work of the statistics is not done in the shadow of the
+// timestamp read. The records are complete after close().
 template <class Clock = DefaultClock>
 class ChainedTimer : public OpenInterval<Clock> {
   using OpenInterval<Clock>::open_;
@@ -100,32 +105,42 @@ class ChainedTimer : public OpenInterval<Clock> {
   using OpenInterval<Clock>::skipped_;
 
  public:
+  static constexpr std::uint32_t kQueue = 256;
+
+  // Where the time of a batch goes (the probe bucket), or nowhere.
+  void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
+
   // Before an instruction whose record is `rec`.
   [[gnu::always_inline]] void begin(ProbeRecord& rec) noexcept {
-    const std::uint64_t now = Clock::now();
-    if (open_) [[likely]]
-      record(now);
-    else
+    std::uint64_t now = Clock::now();
+    if (open_) [[likely]] {
+      if (queue(now)) [[unlikely]]
+        now = drain(now);
+    } else {
       this->move_start(now);  // the time since close() is no instruction's
+    }
     open_ = &rec;
     start_ = now;
   }
-  // Ends the open interval, if any; returns the tick at which it ended (the
-  // start of whatever is timed next).
+  // Ends the open interval, if any, and brings the records up to date;
+  // returns the tick at which it ended (the start of whatever is timed
+  // next; the batch is after it).
   std::uint64_t close() noexcept {
     const std::uint64_t now = Clock::now();
     if (open_) {
-      record(now);
+      queue(now);
       start_ = now;
     }
     open_ = nullptr;
+    flush();
     return now;
   }
-  // Sum of the (raw) ticks recorded so far.
+  // Sum of the (raw) ticks recorded so far, queued included.
   std::uint64_t attributed() const noexcept { return start_ - skipped_; }
 
  private:
-  [[gnu::always_inline]] void record(std::uint64_t now) noexcept {
+  // Queues the open interval ending at `now`; true when the queue is full.
+  [[gnu::always_inline]] bool queue(std::uint64_t now) noexcept {
     std::uint64_t t = now - start_;
     if (now < start_) [[unlikely]] {
       // A clock that went back (or an exclusion past now): nothing
@@ -133,8 +148,28 @@ class ChainedTimer : public OpenInterval<Clock> {
       t = 0;
       skipped_ += now - start_;
     }
-    open_->add(t);
+    queue_[queued_] = {open_, t};
+    return ++queued_ == kQueue;
   }
+  void flush() noexcept {
+    for (std::uint32_t i = 0; i < queued_; ++i) queue_[i].rec->add(queue_[i].ticks);
+    queued_ = 0;
+  }
+  // A full queue: the batch is skipped time; returns the tick after it.
+  [[gnu::noinline]] std::uint64_t drain(std::uint64_t now) noexcept {
+    flush();
+    const std::uint64_t after = Clock::now();
+    if (overhead_) overhead_->add(after > now ? after - now : 0);
+    skipped_ += after - now;
+    return after;
+  }
+  struct Closed {
+    ProbeRecord* rec;
+    std::uint64_t ticks;
+  };
+  std::uint32_t queued_ = 0;
+  ProbeRecord* overhead_ = nullptr;
+  Closed queue_[kQueue];
 };
 
 template <class Clock = DefaultClock>
