@@ -160,6 +160,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     std::uint64_t t0 = vm::MonoClock::now();
     vm::RunResult rr = machine.run_module(main, spec.program, spec.args);
     std::uint64_t t1 = vm::MonoClock::now();
+    rec.finish();
     out.run_ns += static_cast<double>(t1 - t0);
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();

@@ -1,5 +1,8 @@
 #include "cost_probe.h"
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -17,6 +20,7 @@ CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every
   // The count view never reads the clock, so it never calibrates it.
   if (mode != ProbeMode::Count) {
     read_ticks_ = timer().read.min_ticks;
+    batch_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kBatchNs);
     probe_bucket_ = &buckets_[kProbeBucket];
   } else {
     probe_bucket_ = &spare_;
@@ -35,7 +39,11 @@ CostRecorder::~CostRecorder() {
 void CostRecorder::install(VM& vm) {
   vm_ = &vm.impl();
   vm_->slice_runner = this;
-  vm_->on_idle = [this] { idled_ = true; };
+  vm_->on_idle = [this] {
+    idled_ = true;
+    // A sleep is no preemption: the batch ends before it.
+    if (mode_ != ProbeMode::Count) close_batch(now_ticks());
+  };
   vm.set_gc_observer(this);
   wrap_builtins(*vm_);
 }
@@ -289,7 +297,7 @@ CostRecorder::builtin_sites() const {
 
 std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   const bool timed = mode_ != ProbeMode::Count;
-  std::uint64_t start = 0, cpu0 = 0;
+  std::uint64_t start = 0;
   if (timed) {
     start = now_ticks();
     if (have_close_) {
@@ -297,7 +305,7 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
       gap = gap > gc_in_gap_ ? gap - gc_in_gap_ : 0;
       bucket(idled_ ? "idle" : "scheduler").add(minus_base(gap, read_ticks_));
     }
-    cpu0 = thread_cpu_ns();
+    if (!batch_.open) open_batch(start);
   }
   idled_ = false;
   gc_in_gap_ = 0;
@@ -334,12 +342,8 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     }
   }
   if (timed) {
-    // Host preemption: the slice's elapsed time less the CPU time the
-    // thread got meanwhile. It stays in the instructions it interrupted
-    // (outliers are what the paper studies) and is reported beside them.
-    const std::uint64_t cpu1 = thread_cpu_ns();
-    const double wall_ns = to_ns(close - start);
-    preempted_ns_ += wall_ns - static_cast<double>(cpu1 - cpu0);
+    if (close - batch_.wall0 >= batch_ticks_ || p.state == ProgState::Done || vm.halted)
+      close_batch(close);
     last_close_ = now_ticks();
     have_close_ = true;
     probe_bucket_->add(last_close_ - close);
@@ -357,7 +361,31 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   return budget - left;
 }
 
+void CostRecorder::open_batch(std::uint64_t now) {
+  timespec ts;
+  if (pthread_getcpuclockid(pthread_self(), &batch_.clock) != 0 ||
+      clock_gettime(batch_.clock, &ts) != 0)
+    return;
+  batch_.cpu0 =
+      static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  batch_.wall0 = now;
+  batch_.open = true;
+}
+
+void CostRecorder::close_batch(std::uint64_t now) {
+  if (!batch_.open) return;
+  batch_.open = false;
+  timespec ts;
+  if (clock_gettime(batch_.clock, &ts) != 0) return;  // its thread is gone
+  const std::uint64_t cpu =
+      static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  preempted_ns_ += to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
+}
+
+void CostRecorder::finish() { close_batch(now_ticks()); }
+
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
+  if (mode_ != ProbeMode::Count) close_batch(now_ticks());
   suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
   // Raw ticks, as everywhere in the hot path (the base is applied to the
   // records after the run).
@@ -383,6 +411,12 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   slice_attr0_ = s.attr0;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
   suspended_.erase(it);
+  if (mode_ != ProbeMode::Count) {
+    // The slices run meanwhile had their own batch (on another host thread).
+    const std::uint64_t now = now_ticks();
+    close_batch(now);
+    open_batch(now);
+  }
 }
 
 void CostRecorder::gc_begin(GcEvent e) {
