@@ -65,14 +65,18 @@ std::string accuracy_text(const Accuracy& a) {
       "instructions; {} of the attributed time lies above each instruction's p99\n",
       format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_inside_ns),
       format_duration_ns(a.above_p99_ns));
-  for (const PolicyAccuracy& p : a.policies)
+  for (const PolicyAccuracy& p : a.policies) {
+    // The preemption estimate can exceed what a large base leaves: then the
+    // CPU comparison says nothing.
+    const std::string cpu = p.cpu_ratio >= 0 ? fmt::format("{:.3f}", p.cpu_ratio)
+                                             : std::string("n/a (preemption exceeds it)");
     s += fmt::format(
         "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
-        "residual bias {:.2f} ns per instruction; less preemption, ratio {:.3f} to the CPU "
-        "time\n",
+        "residual bias {:.2f} ns per instruction; less preemption, ratio {} to the CPU time\n",
         vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
         p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
-        p.bias_ns, p.cpu_ratio);
+        p.bias_ns, cpu);
+  }
   return s;
 }
 

@@ -1,12 +1,11 @@
 // cost --accuracy from a synthetic CostData: every base policy weighed from
 // the same raw ticks (clamped per pc as the report clamps), preemption
 // shared between instructions and bookkeeping, text and JSON.
-#include "cost_accuracy.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "cost_accuracy.h"
 #include "json_schema_checker.h"
 
 namespace dis::cost {
@@ -76,6 +75,17 @@ TEST(AccuracyReport, TextNamesEveryPolicyAndMarksTheReportedOne) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("accuracy (base mean, 10 ns): attributed 2.00 us per run, ratio 1.000"),
+            std::string::npos)
+      << t;
+}
+
+TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTime) {
+  CostData d = make_data();
+  d.preempted_ns = 5000;  // about 4558 ns of it inside instructions
+  const std::string t = accuracy_text(accuracy_of(d, {2000}, {1000}));
+  EXPECT_NE(t.find("(base min, 5 ns): attributed 2.52 us per run, ratio 1.262 to the wall time, "
+                   "residual bias 4.77 ns per instruction; less preemption, ratio n/a "
+                   "(preemption exceeds it) to the CPU time\n"),
             std::string::npos)
       << t;
 }
