@@ -44,8 +44,16 @@ TEST(AccuracyReport, EveryPolicyFromTheSameRawTicks) {
   EXPECT_DOUBLE_EQ(a.plain_cpu_ns, 1000);
   EXPECT_EQ(a.plain_runs, 3);
   EXPECT_DOUBLE_EQ(a.instructions, 110);
-  // 500 ns preempted; instructions hold 5150 of the slices' 5650 ticks.
-  EXPECT_DOUBLE_EQ(a.preempted_inside_ns, 500.0 * 5150 / 5650);
+  // 500 ns preempted, measured over the slices and the gaps between them
+  // (CostRecorder::preempted_ns): instructions hold 5150 of their 6650
+  // ticks (5150 + 500 probe bookkeeping + 1000 of GC).
+  EXPECT_DOUBLE_EQ(a.preempted_inside_ns, 500.0 * 5150 / 6650);
+  // Idle sleeps are outside the preemption measurement: no share of it.
+  CostData slept = make_data();
+  NamedRecord idle{"idle", {}};
+  idle.rec.add(3000);
+  slept.buckets.push_back(idle);
+  EXPECT_DOUBLE_EQ(accuracy_of(slept, {2000}, {1000}).preempted_inside_ns, a.preempted_inside_ns);
   ASSERT_EQ(a.policies.size(), 3u);
   // min 10: 4000 + 50 + 1000 outside = 5050 ticks; median 30: 2000 + 0
   // (150 - 300 clamps at zero) + 1000; mean 20: 3000 + 0 + 1000.

@@ -127,6 +127,31 @@ TEST(CostTool, CountsAreExact) {
   }
 }
 
+// A sleep is no host preemption: the recorder ends its CPU-time batch when
+// the thread is suspended in the sleeping builtin and before the scheduler
+// idles (CostRecorder::preempted_ns), so 4 x 50 ms asleep stay out of it.
+TEST(CostTool, SleepIsNoPreemption) {
+  const std::string prog = tmp("sleeper.b");
+  std::ofstream(prog) << "implement Sleeper;\ninclude \"sys.m\";\n\tsys: Sys;\n"
+                         "include \"draw.m\";\nSleeper: module {\n"
+                         "\tinit: fn(nil: ref Draw->Context, nil: list of string);\n};\n"
+                         "init(nil: ref Draw->Context, nil: list of string)\n{\n"
+                         "\tsys = load Sys Sys->PATH;\n\tfor(i := 0; i < 4; i++)\n"
+                         "\t\tsys->sleep(50);\n}\n";
+  Module m = load_program(prog);
+  RunSpec spec;
+  spec.program = prog;
+  spec.args = {prog};
+  std::ostringstream sink;
+  spec.vm.out = &sink;
+  spec.mode = vm::ProbeMode::Time;
+  RunOutcome r = run_costed(m, spec);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_GE(r.run_ns, 200e6);
+  EXPECT_GE(r.data.preempted_ns, 0);
+  EXPECT_LT(r.data.preempted_ns, 100e6);
+}
+
 json timed_json(const std::string& args, const std::string& name) {
   auto [status, report] = cost_report("--format json " + args, name);
   EXPECT_EQ(status, 0) << args;
