@@ -93,7 +93,7 @@ constexpr FusedPair kFusedPairs[] = {
 };
 
 // The loop-back triples: addw then jmp (already fused) whose target is a
-// compare of two frame words.
+// compare of two frame words, the first the addw's destination.
 struct LoopBack {
   unsigned pair, compare, fused;
 };
@@ -124,7 +124,8 @@ void fuse_pairs(std::vector<DInst>& code) {
   // Compares are never the first of a pair: a target's handler is final.
   for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
     for (const LoopBack& l : kLoopBacks)
-      if (code[pc].h == l.pair && code[code[pc + 1].aux].h == l.compare) {
+      if (code[pc].h == l.pair && code[code[pc + 1].aux].h == l.compare &&
+          code[code[pc + 1].aux].s.a == code[pc].d.a) {
         code[pc].h = static_cast<std::uint16_t>(l.fused);
         break;
       }

@@ -275,6 +275,17 @@ TEST(VmSpecialised, LoopBackTripleStopsAtEachInstructionAndRunsFromItsMiddle) {
   EXPECT_EQ(o.out, "5\n");
 }
 
+TEST(VmSpecialised, LoopWhoseTestReadsAnotherWordThanTheIncrement) {
+  // The increment before the jump is not the word the test compares (no
+  // triple: the test must read the other word from the frame).
+  auto o = run(
+      "\tmovw\t$7,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\nL:top\n"
+      "\tbgew\t56(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$2,40(fp)\n\tjmp\t$@top\nL:out\n" +
+      print_int("40(fp)") + print_int("56(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "14\n7\n");
+}
+
 TEST(VmSpecialised, IndexPairThroughAnotherSlotIsNotFused) {
   // The store goes through 48(fp) (element 3), not the slot the indw
   // just wrote (element 1): both elements are checked.
