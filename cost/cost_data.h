@@ -86,6 +86,9 @@ struct ModuleCost {
   // --repeat N: per run, the ticks of each pc in that run ([run][pc]); the
   // merged records are in `pcs`. Empty for a single run.
   std::vector<std::vector<std::uint64_t>> run_pc_ticks;
+  // Time mode: each pc's ticks before the base (all runs), so --accuracy
+  // can weigh every base policy from one run.
+  std::vector<double> raw_pc_ticks;
 };
 
 struct NamedRecord {

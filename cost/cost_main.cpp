@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cost_accuracy.h"
 #include "cost_diff.h"
 #include "cost_report.h"
 #include "cost_run.h"
@@ -73,11 +74,6 @@ class Progress {
 
 constexpr int kPlainRuns = 5;
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,7 +81,7 @@ int main(int argc, char** argv) {
       "cost: run a Dis program with every instruction timed and report the cost per source line"};
   app.set_version_flag("--version", std::string("cost ") + DIS_VERSION);
   app.prefix_command();  // after the program, everything belongs to it
-  std::string file, only, by, format = "text", base = "min", out_path;
+  std::string file, only, by, format = "text", base = "min", out_path, timer_read;
   std::size_t top = 0;
   bool profile = false, count = false, hide = false, accuracy = false;
   std::uint32_t repeat = 1, sample = 0;
@@ -106,9 +102,16 @@ int main(int argc, char** argv) {
   app.add_option("--format", format, "text, json, csv or callgrind")
       ->check(CLI::IsMember({"text", "json", "csv", "callgrind"}))
       ->capture_default_str();
-  app.add_option("--base", base, "base subtracted from each observation: min or median")
-      ->check(CLI::IsMember({"min", "median"}))
+  app.add_option("--base", base,
+                 "base subtracted from each observation: min (the paper's BASE), median, or mean "
+                 "(of the empty measurements, outliers left out)")
+      ->check(CLI::IsMember({"min", "median", "mean"}))
       ->capture_default_str();
+  app.add_option("--timer", timer_read,
+                 "the clock read: rdtsc (cheapest; the default), rdtscp (fenced: an instruction's "
+                 "work cannot overlap the reads, so a mean base comes closer to the plain run), "
+                 "clock (clock_gettime); default from DIS_TIMER")
+      ->check(CLI::IsMember({"rdtsc", "rdtscp", "clock"}));
   app.add_flag("--accuracy", accuracy,
                "also run without probes; compare the plain run time with the attributed total");
   app.add_option("--repeat", repeat, "run N times and merge (with run-to-run spread per line)")
@@ -137,6 +140,9 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+
+  // The timer is chosen once, on its first use (vm/timer.h), from DIS_TIMER.
+  if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
 
   if (!diff.empty()) {
     try {
@@ -252,50 +258,9 @@ int main(int argc, char** argv) {
           plain_cpu.push_back(cpu);
         }
       }
-      const double plain_ns = median_of(plain), plain_cpu_ns = median_of(plain_cpu);
-      const cost::CostData& d = outcome.data;
-      cost::Totals t = cost::totals_of(d);
-      double runs = d.runs;
-      double attributed = d.ns(t.instruction_ticks + t.outside_ticks) / runs;
-      double per_run_instr = static_cast<double>(t.instructions) / runs;
-      double ratio = plain_ns > 0 ? attributed / plain_ns : 0;
-      double bias = per_run_instr > 0 ? (attributed - plain_ns) / per_run_instr : 0;
-      // Outliers stay in the figures (they are what the paper is about);
-      // this says how much of the attributed time they are.
-      double above = 0;
-      for (const cost::ModuleCost& mc : d.modules)
-        for (const vm::ProbeRecord& r : mc.pcs) above += r.excess_over_percentile(99);
-      above = d.ns(above) / runs;
-      // On a shared machine the host takes the CPU away inside instruction
-      // intervals; compared with the plain run's CPU time, the attributed
-      // time less that preemption says how close the probes come to the
-      // program's own cost.
-      const double preempted = d.preempted_ns / runs;
-      const double own = std::max(0.0, attributed - preempted);
-      const double cpu_ratio = plain_cpu_ns > 0 ? own / plain_cpu_ns : 0;
-      std::ostringstream s;
-      s << std::fixed << "\naccuracy (base " << base << "): plain run "
-        << cost::format_duration_ns(plain_ns) << " wall, " << cost::format_duration_ns(plain_cpu_ns)
-        << " CPU (medians of " << kPlainRuns << "); attributed "
-        << cost::format_duration_ns(attributed) << " per run, ratio " << std::setprecision(3)
-        << ratio << " to the wall time, residual bias " << std::setprecision(2) << bias
-        << " ns per instruction\n"
-        << "accuracy (base " << base << "): host preemption inside instructions "
-        << cost::format_duration_ns(preempted) << " per run; attributed less preemption "
-        << cost::format_duration_ns(own) << ", ratio " << std::setprecision(3) << cpu_ratio
-        << " to the CPU time; " << cost::format_duration_ns(above)
-        << " of the attributed time lies above each instruction's p99\n";
-      accuracy_text = s.str();
-      accuracy_json = {{"base", base},
-                       {"plain_ns", plain_ns},
-                       {"plain_cpu_ns", plain_cpu_ns},
-                       {"plain_runs", kPlainRuns},
-                       {"attributed_ns", attributed},
-                       {"ratio", ratio},
-                       {"bias_ns_per_instruction", bias},
-                       {"preempted_ns", preempted},
-                       {"cpu_ratio", cpu_ratio},
-                       {"above_p99_ns", above}};
+      const cost::Accuracy a = cost::accuracy_of(outcome.data, plain, plain_cpu);
+      accuracy_text = cost::accuracy_text(a);
+      accuracy_json = cost::accuracy_json(a);
     }
     if (ro.format == cost::Format::Json) {
       nlohmann::json j = cost::render_json_value(outcome.data, ro);

@@ -133,6 +133,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
     b["samples"] = d.base.samples;
     b["min_ticks"] = d.base.min_ticks;
     b["median_ticks"] = d.base.median_ticks;
+    b["mean_ticks"] = d.base.mean_ticks;
     j["base"] = std::move(b);
   }
   if (d.environment) j["environment"] = vm::environment_json(*d.environment);

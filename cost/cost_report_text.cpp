@@ -62,10 +62,11 @@ std::string header(const CostData& d, const ReportOptions& o) {
   s += fmt::format("; one read {} min, {} median\n", format_duration_ns(tm.read.min_ns),
                    format_duration_ns(tm.read.median_ns));
   s += fmt::format(
-      "base: {} of {} empty instructions through the probe = {} ticks ({}); min {}, median {} "
-      "ticks\n",
+      "base: {} of {} empty instructions through the probe = {} ticks ({}); min {}, median {}, "
+      "mean {} ticks\n",
       vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
-      dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks);
+      dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks,
+      d.base.mean_ticks);
   if (d.sample_every > 0)
     s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);
   s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",
@@ -73,7 +74,7 @@ std::string header(const CostData& d, const ReportOptions& o) {
                    dur(d, t.instruction_ticks), dur(d, t.outside_ticks));
   if (d.wall_ns > 0) s += fmt::format("; wall {}", format_duration_ns(d.wall_ns));
   if (d.preempted_ns > 0)
-    s += fmt::format("; host preemption {} (inside instructions)",
+    s += fmt::format("; host preemption {} (in the timed slices)",
                      format_duration_ns(d.preempted_ns));
   if (t.probe_ticks > 0)
     s += fmt::format("; probe bookkeeping {} (not attributed)", dur(d, t.probe_ticks));

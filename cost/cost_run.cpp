@@ -58,6 +58,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       mc.module = std::make_shared<const Module>(m);
       mc.source_text = load_source_text(m, std::filesystem::path(pr.program->path).parent_path());
       mc.pcs.resize(m.code.size());
+      if (d.mode == Mode::Time) mc.raw_pc_ticks.assign(m.code.size(), 0);
       mc.functions = function_ranges(m);
       if (runs > 1) mc.run_pc_ticks.assign(runs, std::vector<std::uint64_t>(m.code.size(), 0));
       d.modules.push_back(std::move(mc));
@@ -71,6 +72,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       } else if (pc < pr.records.size()) {
         const ProbeRecord r = pr.records[pc].rebased(d.base.ticks);
         mc.pcs[pc].merge(r);
+        if (pc < mc.raw_pc_ticks.size()) mc.raw_pc_ticks[pc] += pr.records[pc].total_estimate();
         if (runs > 1 && run < mc.run_pc_ticks.size())
           mc.run_pc_ticks[run][pc] = static_cast<std::uint64_t>(r.total_estimate());
       }

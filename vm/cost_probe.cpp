@@ -479,11 +479,11 @@ Base measure_interpreter_base(BasePolicy policy, ProbeMode mode, std::uint32_t i
   CostRecorder rec(mode == ProbeMode::Sampled ? ProbeMode::Sampled : ProbeMode::Time, Base{}, 1);
   rec.install(machine);
   machine.run_module(std::move(m), "probe-base.s", {"probe-base"});
-  ProbeRecord runts;
+  std::vector<ProbeRecord> runts;
   for (const ProgramRecords& pr : rec.programs())
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc)
-      if (pr.program->mod.code[pc].op == Op::runt_) runts.merge(pr.records[pc]);
-  return base_from_record(policy, runts);
+      if (pr.program->mod.code[pc].op == Op::runt_) runts.push_back(pr.records[pc]);
+  return base_from_records(policy, runts);
 }
 
 }  // namespace dis::vm

@@ -1,6 +1,9 @@
 #include "probe_timing.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace dis::vm {
 
@@ -50,25 +53,34 @@ void CallTracker::merge_totals(const CallTracker& o) {
   if (active_.size() < fn_.size()) active_.resize(fn_.size());
 }
 
-Base base_from_record(BasePolicy policy, const ProbeRecord& empty) {
+Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties) {
   Base b;
   b.policy = policy;
-  b.samples = static_cast<std::uint32_t>(empty.timed);
-  if (empty.timed == 0) return b;
-  b.min_ticks = empty.min;
-  b.median_ticks = static_cast<std::uint64_t>(std::llround(empty.median()));
-  b.ticks = policy == BasePolicy::Min ? b.min_ticks : b.median_ticks;
+  ProbeRecord all;
+  std::vector<double> means;
+  for (const ProbeRecord& r : empties) {
+    all.merge(r);
+    if (r.timed > 0) means.push_back(r.mean());
+  }
+  b.samples = static_cast<std::uint32_t>(all.timed);
+  if (all.timed == 0) return b;
+  b.min_ticks = all.min;
+  b.median_ticks = static_cast<std::uint64_t>(std::llround(all.median()));
+  auto mid = means.begin() + static_cast<std::ptrdiff_t>(means.size() / 2);
+  std::nth_element(means.begin(), mid, means.end());
+  b.mean_ticks = static_cast<std::uint64_t>(std::llround(*mid));
+  b.ticks = b.ticks_for(policy);
   b.ns = to_ns(b.ticks);
   return b;
 }
 
 Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
   (void)timer();
-  ProbeRecord empty;
+  std::array<ProbeRecord, 8> empties;
   ChainedTimer<> t(0);
-  for (std::uint32_t i = 0; i < samples; ++i) t.begin(empty);
+  for (std::uint32_t i = 0; i < samples; ++i) t.begin(empties[i % empties.size()]);
   t.close();
-  return base_from_record(policy, empty);
+  return base_from_records(policy, empties);
 }
 
 }  // namespace dis::vm

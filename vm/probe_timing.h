@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "probe_record.h"
@@ -235,12 +236,14 @@ class CallTracker {
   std::vector<Frame> stack_;
 };
 
-// The base from the record of empty instructions: its min, or its median
-// from the histogram (within 1/16).
-Base base_from_record(BasePolicy policy, const ProbeRecord& empty);
+// The base from the records of empty instructions (one per instruction of
+// the measuring stream): min exact, median from the merged histogram (within
+// 1/16), mean as the median of the records' means (exact sums; a preemption
+// lands in one record and cannot move it).
+Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties);
 
 // The base through the probe path: `samples` ChainedTimer::begin() calls on
-// one empty instruction; min exact, median from the histogram (within 1/16).
+// empty instructions, spread over a few records as base_from_records wants.
 Base measure_probe_base(BasePolicy policy, std::uint32_t samples = 20000);
 
 }  // namespace dis::vm

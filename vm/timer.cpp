@@ -1,8 +1,10 @@
 #include "timer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #if DIS_HAVE_TSC
@@ -176,17 +178,16 @@ ReadCost measure_read_cost(std::uint32_t samples) {
   return rc;
 }
 
-const char* base_policy_name(BasePolicy p) { return p == BasePolicy::Min ? "min" : "median"; }
+const char* base_policy_name(BasePolicy p) {
+  return p == BasePolicy::Min ? "min" : p == BasePolicy::Median ? "median" : "mean";
+}
 
 bool parse_base_policy(const std::string& text, BasePolicy& out) {
-  if (text == "min") {
-    out = BasePolicy::Min;
-    return true;
-  }
-  if (text == "median") {
-    out = BasePolicy::Median;
-    return true;
-  }
+  for (BasePolicy p : kBasePolicies)
+    if (text == base_policy_name(p)) {
+      out = p;
+      return true;
+    }
   return false;
 }
 
@@ -195,9 +196,17 @@ Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples
   b.policy = policy;
   if (samples.empty()) return b;
   b.samples = static_cast<std::uint32_t>(samples.size());
-  b.min_ticks = *std::min_element(samples.begin(), samples.end());
-  b.median_ticks = median_of({samples.begin(), samples.end()});
-  b.ticks = policy == BasePolicy::Min ? b.min_ticks : b.median_ticks;
+  std::vector<std::uint64_t> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  b.min_ticks = sorted.front();
+  b.median_ticks = median_of(sorted);
+  // The mean of the lower 99%: an interrupt or a preemption in one sample
+  // must not move the base.
+  const std::size_t kept = std::max<std::size_t>(1, sorted.size() - sorted.size() / 100);
+  const double sum =
+      std::accumulate(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(kept), 0.0);
+  b.mean_ticks = static_cast<std::uint64_t>(std::llround(sum / static_cast<double>(kept)));
+  b.ticks = b.ticks_for(policy);
   b.ns = to_ns(b.ticks);
   return b;
 }

@@ -139,18 +139,29 @@ inline double ticks_per_ns() { return timer().ticks_per_ns; }
 // back-to-back reads.
 ReadCost measure_read_cost(std::uint32_t samples = 20000);
 
-enum class BasePolicy { Min, Median };
-const char* base_policy_name(BasePolicy p);  // "min" / "median"
-// Parses "min" / "median"; false on anything else.
+// Min is the paper's BASE. With a coarse timer (this project's usual host
+// has a TSC that steps every ~26 ticks) the observations of an empty
+// measurement are a mix of a few quantised values, so the median can sit a
+// whole step away from the probe's true average cost; Mean (outliers left
+// out) is the unbiased estimate of what each observation carries.
+enum class BasePolicy { Min, Median, Mean };
+const char* base_policy_name(BasePolicy p);  // "min" / "median" / "mean"
+// Parses "min" / "median" / "mean"; false on anything else.
 bool parse_base_policy(const std::string& text, BasePolicy& out);
 
 struct Base {
   BasePolicy policy = BasePolicy::Min;
   std::uint64_t ticks = 0;  // subtracted from each observation
   double ns = 0;
-  std::uint64_t min_ticks = 0, median_ticks = 0;
+  std::uint64_t min_ticks = 0, median_ticks = 0, mean_ticks = 0;
   std::uint32_t samples = 0;
+  // The ticks each policy would subtract (all three are always measured).
+  std::uint64_t ticks_for(BasePolicy p) const noexcept {
+    return p == BasePolicy::Min ? min_ticks : p == BasePolicy::Median ? median_ticks : mean_ticks;
+  }
 };
+inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Median,
+                                               BasePolicy::Mean};
 
 // The base from samples of an empty measurement taken by the caller (e.g.
 // the Time probe timing `nop`s, so the probe's own bookkeeping is included).

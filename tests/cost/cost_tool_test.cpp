@@ -170,6 +170,19 @@ TEST(CostTool, TimedViewIsConsistent) {
   EXPECT_GT(t["refcount_frees"]["count"].get<std::uint64_t>(), 0u);
 }
 
+TEST(CostTool, TimerFlagChoosesTheRead) {
+  for (const auto& [flag, name] :
+       {std::pair{"rdtscp", "rdtscp+lfence"}, {"clock", "clock_gettime"}}) {
+    json t = timed_json(std::string("--timer ") + flag + " " + src("samples/loop.b"),
+                        std::string("timer_") + flag + ".json");
+    EXPECT_NE(t["timer"]["name"].get<std::string>().find(name), std::string::npos)
+        << flag << ": " << t["timer"]["name"];
+  }
+  auto r = run_shell(tool("cost") + " --timer hpet " + src("samples/loop.b") + " 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--timer"), std::string::npos) << r.out;
+}
+
 TEST(CostTool, JsonValidatesAgainstTheSchema) {
   std::ifstream in(src("cost/cost_schema.json"));
   test::SchemaChecker checker(json::parse(in));
@@ -232,7 +245,10 @@ TEST(CostTool, ViewsAndFormatsRun) {
 TEST(CostTool, AccuracyReportsTheRatio) {
   auto r = run_shell(tool("cost") + " --accuracy " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("accuracy (base min): plain run "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("accuracy: plain run "), std::string::npos) << r.out;
+  for (const char* p : {"(base min, ", "(base median, ", "(base mean, "})
+    EXPECT_NE(r.out.find(std::string("accuracy ") + p), std::string::npos) << p << r.out;
+  EXPECT_NE(r.out.find(", reported): attributed "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(", ratio "), std::string::npos);
 }
 
@@ -261,7 +277,7 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
            {"", "cost: no program given"},
            {"--by nonsense " + src("samples/fib.b"), "--by"},
            {"--format xml " + src("samples/fib.b"), "--format"},
-           {"--base mean " + src("samples/fib.b"), "--base"},
+           {"--base average " + src("samples/fib.b"), "--base"},
            {"--repeat 0 " + src("samples/fib.b"), "--repeat"},
            {"--count --sample 10 " + src("samples/fib.b"), "exclude each other"},
            {"--bogus " + src("samples/fib.b"), "bogus"},

@@ -285,6 +285,25 @@ TEST(ProbeTiming, ProbeBaseIsMeasuredThroughTheProbePath) {
   EXPECT_EQ(b.ticks, b.min_ticks);
   Base m = measure_probe_base(BasePolicy::Median, 1000);
   EXPECT_EQ(m.ticks, m.median_ticks);
+  Base a = measure_probe_base(BasePolicy::Mean, 1000);
+  EXPECT_EQ(a.ticks, a.mean_ticks);
+  EXPECT_GT(a.mean_ticks, 0u);
+}
+
+TEST(ProbeTiming, MeanBaseIsTheMedianOfTheRecordsMeans) {
+  // Three empty instructions: means 20, 30 and (one preemption) 10,020.
+  std::vector<ProbeRecord> r(3);
+  for (int i = 0; i < 10; ++i) {
+    r[0].add(i % 2 ? 10 : 30);
+    r[1].add(30);
+    r[2].add(i == 0 ? 100'020 : 20);
+  }
+  Base b = base_from_records(BasePolicy::Mean, r);
+  EXPECT_EQ(b.mean_ticks, 30u);
+  EXPECT_EQ(b.ticks, 30u);
+  EXPECT_EQ(b.min_ticks, 10u);
+  EXPECT_EQ(b.samples, 30u);
+  EXPECT_EQ(base_from_records(BasePolicy::Min, r).ticks, 10u);
 }
 
 }  // namespace

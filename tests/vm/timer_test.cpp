@@ -79,6 +79,20 @@ TEST(Timer, BaseFromSamplesTakesMinOrMedian) {
   EXPECT_EQ(base_from_samples(BasePolicy::Min, {}).ticks, 0u);
 }
 
+TEST(Timer, MeanBaseLeavesTheTopPercentOut) {
+  // A quantised timer: 26 and 52 ticks, one third and two thirds (mean 43,
+  // median 52), and one preempted sample that must not move the mean.
+  std::vector<std::uint64_t> s;
+  for (int i = 0; i < 99; ++i) s.push_back(i % 3 == 0 ? 26 : 52);
+  s.push_back(1'000'000);
+  Base m = base_from_samples(BasePolicy::Mean, s);
+  EXPECT_EQ(m.mean_ticks, 43u);
+  EXPECT_EQ(m.median_ticks, 52u);
+  EXPECT_EQ(m.ticks, 43u);
+  EXPECT_EQ(m.policy, BasePolicy::Mean);
+  EXPECT_EQ(m.ticks_for(BasePolicy::Min), 26u);
+}
+
 TEST(Timer, MeasuredBaseIsPositiveAndOrdered) {
   Base b = measure_base(BasePolicy::Min, 5000);
   EXPECT_EQ(b.samples, 5000u);
@@ -100,8 +114,11 @@ TEST(Timer, BasePolicyNames) {
   EXPECT_EQ(p, BasePolicy::Median);
   EXPECT_TRUE(parse_base_policy("min", p));
   EXPECT_EQ(p, BasePolicy::Min);
-  EXPECT_FALSE(parse_base_policy("mean", p));
+  EXPECT_FALSE(parse_base_policy("average", p));
   EXPECT_STREQ(base_policy_name(BasePolicy::Median), "median");
+  EXPECT_TRUE(parse_base_policy("mean", p));
+  EXPECT_EQ(p, BasePolicy::Mean);
+  EXPECT_STREQ(base_policy_name(BasePolicy::Mean), "mean");
 }
 
 }  // namespace

@@ -1,0 +1,111 @@
+#include "cost_accuracy.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cost_report.h"
+#include "stats.h"
+
+namespace dis::cost {
+
+namespace {
+
+// Instruction ticks (all runs) with `base` subtracted per execution, each
+// pc's total clamped at zero as ProbeRecord::rebased clamps it.
+double instruction_ticks_after(const CostData& d, double base) {
+  double t = 0;
+  for (const ModuleCost& mc : d.modules)
+    for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc)
+      t += std::max(0.0, mc.raw_pc_ticks[pc] - static_cast<double>(mc.pcs[pc].count) * base);
+  return t;
+}
+
+}  // namespace
+
+Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
+                     const std::vector<double>& plain_cpu) {
+  Accuracy a;
+  a.plain_runs = static_cast<int>(plain_wall.size());
+  a.plain_ns = plain_wall.empty() ? 0 : describe(plain_wall).median;
+  a.plain_cpu_ns = plain_cpu.empty() ? 0 : describe(plain_cpu).median;
+  a.chosen = d.base.policy;
+  const double runs = d.runs;
+  const Totals t = totals_of(d);
+  a.instructions = static_cast<double>(t.instructions) / runs;
+  const double raw = instruction_ticks_after(d, 0);
+  const double slices = raw + t.probe_ticks;
+  a.preempted_ns = d.preempted_ns / runs;
+  a.preempted_inside_ns = slices > 0 ? a.preempted_ns * raw / slices : 0;
+  for (const ModuleCost& mc : d.modules)
+    for (const vm::ProbeRecord& r : mc.pcs) a.above_p99_ns += r.excess_over_percentile(99);
+  a.above_p99_ns = d.ns(a.above_p99_ns) / runs;
+  for (vm::BasePolicy p : vm::kBasePolicies) {
+    PolicyAccuracy pa;
+    pa.policy = p;
+    const auto base = static_cast<double>(d.base.ticks_for(p));
+    pa.base_ns = d.ns(base);
+    pa.attributed_ns = d.ns(instruction_ticks_after(d, base) + t.outside_ticks) / runs;
+    pa.ratio = a.plain_ns > 0 ? pa.attributed_ns / a.plain_ns : 0;
+    pa.bias_ns = a.instructions > 0 ? (pa.attributed_ns - a.plain_ns) / a.instructions : 0;
+    const double own = pa.attributed_ns - a.preempted_inside_ns;
+    pa.cpu_ratio = a.plain_cpu_ns > 0 ? own / a.plain_cpu_ns : 0;
+    a.policies.push_back(pa);
+  }
+  return a;
+}
+
+std::string accuracy_text(const Accuracy& a) {
+  std::string s = fmt::format(
+      "\naccuracy: plain run {} wall, {} CPU (medians of {}); {:.0f} instructions per run\n",
+      format_duration_ns(a.plain_ns), format_duration_ns(a.plain_cpu_ns), a.plain_runs,
+      a.instructions);
+  s += fmt::format(
+      "accuracy: host preemption {} per run in the timed slices, about {} of it inside "
+      "instructions; {} of the attributed time lies above each instruction's p99\n",
+      format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_inside_ns),
+      format_duration_ns(a.above_p99_ns));
+  for (const PolicyAccuracy& p : a.policies) {
+    // The preemption estimate can exceed what a large base leaves: then the
+    // CPU comparison says nothing.
+    const std::string cpu = p.cpu_ratio >= 0 ? fmt::format("{:.3f}", p.cpu_ratio)
+                                             : std::string("n/a (preemption exceeds it)");
+    s += fmt::format(
+        "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
+        "residual bias {:.2f} ns per instruction; less preemption, ratio {} to the CPU time\n",
+        vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
+        p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
+        p.bias_ns, cpu);
+  }
+  return s;
+}
+
+nlohmann::json accuracy_json(const Accuracy& a) {
+  nlohmann::json policies = nlohmann::json::array();
+  const PolicyAccuracy* chosen = nullptr;
+  for (const PolicyAccuracy& p : a.policies) {
+    if (p.policy == a.chosen) chosen = &p;
+    policies.push_back({{"base", vm::base_policy_name(p.policy)},
+                        {"base_ns", p.base_ns},
+                        {"attributed_ns", p.attributed_ns},
+                        {"ratio", p.ratio},
+                        {"bias_ns_per_instruction", p.bias_ns},
+                        {"cpu_ratio", p.cpu_ratio}});
+  }
+  const PolicyAccuracy none;
+  const PolicyAccuracy& c = chosen ? *chosen : none;
+  return {{"base", vm::base_policy_name(a.chosen)},
+          {"plain_ns", a.plain_ns},
+          {"plain_cpu_ns", a.plain_cpu_ns},
+          {"plain_runs", a.plain_runs},
+          {"attributed_ns", c.attributed_ns},
+          {"ratio", c.ratio},
+          {"bias_ns_per_instruction", c.bias_ns},
+          {"preempted_ns", a.preempted_ns},
+          {"preempted_inside_ns", a.preempted_inside_ns},
+          {"cpu_ratio", c.cpu_ratio},
+          {"above_p99_ns", a.above_p99_ns},
+          {"policies", std::move(policies)}};
+}
+
+}  // namespace dis::cost

@@ -1,0 +1,46 @@
+// cost --accuracy: are the probes' numbers close to the truth? The plain
+// run's time (no probes) beside the time the probes attributed, for every
+// base policy at once: the records hold each pc's ticks before the base
+// (ModuleCost::raw_pc_ticks), so one timed run answers for min, median and
+// mean alike.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cost_data.h"
+
+namespace dis::cost {
+
+struct PolicyAccuracy {
+  vm::BasePolicy policy = vm::BasePolicy::Min;
+  double base_ns = 0;
+  double attributed_ns = 0;  // per run: instructions after this base, plus buckets
+  double ratio = 0;          // attributed_ns / plain wall
+  double bias_ns = 0;        // (attributed_ns - plain wall) per instruction
+  double cpu_ratio = 0;      // (attributed_ns - preemption inside) / plain CPU
+};
+
+struct Accuracy {
+  double plain_ns = 0, plain_cpu_ns = 0;  // medians of the plain runs
+  int plain_runs = 0;
+  double instructions = 0;  // per run
+  // Per run: elapsed less CPU time of the timed slices, and the part of it
+  // that fell inside instruction intervals, taken in proportion to their
+  // share of the slices (the rest fell in the probes' bookkeeping).
+  double preempted_ns = 0, preempted_inside_ns = 0;
+  double above_p99_ns = 0;  // per run, included in every attributed_ns
+  vm::BasePolicy chosen = vm::BasePolicy::Min;
+  std::vector<PolicyAccuracy> policies;  // min, median, mean
+};
+
+// `plain_wall` and `plain_cpu`: one entry per plain run, in ns.
+Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
+                     const std::vector<double>& plain_cpu);
+std::string accuracy_text(const Accuracy& a);
+// The chosen policy's figures at the top level (as before), all policies
+// under "policies" (cost_schema.json).
+nlohmann::json accuracy_json(const Accuracy& a);
+
+}  // namespace dis::cost
