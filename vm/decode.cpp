@@ -79,21 +79,54 @@ std::uint16_t choose_handler(const Instruction& in, DInst& d) {
 // still runs it alone, and every pc keeps its own instruction.
 struct FusedPair {
   unsigned first, second, fused;
+  // The second's destination (or source) is b(a(fp)) with a = the first's
+  // middle operand's frame slot: the fused handler uses what it stored.
+  bool same_slot = false;
 };
 constexpr unsigned kDirectOf(Op op) { return static_cast<unsigned>(op) + kDirect; }
 constexpr FusedPair kFusedPairs[] = {
-    {kH_lea_FIX, kDirectOf(Op::call_), kH_lea_FIX_call},
-    {kH_indw_FFF, kH_movw_IIX, kH_indw_FFF_movw},
-    {kH_indw_FFF, kH_beqw_XII, kH_indw_FFF_beqw},
+    {kH_lea_FIX, kH_call_FII, kH_lea_FIX_call},
+    {kH_indw_FFF, kH_movw_IIX, kH_indw_FFF_movw, true},
+    {kH_indw_FFF, kH_beqw_XII, kH_indw_FFF_beqw, true},
     {kH_addw_IFF, kDirectOf(Op::jmp_), kH_addw_IFF_jmp},
     {kH_addw_FFF, kDirectOf(Op::jmp_), kH_addw_FFF_jmp},
 };
 
+// The loop-back triples: addw then jmp (already fused) whose target is a
+// compare of two frame words, the first the addw's destination.
+struct LoopBack {
+  unsigned pair, compare, fused;
+};
+constexpr LoopBack kLoopBacks[] = {
+#define DIS_LOOP_BACK(add, cmp) {kH_addw_##add##_jmp, kH_##cmp##_FFI, kH_addw_##add##_jmp_##cmp},
+#define DIS_LOOP_BACKS(add) \
+  DIS_LOOP_BACK(add, bgtw)  \
+  DIS_LOOP_BACK(add, bgew) DIS_LOOP_BACK(add, bltw) DIS_LOOP_BACK(add, blew)
+    DIS_LOOP_BACKS(IFF) DIS_LOOP_BACKS(FFF)
+#undef DIS_LOOP_BACKS
+#undef DIS_LOOP_BACK
+};
+
+// The slot b(a(fp)) of a pair's second instruction goes through.
+bool same_slot(const DInst& first, const DInst& second) {
+  const DOpnd& x = second.op == Op::beqw_ ? second.s : second.d;
+  return x.base == kFp && x.ind && first.m.base == kFp && !first.m.ind && x.a == first.m.a;
+}
+
 void fuse_pairs(std::vector<DInst>& code) {
   for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
     for (const FusedPair& f : kFusedPairs)
-      if (code[pc].h == f.first && code[pc + 1].h == f.second) {
+      if (code[pc].h == f.first && code[pc + 1].h == f.second &&
+          (!f.same_slot || same_slot(code[pc], code[pc + 1]))) {
         code[pc].h = static_cast<std::uint16_t>(f.fused);
+        break;
+      }
+  // Compares are never the first of a pair: a target's handler is final.
+  for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
+    for (const LoopBack& l : kLoopBacks)
+      if (code[pc].h == l.pair && code[code[pc + 1].aux].h == l.compare &&
+          code[code[pc + 1].aux].s.a == code[pc].d.a) {
+        code[pc].h = static_cast<std::uint16_t>(l.fused);
         break;
       }
 }
@@ -138,6 +171,11 @@ void decode(Program& p, Heap& heap) {
         // `lea $v, d` (Limbo's constant send in an alt) needs the constant
         // at a cage address: give each one an 8-byte cage slot.
         if (in.src.mode == AddrMode::Imm) lea_consts.push_back({pc, in.src.a});
+        break;
+      case Op::call_:
+        // The return pc, so `call` need not divide ip - code by the size of
+        // an instruction (m is unused at run time).
+        d.m.b = static_cast<std::int32_t>(pc + 1);
         break;
       case Op::frame_: {
         d.aux = static_cast<std::int32_t>(p.types[in.src.a]);

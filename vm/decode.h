@@ -46,6 +46,12 @@ inline constexpr unsigned kDirect = kNumOps;
 // A shape with a suffix _NEXTOP names a fused pair (kFusedPairs in decode.cpp
 // picks it): this instruction, then the next one's handler reached by a
 // direct jump, budget and probes still counting two instructions.
+// addw_*_jmp_<compare> (a loop's increment, its jump back, and the loop's
+// test at the jump's target, a compare of two frame words) runs all three,
+// counted as three; under a probe each runs alone.
+// An indw pair's second instruction goes through the element pointer the
+// indw just stored (decode checks the slot is the same), so it is not
+// loaded back.
 // clang-format off
 #define DIS_SHAPED_HANDLERS(X)                                                    \
   X(frame, IIF) X(movp, FIX) X(movp, FIF)                                         \
@@ -56,8 +62,15 @@ inline constexpr unsigned kDirect = kNumOps;
   X(beqw, FFI) X(beqw, FII) X(beqw, XII) X(bnew, FFI) X(bnew, FII)                \
   X(bltw, FFI) X(bltw, FII) X(bltw, IFI) X(blew, FFI) X(blew, FII)                \
   X(bgtw, FFI) X(bgtw, FII) X(bgew, FFI) X(bgew, FII) X(bgew, IFI) X(indw, FFF)   \
+  X(call, FII)                                                                    \
   X(lea, FIX_call)                                                                \
-  X(indw, FFF_movw) X(indw, FFF_beqw) X(addw, IFF_jmp) X(addw, FFF_jmp)
+  X(indw, FFF_movw) X(indw, FFF_beqw) X(addw, IFF_jmp) X(addw, FFF_jmp)          \
+  X(addw, IFF_jmp_bgtw) X(addw, IFF_jmp_bgew) X(addw, IFF_jmp_bltw)              \
+  X(addw, IFF_jmp_blew) X(addw, FFF_jmp_bgtw) X(addw, FFF_jmp_bgew)              \
+  X(addw, FFF_jmp_bltw) X(addw, FFF_jmp_blew)                                     \
+  X(movf, FIF) X(movf, XIF) X(movf, FIX)                                          \
+  X(addf, FFF) X(subf, FFF) X(mulf, FFF) X(divf, FFF)                             \
+  X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)
 // clang-format on
 enum SpecialHandler : unsigned {
   kSpecialBefore = 2 * kNumOps - 1,
@@ -77,7 +90,8 @@ struct DInst {
   std::int32_t aux = 0;  // branch target, global type, table index, size
   // modw_pow2: aux = the divisor; divw_pow2: aux = its log2.
   // `frame` (whose operands s and m are unused at run time) also carries
-  // the frame's stack bytes in s.b and whether it has pointers in m.b.
+  // the frame's stack bytes in s.b and whether it has pointers in m.b;
+  // `call` its return pc in m.b.
 };
 
 struct CaseEntry {

@@ -253,6 +253,10 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.type = type;
   fr.size = size;
   fr.ml = p.ml;
+  // The frame is made, and later called, by the running activation: its
+  // caller is known now, so `call` need not write it.
+  fr.caller = p.cur;
+  fr.caller_ml = p.ml;
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
   // Checked above: push_back's growing path (a call) is dead code here.

@@ -4,7 +4,9 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "vm_test_util.h"
 
@@ -178,6 +180,20 @@ TEST(VmSpecialised, FusedLeaCallReportsTheFaultingInstruction) {
   EXPECT_EQ(reported_line(o.err), pc1 + 3) << o.err;
 }
 
+// An instruction limit of k stops before the (k+1)th instruction executed:
+// trace[k] is its pc (trace[0] = 0, the first instruction).
+void expect_limits_stop_at(const std::string& body, const std::vector<int>& trace) {
+  int first = -1;
+  for (std::size_t k = 1; k < trace.size(); ++k) {
+    dis::vm::Options opts;
+    opts.max_instructions = k;
+    auto o = run(body, "", opts);
+    ASSERT_NE(o.err.find("instruction limit"), std::string::npos) << k << ": " << o.err;
+    if (k == 1) first = reported_line(o.err);
+    EXPECT_EQ(reported_line(o.err), first + trace[k] - 1) << k << ": " << o.err;
+  }
+}
+
 TEST(VmSpecialised, InstructionLimitStopsInsideAFusedPair) {
   // A straight run whose pairs fuse: a limit of k instructions stops at pc k
   // whether or not pc k is the second half of a pair.
@@ -193,14 +209,138 @@ TEST(VmSpecialised, InstructionLimitStopsInsideAFusedPair) {
       "\taddw\t$1,40(fp)\n"              // pc 9: the callee, fused with 10
       "\tjmp\t$11\n"                     // pc 10
       "\tmovw\t$0,60(fp)\n";             // pc 11
-  int first = -1;
-  for (std::uint64_t k = 1; k <= 11; ++k) {
-    dis::vm::Options opts;
-    opts.max_instructions = k;
-    auto o = run(body, "", opts);
-    ASSERT_NE(o.err.find("instruction limit"), std::string::npos) << k << ": " << o.err;
-    if (k == 1) first = reported_line(o.err);
-    EXPECT_EQ(reported_line(o.err), first + static_cast<int>(k) - 1) << k << ": " << o.err;
+  expect_limits_stop_at(body, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+}
+
+}  // namespace
+
+namespace {
+
+// A counted loop whose increment (addw, immediate or frame word step) and
+// jump back decode into a loop-back triple with the loop's test at the
+// jump's target. `test` is the compare (a frame word against a frame
+// word); the loop counts its iterations in 56(fp).
+std::string counted_loop(const std::string& test, int from, int limit, const std::string& step) {
+  return "\tmovw\t$" + std::to_string(from) + ",40(fp)\n\tmovw\t$" + std::to_string(limit) +
+         ",44(fp)\n\tmovw\t$0,56(fp)\n\tmovw\t$3,52(fp)\nL:top\n\t" + test +
+         "\t40(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t" + step +
+         ",40(fp)\n\tjmp\t$@top\nL:out\n" + print_int("56(fp)") + print_int("40(fp)");
+}
+
+TEST(VmSpecialised, LoopBackTriplesCountEveryIteration) {
+  struct Case {
+    const char* test;
+    int from, limit;
+    const char* step;
+    int step_value;
+    bool (*exit)(int, int);
+  };
+  const Case cases[] = {
+      {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
+      {"bgtw", 0, 10, "$1", 1, [](int i, int n) { return i > n; }},
+      {"bltw", 10, 0, "$-1", -1, [](int i, int n) { return i < n; }},
+      {"blew", 10, 0, "$-1", -1, [](int i, int n) { return i <= n; }},
+      {"bgew", 0, 10, "52(fp)", 3, [](int i, int n) { return i >= n; }},
+      {"bgtw", 1, 10, "52(fp)", 3, [](int i, int n) { return i > n; }},
+  };
+  for (const Case& c : cases) {
+    int i = c.from, count = 0;
+    while (!c.exit(i, c.limit)) ++count, i += c.step_value;
+    auto o = run(counted_loop(c.test, c.from, c.limit, c.step));
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, std::to_string(count) + "\n" + std::to_string(i) + "\n")
+        << c.test << " step " << c.step;
+  }
+}
+
+TEST(VmSpecialised, LoopBackTripleStopsAtEachInstructionAndRunsFromItsMiddle) {
+  // pc 1-2 set up, 3 the test, 4 the increment (fused with 5 and the test
+  // at 3), 6 after the loop. An instruction limit of k stops before the
+  // (k+1)th instruction executed, wherever it falls in the triple.
+  const std::string body =
+      "\tmovw\t$2,44(fp)\n"         // pc 1
+      "\tmovw\t$0,40(fp)\n"         // pc 2
+      "\tbgew\t40(fp),44(fp),$6\n"  // pc 3
+      "\taddw\t$1,40(fp)\n"         // pc 4
+      "\tjmp\t$3\n"                 // pc 5
+      "\tmovw\t$0,60(fp)\n";        // pc 6
+  expect_limits_stop_at(body, {0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 6});
+  // A branch straight to the jmp (the middle of the triple) runs it alone.
+  auto o =
+      run("\tmovw\t$5,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\n\tjmp\t$@back\n"
+          "L:top\n\tbgew\t40(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$1,40(fp)\n"
+          "L:back\n\tjmp\t$@top\nL:out\n" +
+          print_int("56(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "5\n");
+}
+
+TEST(VmSpecialised, LoopWhoseTestReadsAnotherWordThanTheIncrement) {
+  // The increment before the jump is not the word the test compares (no
+  // triple: the test must read the other word from the frame).
+  auto o = run(
+      "\tmovw\t$7,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\nL:top\n"
+      "\tbgew\t56(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$2,40(fp)\n\tjmp\t$@top\nL:out\n" +
+      print_int("40(fp)") + print_int("56(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "14\n7\n");
+}
+
+TEST(VmSpecialised, IndexPairThroughAnotherSlotIsNotFused) {
+  // The store goes through 48(fp) (element 3), not the slot the indw
+  // just wrote (element 1): both elements are checked.
+  auto o =
+      run("\tnewa\t$5,$5,128(fp)\n\tmovw\t$3,40(fp)\n\tindw\t128(fp),48(fp),40(fp)\n"
+          "\tmovw\t$1,40(fp)\n\tindw\t128(fp),44(fp),40(fp)\n\tmovw\t$9,0(48(fp))\n"
+          "\tmovw\t$4,0(44(fp))\n\tindw\t128(fp),44(fp),40(fp)\n\tbeqw\t0(48(fp)),$9,$@yes\n"
+          "\tmovw\t$0,60(fp)\n\tjmp\t$@out\nL:yes\n\tmovw\t$1,60(fp)\nL:out\n" +
+          print_int("0(44(fp))") + print_int("0(48(fp))") + print_int("60(fp)"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "4\n9\n1\n");
+}
+
+// Real arithmetic on frame words (shaped handlers) and the same on module
+// data words (general handlers) must print the same; a few values checked
+// against C++ too.
+std::string real_ops(const std::string& w) {
+  auto r = [&](int k) { return std::to_string(k) + "(" + w + ")"; };
+  return "\tcvtwf\t$2,64(" + w + ")\n\tcvtwf\t$-3,72(" + w + ")\n" + "\taddf\t" + r(64) + "," +
+         r(72) + "," + r(80) + "\n" + print_real(r(80)) + "\tsubf\t" + r(64) + "," + r(72) + "," +
+         r(80) + "\n" + print_real(r(80)) + "\tmulf\t" + r(64) + "," + r(72) + "," + r(80) + "\n" +
+         print_real(r(80)) + "\tdivf\t" + r(64) + "," + r(72) + "," + r(80) + "\n" +
+         print_real(r(80)) + "\tmovf\t" + r(72) + "," + r(88) + "\n" + print_real(r(88)) +
+         "\tnew\t$6,128(fp)\n\tmovf\t" + r(64) + ",0(128(fp))\n\tmovf\t0(128(fp))," + r(96) + "\n" +
+         print_real(r(96)) + "\tsubf\t0(128(fp))," + r(72) + "," + r(104) + "\n" +
+         print_real(r(104)) + "\tmulf\t0(128(fp))," + r(72) + "," + r(104) + "\n" +
+         print_real(r(104)) + "\taddf\t" + r(72) + ",0(128(fp))\n" + print_real("0(128(fp))") +
+         "\tsubf\t" + r(64) + ",0(128(fp))\n" + print_real("0(128(fp))");
+}
+
+TEST(VmSpecialised, ShapedRealOpsMatchTheGeneralOnes) {
+  auto shaped = run(real_ops("fp"));
+  ASSERT_EQ(shaped.status, 0) << shaped.err;
+  auto general = run(real_ops("mp"));
+  ASSERT_EQ(general.status, 0) << general.err;
+  EXPECT_EQ(shaped.out, general.out);
+  // m op s with m = -3, s = 2: -3 + 2, -3 - 2, -3 * 2, -3 / 2; the moves;
+  // -3 - 2 and -3 * 2 through the record; then it becomes 2 + -3, -1 - 2.
+  auto g = [](double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%g\n", v);
+    return std::string(b);
+  };
+  EXPECT_EQ(shaped.out,
+            g(-1) + g(-5) + g(-6) + g(-1.5) + g(-3) + g(2) + g(-5) + g(-6) + g(-1) + g(-3));
+}
+
+TEST(VmSpecialised, ShapedRealIndirectionThroughNilRaises) {
+  for (const char* body :
+       {"\tmovf\t0(128(fp)),64(fp)\n", "\tmovf\t64(fp),0(128(fp))\n",
+        "\tsubf\t0(128(fp)),64(fp),72(fp)\n", "\tmulf\t0(128(fp)),64(fp),72(fp)\n",
+        "\taddf\t64(fp),0(128(fp))\n", "\tsubf\t64(fp),0(128(fp))\n"}) {
+    auto o = run(body);
+    EXPECT_EQ(o.status, 1) << body;
+    EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
   }
 }
 
