@@ -296,6 +296,9 @@ struct ProbeCommon {
 
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
+  // Counting is all a step does here, so the plain run's fused pairs and
+  // loop-back triples stay fused: each counts the instructions it runs.
+  static constexpr bool counts_fused = true;
   // The distance from a decoded instruction to its counter.
   using Slots = std::uintptr_t;
   Slots slots(const Program& pr, const DInst* code) {

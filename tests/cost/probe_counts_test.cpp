@@ -149,6 +149,14 @@ TEST(ProbeCounts, ExactWhenAnUncaughtExceptionEndsTheProgramInMidSlice) {
   expect_exact("err_raise");
 }
 
+// Loops: the plain run fuses their loop-backs (addw, jmp, compare) and the
+// count view runs them fused too, counting each instruction.
+TEST(ProbeCounts, ExactThroughFusedLoopBacks) {
+  expect_exact("control");
+  expect_exact("arrays");
+  for (std::uint64_t limit : {101u, 102u, 103u, 2049u, 2050u}) expect_exact("control", limit);
+}
+
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
   // 3000: the second slice stops after 952 of its 2048 instructions.
   expect_exact("recursion", 3000);
