@@ -2,7 +2,32 @@
 // is in interp_loop.inc), and the conversions the handlers share.
 #include "interp_loop.inc"
 
+#if defined(DIS_SANITIZE)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace dis::vm {
+
+namespace {
+
+// --trace shows the word at each operand whatever the instruction's width
+// and whether the program may read it yet; in the sanitizer build a word
+// that reaches into a red zone or a free block is left out rather than
+// reported as a fault of the program's.
+bool traceable(const std::uint8_t* p) {
+#if defined(DIS_SANITIZE)
+  return __asan_region_is_poisoned(const_cast<std::uint8_t*>(p), 4) == nullptr;
+#else
+  (void)p;
+  return true;
+#endif
+}
+
+std::string traced_word(const std::uint8_t* p) {
+  return traceable(p) ? "=" + std::to_string(ld<std::int32_t>(p)) : std::string("=?");
+}
+
+}  // namespace
 
 std::int32_t real_to_int(double x) {
   if (std::isnan(x)) return INT32_MIN;
@@ -43,10 +68,10 @@ void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc)
         v = "$" + std::to_string(o.a);
         break;
       case AddrMode::Fp:
-        v = std::to_string(o.a) + "(fp)=" + std::to_string(ld<std::int32_t>(fp + o.a));
+        v = std::to_string(o.a) + "(fp)" + traced_word(fp + o.a);
         break;
       case AddrMode::Mp:
-        v = std::to_string(o.a) + "(mp)=" + std::to_string(ld<std::int32_t>(mp + o.a));
+        v = std::to_string(o.a) + "(mp)" + traced_word(mp + o.a);
         break;
       case AddrMode::IndFp:
       case AddrMode::IndMp: {
@@ -54,7 +79,7 @@ void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc)
         Ptr q = ld<Ptr>(b + o.a);
         v = std::to_string(o.b) + "(" + std::to_string(o.a) +
             (o.mode == AddrMode::IndFp ? "(fp))" : "(mp))");
-        if (q != H) v += "=" + std::to_string(ld<std::int32_t>(cage + static_cast<Ptr>(q + o.b)));
+        if (q != H) v += traced_word(cage + static_cast<Ptr>(q + o.b));
         break;
       }
       default:
