@@ -182,12 +182,6 @@ class Heap {
       return nullptr;
     return h;
   }
-  // Whether p is a live array block (the indexing fast path).
-  bool is_array(Ptr p) {
-    if (!could_be_block(p)) return false;
-    const BlockHeader* h = header(p);
-    return h->magic == kLive && h->type == kTypeArray;
-  }
 
   void incref(Ptr p) {
     if (p == H) return;
