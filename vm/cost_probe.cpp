@@ -382,14 +382,16 @@ void CostRecorder::open_batch(std::uint64_t now) {
 }
 
 void CostRecorder::close_batch(std::uint64_t now) {
-  if (!batch_.open) return;
-  batch_.open = false;
+  double preempted = 0;
   timespec ts;
-  if (clock_gettime(batch_.clock, &ts) != 0) return;  // its thread is gone
-  const std::uint64_t cpu =
-      static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
-  const double preempted = to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
-  preempted_ns_ += preempted;
+  if (batch_.open && clock_gettime(batch_.clock, &ts) == 0) {  // else its thread is gone
+    const std::uint64_t cpu = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+                              static_cast<std::uint64_t>(ts.tv_nsec);
+    preempted = to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
+    preempted_ns_ += preempted;
+  }
+  batch_.open = false;
+  // Intervals set aside outside any batch are settled with none.
   if (!suspects_.empty())
     settle_suspects(suspects_, preempted * timer().ticks_per_ns, buckets_[kPreemptedBucket]);
 }

@@ -79,7 +79,12 @@ void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeReco
             [](const Suspect& a, const Suspect& b) { return a.ticks > b.ticks; });
   double left = preempted > 0 ? preempted : 0;
   for (const Suspect& x : suspects) {
-    const auto take = static_cast<std::uint64_t>(std::min(left, static_cast<double>(x.ticks)));
+    // What the instruction itself took is unknown; it keeps at least the
+    // shortest time its record has seen, so a preempted execution never
+    // becomes a new minimum (the base's min policy reads the minima).
+    const std::uint64_t floor = x.rec->timed ? std::min(x.rec->min, x.ticks) : 0;
+    const auto take =
+        static_cast<std::uint64_t>(std::min(left, static_cast<double>(x.ticks - floor)));
     if (take > 0) {
       bucket.observe(take);
       left -= static_cast<double>(take);

@@ -64,8 +64,9 @@ struct Suspect {
 
 // Settles intervals set aside against `preempted` ticks of host preemption
 // measured around them: longest first (one preemption of a millisecond or
-// more lands whole in one interval, then the longest), each gives up to all
-// its ticks to `bucket` until the preemption is used up; what is left of
+// more lands whole in one interval, then the longest), each gives to
+// `bucket` what it took beyond its record's minimum so far (all of it when
+// the record has none) until the preemption is used up; what is left of
 // each goes to its record. Empties `suspects`.
 void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket);
 

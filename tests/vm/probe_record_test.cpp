@@ -286,6 +286,16 @@ TEST(ProbeTiming, LongIntervalsWaitForThePreemptionAroundThem) {
   EXPECT_EQ(d.timed, 2u);
   EXPECT_EQ(d.sum, 5000u);
   EXPECT_EQ(none.timed, 0u);
+  // A record that has seen 50 ticks keeps at least that of a preempted
+  // execution: it never becomes a new minimum.
+  ProbeRecord e, moved;
+  e.add(50);
+  sink.push_back({&e, 3000, true});
+  settle_suspects(sink, 5000, moved);
+  EXPECT_EQ(e.count, 2u);
+  EXPECT_EQ(e.min, 50u);
+  EXPECT_EQ(e.sum, 100u);
+  EXPECT_EQ(moved.sum, 2950u);
 }
 
 TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
