@@ -113,6 +113,24 @@ TEST(VmConvert, StringNumberConversions) {
   EXPECT_EQ(o.out, "-42\n12\n2147483647\n");
 }
 
+TEST(VmConvert, StringNumberConversionsAtTheLimitsAndOnRunes) {
+  // The extremes both ways, and digits in a rune string (parsed through
+  // UTF-8, where a narrow string is parsed in place): leading blanks
+  // skipped, the parse stops at the first non-digit.
+  auto o =
+      run("\tmovw\t$1,40(fp)\n\tshlw\t$31,40(fp)\n"
+          "\tcvtwc\t40(fp),128(fp)\n\tcvtcw\t128(fp),44(fp)\n"
+          "\tcvtlc\t32(mp),132(fp)\n\tcvtcl\t132(fp),48(fp)\n"
+          "\tcvtcw\t24(mp),56(fp)\n\tcvtcl\t24(mp),64(fp)\n\tcvtcw\t28(mp),60(fp)\n" +
+              print_str("128(fp)") + print_int("44(fp)") + print_str("132(fp)") +
+              print_big("48(fp)") + print_int("56(fp)") + print_big("64(fp)") + print_int("60(fp)"),
+          "\tlong\t@mp+32,-9223372036854775808\n\tstring\t@mp+24,\"  -77\u03bb9\"\n"
+          "\tstring\t@mp+28,\"+15x\"\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out,
+            "-2147483648\n-2147483648\n-9223372036854775808\n-9223372036854775808\n-77\n-77\n15\n");
+}
+
 TEST(VmStrings, RuneStringsIndexInsertSliceCompare) {
   // 24(mp) = "héllo" (runes), 28(mp) = "abc".
   auto o =
