@@ -2,6 +2,7 @@
 // Not part of the embedding API (vm.h); its layout may change.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -53,8 +54,13 @@ struct Frame {
   std::int32_t caller = -1;     // caller's frame index
   // Stack chunks are at least 64 KiB in a 4 GiB cage: their index fits.
   std::uint16_t chunk = 0;
-  std::uint8_t mcalled = 0;   // callee holds a module reference
-  std::uint8_t has_ptrs = 0;  // type has pointer slots to release on pop
+  // kMcalled and kChunkCheck: a return from this frame takes the slow path.
+  std::uint8_t slow = 0;
+  std::uint8_t has_ptrs = 0;                   // type has pointer slots to release on pop
+  static constexpr std::uint8_t kMcalled = 1;  // callee holds a module reference
+  // A frame above was pushed in a later stack chunk: when this one is the
+  // top again, the current chunk may not be its own.
+  static constexpr std::uint8_t kChunkCheck = 2;
 };
 static_assert(sizeof(Frame) == 32);
 
@@ -76,7 +82,15 @@ struct Prog {
   std::uint32_t chunk_cur = 0;
   Ptr sp = H;                   // next free byte in chunks[chunk_cur]
   std::uint64_t stack_end = 0;  // end of chunks[chunk_cur] (0: no chunk yet)
-  std::uint64_t stack_bytes = 0;
+  // A push of `size` bytes takes the fast path while sp + size <= sp_limit:
+  // the chunk's end and the stack limit in one compare. Set with the chunk
+  // (Impl::set_stack); the frame vector's capacity is then enough for
+  // every frame the chunk can hold (next_chunk), so no other check.
+  std::uint64_t sp_limit = 0;
+  // The frame bytes in use are sp + stack_bias (mod 2^64): within a chunk
+  // sp moves by the frame sizes, so push and pop write only sp.
+  std::uint64_t stack_bias = 0 - std::uint64_t{H};
+  std::uint64_t stack_bytes() const { return sp + stack_bias; }
   std::uint64_t block_gen = 0;  // validates channel waiters
   Ptr alt_dst = H;
   Ptr scratch =
@@ -168,16 +182,34 @@ class Impl : public HeapHooks {
   inline Ptr push_frame(Prog& p, std::uint32_t type);  // raises stack overflow
   // push_frame with the type's rounded frame size and pointer flag known
   // (decode precomputes them for `frame`; see frame_size()).
-  inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
-  // push_frame_sized when the frame is over the stack limit (raises), needs
-  // a new stack chunk or a bigger frame vector.
+  inline Ptr push_frame_sized(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs) {
+    return push_frame_at(cage.base(), p, type, size, ptrs);
+  }
+  // push_frame_sized with the cage's base given: the interpreter's own copy,
+  // so its `frame` needs no load through the Impl.
+  inline Ptr push_frame_at(std::uint8_t* base, Prog& p, std::uint32_t type, std::uint32_t size,
+                           bool ptrs);
+  // push_frame_sized when the frame is over the stack limit (raises) or
+  // needs a new stack chunk.
   [[gnu::noinline]] Ptr push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
-  void set_chunk(Prog& p, std::uint32_t chunk) {
+  // Makes `chunk` current with `sp` its next free byte and `bytes` of
+  // frames in use (the stack's total, all chunks).
+  void set_stack(Prog& p, std::uint32_t chunk, Ptr sp, std::uint64_t bytes) {
     p.chunk_cur = chunk;
     p.stack_end = std::uint64_t{p.chunks[chunk].base} + p.chunks[chunk].size;
+    p.sp = sp;
+    p.stack_bias = bytes - sp;
+    p.sp_limit = std::min(p.stack_end, sp + (opts.stack_limit - bytes));
+  }
+  // Pops the top frame's bytes (its record still there).
+  void pop_stack(Prog& p, const Frame& fr) {
+    if (fr.chunk != p.chunk_cur)
+      set_stack(p, fr.chunk, fr.fp, p.stack_bytes() - fr.size);
+    else
+      p.sp = fr.fp;
   }
   void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
@@ -233,15 +265,14 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
 // The hot path makes no call (the slow cases, a new stack chunk or a full
 // frame vector, go out of line first), so nothing it computes has to
 // survive a call: the interpreter's registers stay put.
-[[gnu::always_inline]] inline Ptr Impl::push_frame_sized(Prog& p, std::uint32_t type,
-                                                         std::uint32_t size, bool ptrs) {
+[[gnu::always_inline]] inline Ptr Impl::push_frame_at(std::uint8_t* base, Prog& p,
+                                                      std::uint32_t type, std::uint32_t size,
+                                                      bool ptrs) {
   const Ptr f = p.sp;
-  if (p.stack_bytes + size > opts.stack_limit || std::uint64_t{f} + size > p.stack_end ||
-      p.frames.size() == p.frames.capacity()) [[unlikely]]
+  if (std::uint64_t{f} + size > p.sp_limit) [[unlikely]]
     return push_frame_slow(p, type, size, ptrs);
   p.sp = f + size;
-  p.stack_bytes += size;
-  std::uint8_t* d = cage.at(f);
+  std::uint8_t* d = base + f;
   if (ptrs) heap.init_record(d, type);
   st<std::int32_t>(d, -1);
   st<Ptr>(d + 4, H);
@@ -259,7 +290,8 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.caller_ml = p.ml;
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
-  // Checked above: push_back's growing path (a call) is dead code here.
+  // Guaranteed by sp_limit (see Prog): push_back's growing path (a call) is
+  // dead code here.
   if (p.frames.size() == p.frames.capacity()) __builtin_unreachable();
   p.frames.push_back(fr);
   return f;
@@ -271,31 +303,21 @@ inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
 }
 
 [[gnu::always_inline]] inline void Impl::pop_frame(Prog& p) {
-  const Frame& fr = p.frames.back();
-  p.stack_bytes -= fr.size;
-  p.sp = fr.fp;
-  if (fr.chunk != p.chunk_cur) [[unlikely]]
-    set_chunk(p, fr.chunk);
-  const bool mcalled = fr.mcalled;
-  const std::uint32_t fml = fr.ml;
-  const Ptr fp = fr.fp;
-  const std::uint32_t type = fr.type;
-  const bool ptrs = fr.has_ptrs;
+  const Frame fr = p.frames.back();
+  pop_stack(p, fr);
   p.frames.pop_back();
-  if (ptrs) heap.release_record(cage.at(fp), type);
-  if (mcalled) [[unlikely]]
-    heap.decref(modlink(fml).obj);
+  if (fr.has_ptrs) heap.release_record(cage.at(fr.fp), fr.type);
+  if (fr.slow & Frame::kMcalled) [[unlikely]]
+    heap.decref(modlink(fr.ml).obj);
 }
 
 void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
   while (static_cast<std::int32_t>(p.frames.size()) - 1 > keep) {
     const Frame fr = p.frames.back();
     p.frames.pop_back();
-    p.stack_bytes -= fr.size;
-    p.sp = fr.fp;
-    if (fr.chunk != p.chunk_cur) set_chunk(p, fr.chunk);
+    pop_stack(p, fr);
     heap.release_record(cage.at(fr.fp), fr.type);
-    if (fr.mcalled) heap.decref(modlink(fr.ml).obj);
+    if (fr.slow & Frame::kMcalled) heap.decref(modlink(fr.ml).obj);
   }
 }
 

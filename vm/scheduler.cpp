@@ -36,8 +36,11 @@ void Impl::next_chunk(Prog& p, std::uint32_t size) {
     std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
     p.chunks.push_back({heap.alloc_stack(csize), csize});
   }
-  set_chunk(p, next);
-  p.sp = p.chunks[next].base;
+  set_stack(p, next, p.chunks[next].base, p.stack_bytes());
+  // Every frame takes at least 32 bytes: with room for as many records as
+  // the chunk can hold frames, the push's fast path needs no capacity check
+  // (frames in earlier chunks stay put while this one is in use).
+  p.frames.reserve(p.frames.size() + p.chunks[next].size / 32);
 }
 
 void Impl::end_prog(Prog& p) {
@@ -45,6 +48,7 @@ void Impl::end_prog(Prog& p) {
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
   p.chunks.clear();
   p.stack_end = 0;
+  p.sp_limit = 0;
   if (p.scratch != H) heap.free_stack(p.scratch);
   p.scratch = H;
   p.state = ProgState::Done;

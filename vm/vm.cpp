@@ -29,9 +29,13 @@ Impl::Impl(Options o)
 Impl::~Impl() { heap.set_hooks(nullptr); }
 
 Ptr Impl::push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs) {
-  if (p.stack_bytes + size > opts.stack_limit) raise_error("stack overflow");
-  if (std::uint64_t{p.sp} + size > p.stack_end) next_chunk(p, size);
-  if (p.frames.size() == p.frames.capacity()) p.frames.reserve(2 * p.frames.capacity() + 16);
+  if (p.stack_bytes() + size > opts.stack_limit) raise_error("stack overflow");
+  if (std::uint64_t{p.sp} + size > p.stack_end) {
+    // The frame below is left for a new chunk: returning to it may need
+    // the chunk switched back.
+    if (!p.frames.empty()) p.frames.back().slow |= Frame::kChunkCheck;
+    next_chunk(p, size);
+  }
   return push_frame_sized(p, type, size, ptrs);
 }
 

@@ -276,6 +276,43 @@ TEST(VmControl, StackOverflowAndInstructionLimit) {
   EXPECT_NE(o.err.find("instruction limit"), std::string::npos) << o.err;
 }
 
+TEST(VmControl, DeepCallsAcrossStackChunks) {
+  // f(n) = n by n nested calls of 256-byte frames (pointer slots at 32 and
+  // 36): depths 250..289 return across the first 64 KiB chunk's end again
+  // and again, then 3000 crosses a dozen chunks. A return that kept the
+  // wrong chunk or stack pointer corrupts a frame or the sums.
+  auto o =
+      run("\tmovw\t$0,48(fp)\n"
+          "\tmovw\t$0,52(fp)\n"
+          "L:loop\n"
+          "\tframe\t$1,200(fp)\n"
+          "\taddw\t$250,52(fp),40(200(fp))\n"
+          "\tlea\t56(fp),16(200(fp))\n"
+          "\tcall\t200(fp),$@main_f\n"
+          "\taddw\t56(fp),48(fp)\n"
+          "\taddw\t$1,52(fp)\n"
+          "\tbltw\t52(fp),$40,$@loop\n" +
+          print_int("48(fp)") +
+          "\tframe\t$1,200(fp)\n"
+          "\tmovw\t$3000,40(200(fp))\n"
+          "\tlea\t56(fp),16(200(fp))\n"
+          "\tcall\t200(fp),$@main_f\n" +
+          print_int("56(fp)") +
+          "\tret\n"
+          "L:main_f\n"
+          "\tbeqw\t40(fp),$0,$@base\n"
+          "\tframe\t$1,200(fp)\n"
+          "\tsubw\t$1,40(fp),40(200(fp))\n"
+          "\tlea\t44(fp),16(200(fp))\n"
+          "\tcall\t200(fp),$@main_f\n"
+          "\taddw\t$1,44(fp),0(16(fp))\n"
+          "\tret\n"
+          "L:base\n"
+          "\tmovw\t$0,0(16(fp))\n");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "10780\n3000\n");
+}
+
 TEST(VmThreads, DeadlockEndsWithStatusOne) {
   auto o = run("\tnewcw\t128(fp)\n\trecv\t128(fp),40(fp)\n");
   EXPECT_EQ(o.status, 1);
