@@ -33,9 +33,12 @@ inline constexpr unsigned kDirect = kNumOps;
 // Handlers beyond the opcodes' own, chosen at decode where an operand's value
 // allows a cheaper form of the same operation (aux carries the parameter):
 // modw and divw by a power-of-two immediate (a mask and a shift, no divide).
+// The _FF forms: m and d both frame words (the handler needs no base table).
 #define DIS_SPECIAL_HANDLERS(X) \
   X(modw_pow2)                  \
-  X(divw_pow2)
+  X(divw_pow2)                  \
+  X(modw_pow2_FF)               \
+  X(divw_pow2_FF)
 
 // Shape-specialised handlers of the commonest word operations: X(op, shape),
 // the shape naming source, middle and destination in turn: F a frame word
@@ -83,7 +86,9 @@ enum SpecialHandler : unsigned {
           kNumHandlers
 };
 
-struct DInst {
+// 48 bytes rather than 44: a branch's code + aux and SAVE_PC's ip - code
+// scale by 3 * 16 (a lea and a shift) instead of 11 * 4.
+struct alignas(16) DInst {
   Op op = Op::nop_;
   std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
@@ -93,6 +98,7 @@ struct DInst {
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
 };
+static_assert(sizeof(DInst) == 48);
 
 struct CaseEntry {
   std::int64_t lo, hi;
