@@ -86,9 +86,14 @@ enum SpecialHandler : unsigned {
           kNumHandlers
 };
 
-// 48 bytes rather than 44: a branch's code + aux and SAVE_PC's ip - code
-// scale by 3 * 16 (a lea and a shift) instead of 11 * 4.
-struct alignas(16) DInst {
+// 64 bytes, one cache line: a branch's code + aux and SAVE_PC's ip - code
+// scale by a shift.
+struct alignas(64) DInst {
+  // The plain run's handler address (direct threading: its dispatch is one
+  // indirect jump through this word). Filled from h by interpret<ProbeNone>
+  // the first time it runs the program (Program::threaded); the probe
+  // instantiations, --trace and the switch build use h.
+  const void* run = nullptr;
   Op op = Op::nop_;
   std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
@@ -98,7 +103,7 @@ struct alignas(16) DInst {
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
 };
-static_assert(sizeof(DInst) == 48);
+static_assert(sizeof(DInst) == 64);
 
 struct CaseEntry {
   std::int64_t lo, hi;
@@ -131,6 +136,7 @@ struct Program {
   std::vector<Export*> exports;  // owned by export_store
   std::vector<std::unique_ptr<Export>> export_store;
   bool tables_copied = false;
+  bool threaded = false;  // every DInst::run filled (the interpreter's)
 };
 
 // Checks every instruction (DESIGN decision 3); throws VerifyError.
