@@ -37,12 +37,18 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
   // The recorder measures preemption over batches of slices with the gaps
   // between them (scheduler, GC steps), idle sleeps left out
   // (CostRecorder::preempted_ns): the instructions' share is theirs of that.
-  double slept = 0;
-  for (const NamedRecord& b : d.buckets)
+  // What the recorder found whole in one interval is in its bucket already;
+  // the rest is shared.
+  double slept = 0, removed = 0;
+  for (const NamedRecord& b : d.buckets) {
     if (b.name == "idle" || b.name == "gc.idle") slept += b.rec.total_estimate();
-  const double slices = raw + t.probe_ticks + std::max(0.0, t.outside_ticks - slept);
+    if (b.name == vm::kPreemptedBucket) removed += b.rec.total_estimate();
+  }
+  const double slices = raw + t.probe_ticks + std::max(0.0, t.outside_ticks - slept - removed);
   a.preempted_ns = d.preempted_ns / runs;
-  a.preempted_inside_ns = slices > 0 ? a.preempted_ns * raw / slices : 0;
+  a.preempted_removed_ns = d.ns(removed) / runs;
+  const double rest = std::max(0.0, a.preempted_ns - a.preempted_removed_ns);
+  a.preempted_inside_ns = a.preempted_removed_ns + (slices > 0 ? rest * raw / slices : 0);
   for (const ModuleCost& mc : d.modules)
     for (const vm::ProbeRecord& r : mc.pcs) a.above_p99_ns += r.excess_over_percentile(99);
   a.above_p99_ns = d.ns(a.above_p99_ns) / runs;
@@ -67,9 +73,11 @@ std::string accuracy_text(const Accuracy& a) {
       format_duration_ns(a.plain_ns), format_duration_ns(a.plain_cpu_ns), a.plain_runs,
       a.instructions);
   s += fmt::format(
-      "accuracy: host preemption {} per run while the program ran, about {} of it inside "
-      "instructions; {} of the attributed time lies above each instruction's p99\n",
-      format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_inside_ns),
+      "accuracy: host preemption {} per run while the program ran, {} of it taken out of "
+      "instruction intervals (bucket {}), about {} more inside instructions; {} of the "
+      "attributed time lies above each instruction's p99\n",
+      format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_removed_ns),
+      vm::kPreemptedBucket, format_duration_ns(a.preempted_inside_ns - a.preempted_removed_ns),
       format_duration_ns(a.above_p99_ns));
   for (const PolicyAccuracy& p : a.policies) {
     // The preemption estimate can exceed what a large base leaves: then the
@@ -109,6 +117,7 @@ nlohmann::json accuracy_json(const Accuracy& a) {
           {"bias_ns_per_instruction", c.bias_ns},
           {"preempted_ns", a.preempted_ns},
           {"preempted_inside_ns", a.preempted_inside_ns},
+          {"preempted_removed_ns", a.preempted_removed_ns},
           {"cpu_ratio", c.cpu_ratio},
           {"above_p99_ns", a.above_p99_ns},
           {"policies", std::move(policies)}};

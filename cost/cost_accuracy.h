@@ -26,10 +26,12 @@ struct Accuracy {
   double plain_ns = 0, plain_cpu_ns = 0;  // medians of the plain runs
   int plain_runs = 0;
   double instructions = 0;  // per run
-  // Per run: elapsed less CPU time of the timed slices, and the part of it
-  // that fell inside instruction intervals, taken in proportion to their
-  // share of the slices (the rest fell in the probes' bookkeeping).
-  double preempted_ns = 0, preempted_inside_ns = 0;
+  // Per run: elapsed less CPU time of the timed slices; the part the
+  // recorder took out of instruction intervals into the bucket `preempted`;
+  // and all of it that the attributed time holds: that part plus the rest's
+  // share in proportion to the instruction intervals' share of the slices
+  // (the remainder fell in the probes' bookkeeping and the gaps).
+  double preempted_ns = 0, preempted_removed_ns = 0, preempted_inside_ns = 0;
   double above_p99_ns = 0;  // per run, included in every attributed_ns
   vm::BasePolicy chosen = vm::BasePolicy::Min;
   std::vector<PolicyAccuracy> policies;  // min, median, mean

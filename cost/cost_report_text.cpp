@@ -73,9 +73,15 @@ std::string header(const CostData& d, const ReportOptions& o) {
                    t.instructions, dur(d, t.instruction_ticks + t.outside_ticks),
                    dur(d, t.instruction_ticks), dur(d, t.outside_ticks));
   if (d.wall_ns > 0) s += fmt::format("; wall {}", format_duration_ns(d.wall_ns));
-  if (d.preempted_ns > 0)
-    s += fmt::format("; host preemption {} (in the timed slices)",
+  if (d.preempted_ns > 0) {
+    s += fmt::format("; host preemption {} (in the timed slices",
                      format_duration_ns(d.preempted_ns));
+    for (const NamedRecord& b : d.buckets)
+      if (b.name == vm::kPreemptedBucket)
+        s += fmt::format("; {} of it taken out of {} instruction intervals into bucket {}",
+                         dur(d, b.rec.total_estimate()), b.rec.timed, b.name);
+    s += ")";
+  }
   if (t.probe_ticks > 0)
     s += fmt::format("; probe bookkeeping {} (not attributed)", dur(d, t.probe_ticks));
   s += "\n";

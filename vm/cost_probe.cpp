@@ -22,10 +22,19 @@ CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every
     read_ticks_ = timer().read.min_ticks;
     batch_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kBatchNs);
     probe_bucket_ = &buckets_[kProbeBucket];
+    suspect_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kSuspectNs);
   } else {
     probe_bucket_ = &spare_;
   }
+  init_timers();
+}
+
+void CostRecorder::init_timers() {
   chained.set_overhead(probe_bucket_);
+  if (suspect_ticks_ > 0) {
+    chained.set_suspects(&suspects_, suspect_ticks_);
+    sampled.set_suspects(&suspects_, suspect_ticks_);
+  }
 }
 
 CostRecorder::~CostRecorder() {
@@ -379,19 +388,24 @@ void CostRecorder::close_batch(std::uint64_t now) {
   if (clock_gettime(batch_.clock, &ts) != 0) return;  // its thread is gone
   const std::uint64_t cpu =
       static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
-  preempted_ns_ += to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
+  const double preempted = to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
+  preempted_ns_ += preempted;
+  if (!suspects_.empty())
+    settle_suspects(suspects_, preempted * timer().ticks_per_ns, buckets_[kPreemptedBucket]);
 }
 
 void CostRecorder::finish() { close_batch(now_ticks()); }
 
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
+  // The intervals queued so far belong to the batch that ends here.
+  chained.flush();
   if (mode_ != ProbeMode::Count) close_batch(now_ticks());
   suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
   // Raw ticks, as everywhere in the hot path (the base is applied to the
   // records after the run).
   chained = ChainedTimer<>();
-  chained.set_overhead(probe_bucket_);
   sampled = SampledTimer<>(sampled.every(), 0);
+  init_timers();
   // The next slice's gap starts here, not where this slice began.
   if (mode_ != ProbeMode::Count) {
     last_close_ = now_ticks();
@@ -530,6 +544,7 @@ Base measure_interpreter_base(BasePolicy policy, ProbeMode mode, std::uint32_t i
   CostRecorder rec(mode == ProbeMode::Sampled ? ProbeMode::Sampled : ProbeMode::Time, Base{}, 1);
   rec.install(machine);
   machine.run_module(std::move(m), "probe-base.s", {"probe-base"});
+  rec.finish();
   std::vector<ProbeRecord> runts;
   for (const ProgramRecords& pr : rec.programs())
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 // In sanitizer builds free blocks are poisoned, so AddressSanitizer reports a
 // use after free inside our allocator. The shadow outlives the mapping: a
@@ -52,6 +53,7 @@ Heap::~Heap() {
 }
 
 std::uint32_t Heap::add_type(TypeInfo t) {
+  if (t.kind == TypeKind::Stack) throw std::logic_error("heap: a second stack type");
   types_.push_back(std::move(t));
   return static_cast<std::uint32_t>(types_.size() - 1);
 }

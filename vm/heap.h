@@ -177,8 +177,9 @@ class Heap {
     if (!could_be_block(p)) [[unlikely]]
       return nullptr;
     BlockHeader* h = header(p);
-    if (h->magic != kLive || h->type >= types_.size() || types_[h->type].kind == TypeKind::Stack)
-        [[unlikely]]
+    // kTypeStack is the only type of kind Stack (add_type refuses another),
+    // so no type-table load on every pointer move.
+    if (h->magic != kLive || h->type >= types_.size() || h->type == kTypeStack) [[unlikely]]
       return nullptr;
     return h;
   }

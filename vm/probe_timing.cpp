@@ -74,6 +74,24 @@ Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties) 
   return b;
 }
 
+void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket) {
+  std::sort(suspects.begin(), suspects.end(),
+            [](const Suspect& a, const Suspect& b) { return a.ticks > b.ticks; });
+  double left = preempted > 0 ? preempted : 0;
+  for (const Suspect& x : suspects) {
+    const auto take = static_cast<std::uint64_t>(std::min(left, static_cast<double>(x.ticks)));
+    if (take > 0) {
+      bucket.observe(take);
+      left -= static_cast<double>(take);
+    }
+    if (x.counted)
+      x.rec->add(x.ticks - take);
+    else
+      x.rec->observe(x.ticks - take);
+  }
+  suspects.clear();
+}
+
 Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
   (void)timer();
   std::array<ProbeRecord, 8> empties;

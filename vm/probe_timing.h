@@ -37,6 +37,8 @@ namespace dis::vm {
 // The bucket of the probes' own bookkeeping (cost_probe.h): reported, but
 // not part of the attributed total.
 inline constexpr const char* kProbeBucket = "probe";
+// The bucket of host preemption taken out of instruction intervals.
+inline constexpr const char* kPreemptedBucket = "preempted";
 
 // The run-time-chosen clock (one predictable branch per read).
 // The plain TSC read is laid out as the expected path (inline, no jump out
@@ -51,11 +53,33 @@ struct DefaultClock {
   }
 };
 
+// An interval long enough to hold a host preemption, kept out of its record
+// until the preemption measured around it is known (CostRecorder settles
+// it: the preempted part goes to a bucket, the rest to the record).
+struct Suspect {
+  ProbeRecord* rec;
+  std::uint64_t ticks;
+  bool counted;  // a chained interval (an execution); else a sampled observation
+};
+
+// Settles intervals set aside against `preempted` ticks of host preemption
+// measured around them: longest first (one preemption of a millisecond or
+// more lands whole in one interval, then the longest), each gives up to all
+// its ticks to `bucket` until the preemption is used up; what is left of
+// each goes to its record. Empties `suspects`.
+void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket);
+
 // The interval a timer has open, if any: what ChainedTimer and SampledTimer
 // share for moving probe bookkeeping out of an instruction.
 template <class Clock>
 class OpenInterval {
  public:
+  // Intervals of at least `ticks` go to `sink` instead of their records;
+  // nullptr (the default) records every interval as it is.
+  void set_suspects(std::vector<Suspect>* sink, std::uint64_t ticks) noexcept {
+    suspects_ = sink;
+    suspect_ticks_ = sink ? ticks : ~std::uint64_t{0};
+  }
   bool open() const noexcept { return open_ != nullptr; }
   // Restarts the open interval now (after probe bookkeeping that must not
   // be charged to the instruction); returns the ticks since it began, 0 if
@@ -87,8 +111,19 @@ class OpenInterval {
   std::uint64_t length(std::uint64_t now, std::uint64_t base) const noexcept {
     return now > start_ ? minus_base(now - start_, base) : 0;
   }
+  // Records an interval (outside the timed path), or sets it aside.
+  void record_interval(ProbeRecord* rec, std::uint64_t ticks, bool counted) {
+    if (ticks >= suspect_ticks_) [[unlikely]]
+      suspects_->push_back({rec, ticks, counted});
+    else if (counted)
+      rec->add(ticks);
+    else
+      rec->observe(ticks);
+  }
   ProbeRecord* open_ = nullptr;
   std::uint64_t start_ = 0;
+  std::vector<Suspect>* suspects_ = nullptr;
+  std::uint64_t suspect_ticks_ = ~std::uint64_t{0};
 };
 
 // The hot path keeps no running total: the ticks recorded so far are
@@ -152,10 +187,16 @@ class ChainedTimer : public OpenInterval<Clock> {
     queue_[queued_] = {open_, t};
     return ++queued_ == kQueue;
   }
-  void flush() noexcept {
-    for (std::uint32_t i = 0; i < queued_; ++i) queue_[i].rec->add(queue_[i].ticks);
+
+ public:
+  // Adds the queued intervals to their records (close() does it too).
+  void flush() {
+    for (std::uint32_t i = 0; i < queued_; ++i)
+      this->record_interval(queue_[i].rec, queue_[i].ticks, true);
     queued_ = 0;
   }
+
+ private:
   // A full queue: the batch is skipped time; returns the tick after it.
   [[gnu::noinline]] std::uint64_t drain(std::uint64_t now) noexcept {
     flush();
@@ -227,7 +268,7 @@ class SampledTimer : public OpenInterval<Clock> {
 
  private:
   void record(std::uint64_t now) noexcept {
-    open_->observe(this->length(now, base_));
+    this->record_interval(open_, this->length(now, base_), false);
     open_ = nullptr;
   }
   // Uniform in [1, 2N - 1]: mean N.

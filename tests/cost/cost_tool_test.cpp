@@ -5,13 +5,17 @@
 // Regenerate goldens after an intended change: DIS_UPDATE_GOLDEN=1 test_cost
 // (then read the diff).
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <thread>
 
 #include "cost_run.h"
 #include "json_schema_checker.h"
@@ -150,6 +154,52 @@ TEST(CostTool, SleepIsNoPreemption) {
   EXPECT_GE(r.run_ns, 200e6);
   EXPECT_GE(r.data.preempted_ns, 0);
   EXPECT_LT(r.data.preempted_ns, 100e6);
+}
+
+// Host preemption found whole in one instruction interval leaves it for the
+// bucket "preempted": a busy thread shares this thread's CPU, so the run is
+// preempted every few milliseconds. Fails when the long intervals stay in
+// their instructions (no bucket) or when setting them aside loses executions.
+TEST(CostTool, PreemptionLeavesTheInstructions) {
+  cpu_set_t old, one;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof old, &old), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &old)) ++cpu;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);
+  std::atomic<bool> stop{false};
+  std::thread rival([&] {
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  const std::string prog = src("perf/programs/loop.b");
+  Module m = load_program(prog);
+  RunSpec spec;
+  spec.program = prog;
+  spec.args = {prog, "3000000"};
+  std::ostringstream out;
+  spec.vm.out = &out;
+  spec.mode = vm::ProbeMode::Time;
+  RunOutcome r = run_costed(m, spec);
+  stop = true;
+  rival.join();
+  pthread_setaffinity_np(pthread_self(), sizeof old, &old);
+  ASSERT_EQ(r.status, 0);
+  spec.mode = vm::ProbeMode::Count;
+  RunOutcome c = run_costed(m, spec);
+  EXPECT_EQ(r.instructions, c.instructions);
+  std::uint64_t executions = 0;
+  for (const ModuleCost& mc : r.data.modules)
+    for (const vm::ProbeRecord& rec : mc.pcs) executions += rec.count;
+  EXPECT_EQ(executions, r.instructions);
+  EXPECT_GT(r.data.preempted_ns, 10e6);
+  double moved = 0;
+  for (const NamedRecord& b : r.data.buckets)
+    if (b.name == vm::kPreemptedBucket) moved = r.data.ns(b.rec.total_estimate());
+  EXPECT_GT(moved, 0.5 * r.data.preempted_ns);
+  EXPECT_LE(moved, r.data.preempted_ns * 1.001);
 }
 
 json timed_json(const std::string& args, const std::string& name) {

@@ -246,6 +246,48 @@ TEST(ProbeTiming, ChainedTimerAttributesWhatItRecordsOnly) {
   EXPECT_EQ(t.attributed(), a.sum + b.sum);
 }
 
+TEST(ProbeTiming, LongIntervalsWaitForThePreemptionAroundThem) {
+  // Intervals of 1000 ticks or more are set aside; settling against 5000
+  // ticks of preemption takes it from the longest first (a: all its 4200),
+  // then the next (b: the remaining 800 of 1500); the short ones and what is
+  // left of the long ones reach their records, every execution counted.
+  ScriptClock::ticks = {0, 10, 4210, 4230, 5730, 5740, 6740};
+  ScriptClock::next = 0;
+  ProbeRecord a, b, c, bucket;
+  std::vector<Suspect> sink;
+  ChainedTimer<ScriptClock> t;
+  t.set_suspects(&sink, 1000);
+  t.begin(c);  // 0
+  t.begin(a);  // 10: c took 10
+  t.begin(c);  // 4210: a took 4200
+  t.begin(b);  // 4230: c took 20
+  t.begin(c);  // 5730: b took 1500
+  t.begin(b);  // 5740: c took 10
+  t.close();   // 6740: b took 1000
+  ASSERT_EQ(sink.size(), 3u);
+  EXPECT_EQ(c.count, 3u);
+  EXPECT_EQ(c.sum, 40u);
+  EXPECT_EQ(a.count + b.count, 0u);
+  settle_suspects(sink, 5000, bucket);
+  EXPECT_TRUE(sink.empty());
+  EXPECT_EQ(a.count, 1u);
+  EXPECT_EQ(a.sum, 0u);
+  EXPECT_EQ(b.count, 2u);
+  EXPECT_EQ(b.sum, 700u + 1000u);
+  EXPECT_EQ(b.max, 1000u);
+  EXPECT_EQ(bucket.timed, 2u);
+  EXPECT_EQ(bucket.sum, 5000u);
+  // No preemption measured: the intervals are recorded whole.
+  ProbeRecord d, none;
+  sink.push_back({&d, 3000, true});
+  sink.push_back({&d, 2000, false});
+  settle_suspects(sink, 0, none);
+  EXPECT_EQ(d.count, 1u);
+  EXPECT_EQ(d.timed, 2u);
+  EXPECT_EQ(d.sum, 5000u);
+  EXPECT_EQ(none.timed, 0u);
+}
+
 TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
   ProbeRecord r[3];
   ChainedTimer<> t;

@@ -156,6 +156,41 @@ TEST(VmSpecialised, FusedIndexPairRaisesOnBoundsAndNil) {
   EXPECT_EQ(o.err, general.err);
 }
 
+TEST(VmSpecialised, IndexAnyTypeTakesTheElementSizeFromTheArray) {
+  // indx's fast path reads the element type from the array header: element
+  // addresses 3 elements apart differ by 3 sizes (4, 8 and 12 bytes), and
+  // element 0 of a slice a[2:] is element 2 of a.
+  auto o = run_text(program(
+      "\tnewa\t$5,$5,128(fp)\n\tnewa\t$5,$6,132(fp)\n\tnewa\t$5,$7,136(fp)\n"
+      "\tmovw\t$0,40(fp)\n\tmovw\t$3,44(fp)\n\tmovw\t$2,48(fp)\n"
+      "\tindx\t128(fp),52(fp),40(fp)\n\tindx\t128(fp),56(fp),44(fp)\n\tsubw\t52(fp),56(fp),60(fp)\n"
+      "\tindx\t132(fp),52(fp),40(fp)\n\tindx\t132(fp),56(fp),44(fp)\n\tsubw\t52(fp),56(fp),64(fp)\n"
+      "\tindx\t136(fp),52(fp),40(fp)\n\tindx\t136(fp),56(fp),44(fp)\n\tsubw\t52(fp),56(fp),68(fp)\n"
+      "\tmovp\t136(fp),140(fp)\n\tslicea\t$2,$5,140(fp)\n"
+      "\tindx\t140(fp),52(fp),40(fp)\n\tindx\t136(fp),56(fp),48(fp)\n\tsubw\t52(fp),56(fp),72(fp)\n"
+      "\tmovw\t$77,4(56(fp))\n\tindx\t140(fp),52(fp),40(fp)\n" +
+          print_int("60(fp)") + print_int("64(fp)") + print_int("68(fp)") + print_int("72(fp)") +
+          print_int("4(52(fp))"),
+      "", "\tdesc\t$7,12,\"\"\n"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "12\n24\n36\n0\n77\n");
+}
+
+TEST(VmSpecialised, IndexAnyTypeRaisesOnBoundsNilAndNonArrays) {
+  for (const char* index : {"$5", "$-1"}) {
+    auto o = run(std::string("\tnewa\t$5,$6,128(fp)\n\tmovw\t") + index +
+                 ",40(fp)\n\tindx\t128(fp),44(fp),40(fp)\n");
+    EXPECT_EQ(o.status, 1) << index;
+    EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+  }
+  auto nil = run("\tindx\t128(fp),44(fp),40(fp)\n");
+  EXPECT_EQ(nil.status, 1);
+  EXPECT_NE(nil.err.find("array bounds error"), std::string::npos) << nil.err;
+  auto record = run("\tnew\t$6,128(fp)\n\tindx\t128(fp),44(fp),40(fp)\n");
+  EXPECT_EQ(record.status, 1);
+  EXPECT_NE(record.err.find("dereference of nil"), std::string::npos) << record.err;
+}
+
 // The source line (of t.s) an error message names: each instruction is a
 // line of its own, so pc k is on line (line of pc 0) + k.
 int reported_line(const std::string& err) {
