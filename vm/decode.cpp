@@ -64,7 +64,9 @@ std::uint16_t choose_handler(const Instruction& in, DInst& d) {
   if ((in.op == Op::modw_ || in.op == Op::divw_) && in.src.mode == AddrMode::Imm && in.src.a > 0 &&
       in.src.a <= (1 << 30) && (in.src.a & (in.src.a - 1)) == 0) {
     d.aux = in.op == Op::modw_ ? in.src.a : std::countr_zero(static_cast<std::uint32_t>(in.src.a));
-    return static_cast<std::uint16_t>(in.op == Op::modw_ ? kH_modw_pow2 : kH_divw_pow2);
+    const bool ff = shape_letter(d.m) == 'F' && shape_letter(d.d) == 'F';
+    if (in.op == Op::modw_) return static_cast<std::uint16_t>(ff ? kH_modw_pow2_FF : kH_modw_pow2);
+    return static_cast<std::uint16_t>(ff ? kH_divw_pow2_FF : kH_divw_pow2);
   }
   const char shape[4] = {shape_letter(d.s), shape_letter(d.m), shape_letter(d.d), 0};
   for (const Shaped& x : kShaped)

@@ -33,9 +33,12 @@ inline constexpr unsigned kDirect = kNumOps;
 // Handlers beyond the opcodes' own, chosen at decode where an operand's value
 // allows a cheaper form of the same operation (aux carries the parameter):
 // modw and divw by a power-of-two immediate (a mask and a shift, no divide).
+// The _FF forms: m and d both frame words (the handler needs no base table).
 #define DIS_SPECIAL_HANDLERS(X) \
   X(modw_pow2)                  \
-  X(divw_pow2)
+  X(divw_pow2)                  \
+  X(modw_pow2_FF)               \
+  X(divw_pow2_FF)
 
 // Shape-specialised handlers of the commonest word operations: X(op, shape),
 // the shape naming source, middle and destination in turn: F a frame word
@@ -83,7 +86,14 @@ enum SpecialHandler : unsigned {
           kNumHandlers
 };
 
-struct DInst {
+// 64 bytes, one cache line: a branch's code + aux and SAVE_PC's ip - code
+// scale by a shift.
+struct alignas(64) DInst {
+  // The plain run's handler address (direct threading: its dispatch is one
+  // indirect jump through this word). Filled from h by interpret<ProbeNone>
+  // the first time it runs the program (Program::threaded); the probe
+  // instantiations, --trace and the switch build use h.
+  const void* run = nullptr;
   Op op = Op::nop_;
   std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
@@ -93,6 +103,7 @@ struct DInst {
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
 };
+static_assert(sizeof(DInst) == 64);
 
 struct CaseEntry {
   std::int64_t lo, hi;
@@ -125,6 +136,7 @@ struct Program {
   std::vector<Export*> exports;  // owned by export_store
   std::vector<std::unique_ptr<Export>> export_store;
   bool tables_copied = false;
+  bool threaded = false;  // every DInst::run filled (the interpreter's)
 };
 
 // Checks every instruction (DESIGN decision 3); throws VerifyError.
