@@ -148,6 +148,12 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
 }
 
 const std::vector<ProgramRecords>& CostRecorder::programs() const {
+  // Intervals still set aside (the last batch not closed by finish()) are
+  // recorded whole, so the counts are exact whenever they are read.
+  if (!suspects_.empty()) {
+    ProbeRecord none;
+    settle_suspects(suspects_, 0, none);
+  }
   for (ProgramRecords& pr : programs_) {
     if (pr.strided.empty()) continue;
     const std::size_t n = pr.program->code.size();

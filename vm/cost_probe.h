@@ -236,7 +236,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   void open_batch(std::uint64_t now);
   void close_batch(std::uint64_t now);
   void init_timers();
-  std::vector<Suspect> suspects_;
+  mutable std::vector<Suspect> suspects_;
   std::uint64_t suspect_ticks_ = 0;  // 0: nothing set aside (the count view)
   ProbeRecord spare_;                // the probe bucket of the count view (never reported)
   std::map<std::string, ProbeRecord> builtins_;
