@@ -16,6 +16,7 @@ constexpr std::size_t kStackMax = 4096;  // depth-first marking, then passes
 constexpr std::int64_t kPaceFactor = 4;
 constexpr std::int64_t kMaxPaced = 8 * kMaxQuanta;
 constexpr std::int64_t kUnbounded = std::int64_t{1} << 60;
+constexpr int kQuietEpochs = 3;  // see "Quiet heap" in gc.h
 }  // namespace
 
 bool parse_gc_mode(const std::string& name, GcMode& mode) {
@@ -43,6 +44,7 @@ std::string format_gc_stats(const GcStats& s) {
     << "gc idle-episodes " << s.idle_episodes << "\n"
     << "gc idle-steps " << s.idle_steps << "\n"
     << "gc full-collections " << s.full_collections << "\n"
+    << "gc quiet-quanta " << s.quiet_quanta << "\n"
     << "heap bytes-allocated " << s.bytes_allocated << "\n"
     << "heap bytes-live " << s.bytes_live << "\n"
     << "heap bytes-peak " << s.bytes_peak << "\n"
@@ -129,7 +131,19 @@ std::uint8_t Collector::sweeper() const {
   return static_cast<std::uint8_t>((colour_epoch_ - 2) % 3);
 }
 
+// Every allocation or free of a heap block moves the version (stack chunks
+// are not the collector's).
+std::uint64_t Collector::heap_version() const {
+  const HeapStats& h = heap_.stats();
+  return h.allocs + h.frees;
+}
+
+bool Collector::changed_since_epoch() const {
+  return roots_changed_ || heap_version() != heap_version_;
+}
+
 void Collector::unpin(Ptr p) {
+  roots_changed_ = true;
   auto it = std::find(pinned_.begin(), pinned_.end(), p);
   if (it != pinned_.end()) pinned_.erase(it);
 }
@@ -319,6 +333,13 @@ void Collector::end_pass() {
   ++stats_.passes;
   cursor_ = kHeapStart;
   if (!heap_.nprop) {
+    quiet_epochs_ = changed_since_epoch() || epoch_swept_ != 0 || stats_.passes != epoch_passes_ + 1
+                        ? 0
+                        : quiet_epochs_ + 1;
+    heap_version_ = heap_version();
+    roots_changed_ = false;
+    epoch_swept_ = 0;
+    epoch_passes_ = stats_.passes;
     ++colour_epoch_;
     heap_.mutator_colour = mutator();
     gce_ = gct_ = 0;
@@ -363,6 +384,7 @@ void Collector::run_step(std::int64_t budget) {
     } else if (h->colour == sweeper_colour) {
       heap_.collect(b + 16);
       ++work_.swept;
+      ++epoch_swept_;
       ++gce_;
     }
   }
@@ -388,6 +410,11 @@ void Collector::step() {
 void Collector::quantum_end() {
   fresh_.clear();
   if (halt_) return;
+  if (mode_ == GcMode::Dis && quiet_epochs_ >= kQuietEpochs && !heap_.nprop &&
+      !changed_since_epoch()) {
+    ++stats_.quiet_quanta;
+    return;
+  }
   // Pacing (not in Inferno): blocks the reference counts did not free since
   // the last step (cyclic garbage, or everything under --gc=ms) raise the
   // budget, so a loop making cycles cannot outrun the walk.

@@ -16,6 +16,14 @@
 // (Inferno recurses 64 deep), and a collector free releases the children's
 // counts so reference counts stay exact.
 //
+// Quiet heap (not in Inferno): once three whole epochs in a row ran with
+// nothing allocated or freed, no barrier and nothing swept, each colour
+// has been the sweeper's, so every block was reached; until something is
+// allocated or freed (or a barrier fires, or a pin goes) a quantum-end step
+// would only repeat the same marking, and under --gc=dis it is skipped.
+// A cycle dropped without any free meanwhile waits for the next allocation
+// or free: the heap cannot grow until then. step(), idle() and
+// full_collect() always run; --gc=ms never skips.
 // Safe points: steps run only between scheduler quanta (or at idle), where
 // no C++ code holds heap pointers. Stress mode collects at every allocation
 // and keeps every block allocated since the last quantum alive; its
@@ -67,6 +75,7 @@ struct GcStats {
   std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
   std::uint64_t extent = 0, extent_peak = 0, bytes_returned = 0, trims = 0;  // HeapStats
   std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
+  std::uint64_t quiet_quanta = 0;  // quantum ends that ran no step: the heap was quiet
   std::uint64_t verify_runs = 0, verify_failures = 0;
   std::uint64_t verify_count_runs = 0;  // runs that also recounted references
   std::string first_verify_error;
@@ -120,7 +129,10 @@ class Collector {
   bool halted() const { return halt_ > 0; }
 
   // Extra roots held by the host (Inferno's ptradd).
-  void pin(Ptr p) { pinned_.push_back(p); }
+  void pin(Ptr p) {
+    roots_changed_ = true;
+    pinned_.push_back(p);
+  }
   void unpin(Ptr p);
 
   void set_observer(GcObserver* o);
@@ -163,7 +175,14 @@ class Collector {
   std::uint32_t partial_next_ = 0;
   std::vector<Ptr> pinned_;
   std::uint64_t live_at_step_ = 0;  // live blocks after the last quantum's step
-  std::vector<Ptr> fresh_;          // stress mode: allocated since the last safe point
+  std::uint64_t epoch_swept_ = 0;   // blocks swept since the epoch began
+  int quiet_epochs_ = 0;            // epochs in a row with no change and no sweep
+  std::uint64_t heap_version_ = 0;  // allocations + frees when the epoch began
+  std::uint64_t epoch_passes_ = 0;  // passes when the epoch began
+  bool roots_changed_ = false;      // a pin or unpin since the epoch began
+  std::uint64_t heap_version() const;
+  bool changed_since_epoch() const;
+  std::vector<Ptr> fresh_;  // stress mode: allocated since the last safe point
   GcObserver* observer_ = nullptr;
   FreeBridge* bridge_ = nullptr;
   GcWork work_;  // of the current step

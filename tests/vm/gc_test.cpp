@@ -98,6 +98,57 @@ TEST(GcHeap, ColoursRotateAndTheBarrierMakesPropagators) {
   h.decref(p);
 }
 
+// Quantum ends on an unchanged heap stop stepping after three quiet epochs;
+// an allocation wakes the collector. A cycle dropped while it is quiet (a
+// release without a free) waits for the next allocation, which wakes it:
+// the cycle is reclaimed and the collector goes quiet again.
+TEST(GcHeap, QuietHeapSkipsQuantumStepsUntilItChanges) {
+  VM vm;
+  Heap& h = vm.impl().heap;
+  Collector& gc = *vm.impl().gc;
+  std::uint32_t node = h.add_type(8, {0xC0}, "node");
+  Ptr keep = h.new_object(node);
+  gc.pin(keep);
+  for (int i = 0; i < 100; ++i) gc.quantum_end();
+  GcStats s = gc.stats();
+  EXPECT_GT(s.quiet_quanta, 80u);
+  EXPECT_LT(s.steps, 20u);
+  EXPECT_EQ(s.steps + s.quiet_quanta, 100u);
+  Ptr a = h.new_object(node), b = h.new_object(node);
+  h.store_ptr(h.cage().at(a), b);
+  h.store_ptr(h.cage().at(b), a);
+  for (int i = 0; i < 100; ++i) gc.quantum_end();
+  EXPECT_GT(gc.stats().steps, s.steps);  // the allocations woke it
+  EXPECT_GT(gc.stats().quiet_quanta, s.quiet_quanta + 50u);
+  h.decref(a);  // now only the cycle holds a and b
+  h.decref(b);
+  for (int i = 0; i < 100; ++i) gc.quantum_end();
+  EXPECT_EQ(h.stats().live_blocks, 3u);  // asleep: nothing was allocated
+  const std::uint64_t steps = gc.stats().steps;
+  h.decref(h.alloc(kTypeWord, 4));
+  for (int i = 0; i < 100; ++i) gc.quantum_end();
+  EXPECT_GT(gc.stats().steps, steps);
+  EXPECT_EQ(h.stats().live_blocks, 1u);
+  EXPECT_EQ(h.stats().freed_collector, 2u);
+  const std::uint64_t quiet = gc.stats().quiet_quanta;
+  for (int i = 0; i < 10; ++i) gc.quantum_end();
+  EXPECT_EQ(gc.stats().quiet_quanta, quiet + 10);  // quiet again
+  gc.unpin(keep);
+  h.decref(keep);
+  EXPECT_EQ(h.stats().live_blocks, 0u);
+}
+
+// Without reference counts a release says nothing: --gc=ms never skips.
+TEST(GcHeap, MarkSweepNeverSkipsQuantumSteps) {
+  Options o;
+  o.gc = GcMode::MarkSweep;
+  VM vm(o);
+  Collector& gc = *vm.impl().gc;
+  for (int i = 0; i < 50; ++i) gc.quantum_end();
+  EXPECT_EQ(gc.stats().quiet_quanta, 0u);
+  EXPECT_EQ(gc.stats().steps, 50u);
+}
+
 TEST(GcHeap, UnreachableCycleIsCollectedAndCountsStayExact) {
   VM vm;
   Heap& h = vm.impl().heap;
