@@ -258,6 +258,17 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
   EXPECT_NE(r.out.find("--timer"), std::string::npos) << r.out;
 }
 
+// The count view reads no clock, so it does not pay the ~30 ms calibration;
+// its environment says so instead of naming a timer it never read.
+TEST(CostTool, CountViewNeverCalibratesTheTimer) {
+  json c = json::parse(
+      cost_report("--count --format json " + src("samples/loop.b"), "count_env.json").second);
+  EXPECT_EQ(c["environment"]["timer"], "none (no clock read)") << c["environment"];
+  EXPECT_EQ(c["environment"]["tsc_hz"], 0);
+  json t = timed_json(src("samples/loop.b"), "timed_env.json");
+  EXPECT_NE(t["environment"]["timer"], "none (no clock read)");
+}
+
 TEST(CostTool, JsonValidatesAgainstTheSchema) {
   std::ifstream in(src("cost/cost_schema.json"));
   test::SchemaChecker checker(json::parse(in));
