@@ -148,4 +148,10 @@ void verify(const Module& m);
 void decode(Program& p, Heap& heap);
 void copy_jump_tables(Program& p, Heap& heap, Ptr mp);
 
+// The instructions the fused handler at `pc` runs after it without a probe
+// step of their own (a counting probe derives their counts from pc's: its
+// executions less the times it declined to run fused). Fills `out` with
+// their pcs and returns how many (0 when pc's handler is not such a one).
+int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]);
+
 }  // namespace dis::vm
