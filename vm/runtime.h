@@ -44,8 +44,8 @@ struct Modlink {
 };
 
 // 32 bytes, so indexing the frame stack is a shift (every call and ret).
-// `frame` fills the first half; `call` and mcall the second (the caller is
-// the activation that calls, dis.txt: frame(src) = fp, not the pusher).
+// The caller is the activation that calls (dis.txt: frame(src) = fp), not
+// the one that pushed the frame: `call` and mcall write lr and caller.
 struct Frame {
   Ptr fp = H;
   std::uint32_t type = kTypeNone;
@@ -288,7 +288,9 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.fp = f;
   fr.type = type;
   fr.size = size;
+  // The running module for both: `call` keeps them (see CALL_FRAME).
   fr.ml = p.ml;
+  fr.caller_ml = p.ml;
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;
   // Guaranteed by sp_limit (see Prog): push_back's growing path (a call) is
