@@ -241,7 +241,8 @@ int main(int argc, char** argv) {
       outcome = cost::run_costed(main_module, spec);
       if (accuracy) progress.set("plain runs");
       std::vector<std::string> av(argv, argv + argc);
-      outcome.data.environment = vm::collect_environment(av);
+      outcome.data.environment =
+          vm::collect_environment(av, spec.mode != vm::ProbeMode::Count || accuracy);
     }
     std::cout.flush();
     std::ostream& os = out_file ? static_cast<std::ostream&>(*out_file) : std::cout;

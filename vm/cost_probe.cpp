@@ -157,13 +157,23 @@ const std::vector<ProgramRecords>& CostRecorder::programs() const {
   for (ProgramRecords& pr : programs_) {
     if (pr.strided.empty()) continue;
     const std::size_t n = pr.program->code.size();
-    for (std::size_t pc = 0; pc < n; ++pc) {
+    auto slot = [&](std::size_t pc, std::uintptr_t at) {
       std::uint64_t c;
-      std::memcpy(&c, pr.strided.data() + pc * sizeof(DInst), sizeof c);
-      if (mode_ == ProbeMode::Count)
-        pr.counts[pc] = c;
-      else
-        pr.records[pc].count = c;
+      std::memcpy(&c, pr.strided.data() + pc * sizeof(DInst) + at, sizeof c);
+      return c;
+    };
+    auto count = [&](std::size_t pc) -> std::uint64_t& {
+      return mode_ == ProbeMode::Count ? pr.counts[pc] : pr.records[pc].count;
+    };
+    for (std::size_t pc = 0; pc < n; ++pc) count(pc) = slot(pc, 0);
+    // What fused handlers ran without a step: their executions less the
+    // times they declined to run fused.
+    for (std::size_t pc = 0; pc < n; ++pc) {
+      std::int32_t followers[2];
+      const int k = derived_followers(*pr.program, pc, followers);
+      if (k == 0) continue;
+      const std::uint64_t fused = slot(pc, 0) - slot(pc, kDeclinedOffset);
+      for (int i = 0; i < k; ++i) count(static_cast<std::size_t>(followers[i])) += fused;
     }
   }
   return programs_;

@@ -304,11 +304,17 @@ struct ProbeCommon {
   std::memcpy(c, &n, sizeof n);
 }
 
+// A fused handler whose followers' counts are derived (derived_followers)
+// that declined to run fused: counted beside its own count, in the same
+// strided slot, so the recorder can take it off.
+inline constexpr std::uintptr_t kDeclinedOffset = sizeof(std::uint64_t);
+
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
   // Counting is all a step does here, so the plain run's fused pairs and
   // loop-back triples stay fused: each counts the instructions it runs.
-  static constexpr bool counts_fused = true;
+  static constexpr bool fuses = true;
+  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
   // The distance from a decoded instruction to its counter.
   using Slots = std::uintptr_t;
   Slots slots(const Program& pr, const DInst* code) {
@@ -318,6 +324,13 @@ struct ProbeCount : ProbeCommon {
   }
   [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots s, Hot&) noexcept {
     count_strided(in, s);
+  }
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot&) noexcept {
+    count_strided(in, s);
+  }
+  static void fused_derived(Hot&, std::uint32_t) noexcept {}
+  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
+    count_strided(in, s + kDeclinedOffset);
   }
   void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
@@ -342,26 +355,37 @@ struct ProbeTime : ProbeCommon {
 
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
-  // Counts strided as in Count mode; the record only at a sampling event.
-  struct Slots {
-    std::uintptr_t bias;
-    ProbeRecord* records;
-  };
+  // Counts strided as in Count mode; the record only at a sampling event,
+  // found then through the recorder (one register fewer on the hot path,
+  // where the countdown and the budget compete for the rest).
+  using Slots = std::uintptr_t;
   // The countdown to the sampled timer's next event, in a register.
   using Hot = std::uint32_t;
   Hot enter() const noexcept { return r.sampled.countdown(); }
   void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
   Slots slots(const Program& pr, const DInst* code) {
     sync(pr);
-    return {reinterpret_cast<std::uintptr_t>(r.current_.strided) -
-                reinterpret_cast<std::uintptr_t>(code),
-            r.current_.records};
+    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
+           reinterpret_cast<std::uintptr_t>(code);
   }
   [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s,
                                    Hot& left) noexcept {
-    count_strided(in, s.bias);
+    count_strided(in, s);
     if (--left == 0) [[unlikely]]
-      left = r.sampled.event(s.records[in - code]);
+      left = r.sampled.event(r.current_.records[in - code]);
+  }
+  // Fused pairs and triples run fused unless the countdown ends within them
+  // (a sample point, or an interval open: the countdown is then 1), so a
+  // timed execution is always dispatched on its own.
+  static constexpr bool fuses = true;
+  static bool can_fuse(Hot left, std::uint32_t more) noexcept { return left > more; }
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot& left) noexcept {
+    count_strided(in, s);
+    --left;
+  }
+  static void fused_derived(Hot& left, std::uint32_t more) noexcept { left -= more; }
+  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
+    count_strided(in, s + kDeclinedOffset);
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);

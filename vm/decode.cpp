@@ -215,6 +215,22 @@ void decode(Program& p, Heap& heap) {
   }
 }
 
+int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]) {
+  const unsigned h = p.code[pc].h;
+  const auto next = static_cast<std::int32_t>(pc + 1);
+  if (h == kH_lea_FIX_call || h == kH_addw_IFF_jmp || h == kH_addw_FFF_jmp) {
+    out[0] = next;
+    return 1;
+  }
+  for (const LoopBack& l : kLoopBacks)
+    if (h == l.fused) {
+      out[0] = next;
+      out[1] = p.code[pc + 1].aux;
+      return 2;
+    }
+  return 0;
+}
+
 void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
   if (p.tables_copied) return;
   p.tables_copied = true;

@@ -89,10 +89,10 @@ enum SpecialHandler : unsigned {
 // 64 bytes, one cache line: a branch's code + aux and SAVE_PC's ip - code
 // scale by a shift.
 struct alignas(64) DInst {
-  // The plain run's handler address (direct threading: its dispatch is one
-  // indirect jump through this word). Filled from h by interpret<ProbeNone>
-  // the first time it runs the program (Program::threaded); the probe
-  // instantiations, --trace and the switch build use h.
+  // The handler's address (direct threading: dispatch is one indirect jump
+  // through this word), filled from h by whichever interpret<> instantiation
+  // (plain run or an inlined probe, each with its own labels) runs the
+  // program next (Program::threaded_for). --trace and the switch build use h.
   const void* run = nullptr;
   Op op = Op::nop_;
   std::uint16_t h = 0;  // handler: op, or op + kDirect
@@ -136,7 +136,8 @@ struct Program {
   std::vector<Export*> exports;  // owned by export_store
   std::vector<std::unique_ptr<Export>> export_store;
   bool tables_copied = false;
-  bool threaded = false;  // every DInst::run filled (the interpreter's)
+  // The label table every DInst::run was filled from (null: not yet).
+  const void* threaded_for = nullptr;
 };
 
 // Checks every instruction (DESIGN decision 3); throws VerifyError.
@@ -146,5 +147,11 @@ void verify(const Module& m);
 // later from the first instance's module data (copy_jump_tables).
 void decode(Program& p, Heap& heap);
 void copy_jump_tables(Program& p, Heap& heap, Ptr mp);
+
+// The instructions the fused handler at `pc` runs after it without a probe
+// step of their own (a counting probe derives their counts from pc's: its
+// executions less the times it declined to run fused). Fills `out` with
+// their pcs and returns how many (0 when pc's handler is not such a one).
+int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]);
 
 }  // namespace dis::vm

@@ -125,15 +125,20 @@ std::string quote_command_line(const std::vector<std::string>& argv) {
   return out;
 }
 
-Environment collect_environment(const std::vector<std::string>& argv) {
+Environment collect_environment(const std::vector<std::string>& argv, bool with_timer) {
   Environment env;
   env.cpu_model = cpuinfo_value({"model name", "Model", "Hardware", "cpu model", "Processor"});
   if (env.cpu_model.empty()) env.cpu_model = "unknown";
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   env.cpus = n > 0 ? static_cast<unsigned>(n) : 0;
-  const TimerInfo& t = timer();
-  env.timer = t.name;
-  env.tsc_hz = t.tsc ? t.ticks_per_ns * 1e9 : 0;
+  // Calibrating takes ~30 ms, which a run that reads no clock need not pay.
+  if (with_timer) {
+    const TimerInfo& t = timer();
+    env.timer = t.name;
+    env.tsc_hz = t.tsc ? t.ticks_per_ns * 1e9 : 0;
+  } else {
+    env.timer = "none (no clock read)";
+  }
   env.hypervisor = hypervisor_name();
   utsname u{};
   if (uname(&u) == 0)

@@ -28,9 +28,10 @@ struct Environment {
   std::string command_line;
 };
 
-// Fills every field; calibrates the timer if it has not been yet.
-// `argv` is the tool's command line (quoted for a shell where needed).
-Environment collect_environment(const std::vector<std::string>& argv);
+// Fills every field; calibrates the timer if it has not been yet, unless
+// `with_timer` is false (a run that reads no clock: the count view), when
+// the timer is named as not read. `argv` is the tool's command line.
+Environment collect_environment(const std::vector<std::string>& argv, bool with_timer = true);
 
 // Shell-quoted, space-separated (single quotes where a word needs them).
 std::string quote_command_line(const std::vector<std::string>& argv);

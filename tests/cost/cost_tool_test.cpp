@@ -4,6 +4,7 @@
 //
 // Regenerate goldens after an intended change: DIS_UPDATE_GOLDEN=1 test_cost
 // (then read the diff).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -160,20 +161,34 @@ TEST(CostTool, SleepIsNoPreemption) {
 // bucket "preempted": a busy thread shares this thread's CPU, so the run is
 // preempted every few milliseconds. Fails when the long intervals stay in
 // their instructions (no bucket) or when setting them aside loses executions.
-TEST(CostTool, PreemptionLeavesTheInstructions) {
+// One timed run of loop.b beside a busy thread pinned to the same CPU.
+RunOutcome timed_beside_a_rival(const Module& m, RunSpec spec) {
   cpu_set_t old, one;
-  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof old, &old), 0);
+  EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof old, &old), 0);
   int cpu = 0;
   while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &old)) ++cpu;
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
-  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);
+  EXPECT_EQ(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);
   std::atomic<bool> stop{false};
   std::thread rival([&] {
     pthread_setaffinity_np(pthread_self(), sizeof one, &one);
     while (!stop.load(std::memory_order_relaxed)) {
     }
   });
+  spec.mode = vm::ProbeMode::Time;
+  RunOutcome r = run_costed(m, spec);
+  stop = true;
+  rival.join();
+  pthread_setaffinity_np(pthread_self(), sizeof old, &old);
+  return r;
+}
+
+// Every run: the counts exact, the bucket no more than the preemption
+// measured. How much the rival preempts depends on the host's other load
+// (beside other busy processes it can be almost nothing), so the bucket
+// must hold most of a large preemption in one of up to three runs.
+TEST(CostTool, PreemptionLeavesTheInstructions) {
   const std::string prog = src("perf/programs/loop.b");
   Module m = load_program(prog);
   RunSpec spec;
@@ -181,25 +196,26 @@ TEST(CostTool, PreemptionLeavesTheInstructions) {
   spec.args = {prog, "3000000"};
   std::ostringstream out;
   spec.vm.out = &out;
-  spec.mode = vm::ProbeMode::Time;
-  RunOutcome r = run_costed(m, spec);
-  stop = true;
-  rival.join();
-  pthread_setaffinity_np(pthread_self(), sizeof old, &old);
-  ASSERT_EQ(r.status, 0);
   spec.mode = vm::ProbeMode::Count;
-  RunOutcome c = run_costed(m, spec);
-  EXPECT_EQ(r.instructions, c.instructions);
-  std::uint64_t executions = 0;
-  for (const ModuleCost& mc : r.data.modules)
-    for (const vm::ProbeRecord& rec : mc.pcs) executions += rec.count;
-  EXPECT_EQ(executions, r.instructions);
-  EXPECT_GT(r.data.preempted_ns, 10e6);
-  double moved = 0;
-  for (const NamedRecord& b : r.data.buckets)
-    if (b.name == vm::kPreemptedBucket) moved = r.data.ns(b.rec.total_estimate());
-  EXPECT_GT(moved, 0.5 * r.data.preempted_ns);
-  EXPECT_LE(moved, r.data.preempted_ns * 1.001);
+  const RunOutcome c = run_costed(m, spec);
+  bool shown = false;
+  std::string tries;
+  for (int attempt = 0; attempt < 3 && !shown; ++attempt) {
+    const RunOutcome r = timed_beside_a_rival(m, spec);
+    ASSERT_EQ(r.status, 0);
+    EXPECT_EQ(r.instructions, c.instructions);
+    std::uint64_t executions = 0;
+    for (const ModuleCost& mc : r.data.modules)
+      for (const vm::ProbeRecord& rec : mc.pcs) executions += rec.count;
+    EXPECT_EQ(executions, r.instructions);
+    double moved = 0;
+    for (const NamedRecord& b : r.data.buckets)
+      if (b.name == vm::kPreemptedBucket) moved = r.data.ns(b.rec.total_estimate());
+    EXPECT_LE(moved, r.data.preempted_ns * 1.001);
+    shown = r.data.preempted_ns > 10e6 && moved > 0.5 * r.data.preempted_ns;
+    tries += fmt::format(" (preempted {} ns, moved {} ns)", r.data.preempted_ns, moved);
+  }
+  EXPECT_TRUE(shown) << tries;
 }
 
 json timed_json(const std::string& args, const std::string& name) {
@@ -256,6 +272,36 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
   auto r = run_shell(tool("cost") + " --timer hpet " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--timer"), std::string::npos) << r.out;
+}
+
+// The count view reads no clock, so it does not pay the ~30 ms calibration;
+// its environment says so instead of naming a timer it never read.
+TEST(CostTool, CountViewNeverCalibratesTheTimer) {
+  json c = json::parse(
+      cost_report("--count --format json " + src("samples/loop.b"), "count_env.json").second);
+  EXPECT_EQ(c["environment"]["timer"], "none (no clock read)") << c["environment"];
+  EXPECT_EQ(c["environment"]["tsc_hz"], 0);
+  json t = timed_json(src("samples/loop.b"), "timed_env.json");
+  EXPECT_NE(t["environment"]["timer"], "none (no clock read)");
+}
+
+// The sampled view runs fused loop-backs (addw, jmp, compare) fused too,
+// except where its countdown ends: each instruction, a fused one's second
+// and third included, is timed in about its share of the samples.
+TEST(CostTool, SampledViewTimesFusedInstructionsInTheirShare) {
+  json j = timed_json("--sample 7 " + src("samples/loop.b"), "sampled_share.json");
+  int hot = 0;
+  for (const auto& m : j["modules"])
+    for (const auto& l : m["lines"])
+      for (const auto& op : l["ops"]) {
+        const auto count = op["count"].get<std::uint64_t>();
+        const auto timed = op["timed"].get<std::uint64_t>();
+        if (count < 1000) continue;
+        ++hot;
+        EXPECT_GT(timed * 14, count) << op;
+        EXPECT_LT(timed * 4, count) << op;
+      }
+  EXPECT_GE(hot, 8);
 }
 
 TEST(CostTool, JsonValidatesAgainstTheSchema) {
