@@ -44,23 +44,28 @@ struct Modlink {
 };
 
 // 32 bytes, so indexing the frame stack is a shift (every call and ret).
+// The caller is the activation that calls (dis.txt: frame(src) = fp), not
+// the one that pushed the frame: `call` and mcall write lr and caller.
 struct Frame {
   Ptr fp = H;
   std::uint32_t type = kTypeNone;
   std::uint32_t size = 0;
-  std::int32_t lr = -1;         // caller's return pc
-  std::uint32_t caller_ml = 0;  // caller's module
-  std::uint32_t ml = 0;         // module running in this frame
-  std::int32_t caller = -1;     // caller's frame index
   // Stack chunks are at least 64 KiB in a 4 GiB cage: their index fits.
   std::uint16_t chunk = 0;
-  // kMcalled and kChunkCheck: a return from this frame takes the slow path.
+  // kMcalled, kChunkCheck and kOutermost: a return from this frame takes
+  // the slow path.
   std::uint8_t slow = 0;
   std::uint8_t has_ptrs = 0;                   // type has pointer slots to release on pop
+  std::uint32_t ml = 0;                        // module running in this frame
+  std::uint32_t caller_ml = 0;                 // caller's module
+  std::int32_t lr = -1;                        // caller's return pc
+  std::int32_t caller = -1;                    // caller's frame index
   static constexpr std::uint8_t kMcalled = 1;  // callee holds a module reference
   // A frame above was pushed in a later stack chunk: when this one is the
   // top again, the current chunk may not be its own.
   static constexpr std::uint8_t kChunkCheck = 2;
+  // The thread's first frame (caller -1): its return ends the thread.
+  static constexpr std::uint8_t kOutermost = 4;
 };
 static_assert(sizeof(Frame) == 32);
 
@@ -283,10 +288,8 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   fr.fp = f;
   fr.type = type;
   fr.size = size;
+  // The running module for both: `call` keeps them (see CALL_FRAME).
   fr.ml = p.ml;
-  // The frame is made, and later called, by the running activation: its
-  // caller is known now, so `call` need not write it.
-  fr.caller = p.cur;
   fr.caller_ml = p.ml;
   fr.chunk = static_cast<std::uint16_t>(p.chunk_cur);
   fr.has_ptrs = ptrs;

@@ -91,6 +91,7 @@ RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args
     Ptr f = push_frame(p, prog.types[type]);
     p.cur = 0;
     p.frames[0].caller = -1;
+    p.frames[0].slow |= Frame::kOutermost;
     Ptr list = H;
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
       Ptr s = str_from_utf8(heap, *it);

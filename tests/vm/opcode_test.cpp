@@ -313,6 +313,50 @@ TEST(VmControl, DeepCallsAcrossStackChunks) {
   EXPECT_EQ(o.out, "10780\n3000\n");
 }
 
+// `call` makes the running activation the frame's caller (dis.txt: frame(src)
+// = fp), whoever pushed the frame. main pushes G and F, gives G the address
+// of F, calls G (at @g, 10 instructions on: pc 11) and prints 333; `then`
+// follows (G's code from @g, F's from @f).
+std::string g_calls_f_pushed_by_main(const std::string& then) {
+  return "\tframe\t$1,200(fp)\n"
+         "\tframe\t$1,204(fp)\n"
+         "\tmovw\t204(fp),40(200(fp))\n"
+         "\tcall\t200(fp),$@g\n" +
+         print_int("$333") + "\tret\n" + then;
+}
+
+// F returns into G, not into main.
+TEST(VmControl, ReturnGoesToTheCallerNotThePusher) {
+  auto o =
+      run(g_calls_f_pushed_by_main("L:g\n"
+                                   "\tcall\t40(fp),$@f\n" +
+                                   print_int("$111") +
+                                   "\tret\n"
+                                   "L:f\n" +
+                                   print_int("$222")));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "222\n111\n333\n");
+}
+
+// F raises: the handler search walks from F to the activation that called
+// it (G, whose handler covers its call at pc 11), not to main.
+TEST(VmControl, ExceptionUnwindsToTheCallerNotThePusher) {
+  std::string text = program(g_calls_f_pushed_by_main("L:g\n"
+                                                      "\tcall\t40(fp),$@f\n"
+                                                      "\tret\n" +
+                                                      print_str("128(fp)") +  // pc 13
+                                                      "\tret\n"
+                                                      "L:f\n"
+                                                      "\tmovw\t$0,40(fp)\n"
+                                                      "\tdivw\t40(fp),40(fp),44(fp)\n"),
+                             "", "",
+                             "\texceptions\t1\n\texception\t11, 12, 128, -1, 1, 0\n"
+                             "\texctab\t\"zero*\", 13\n\texctab\t*, -1\n");
+  auto o = run_text(text);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, "zero divide\n333\n");
+}
+
 TEST(VmThreads, DeadlockEndsWithStatusOne) {
   auto o = run("\tnewcw\t128(fp)\n\trecv\t128(fp),40(fp)\n");
   EXPECT_EQ(o.status, 1);
