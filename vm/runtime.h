@@ -66,6 +66,10 @@ struct Frame {
   static constexpr std::uint8_t kChunkCheck = 2;
   // The thread's first frame (caller -1): its return ends the thread.
   static constexpr std::uint8_t kOutermost = 4;
+  void make_outermost() {
+    caller = -1;
+    slow |= kOutermost;
+  }
 };
 static_assert(sizeof(Frame) == 32);
 

@@ -90,8 +90,7 @@ RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args
   try {
     Ptr f = push_frame(p, prog.types[type]);
     p.cur = 0;
-    p.frames[0].caller = -1;
-    p.frames[0].slow |= Frame::kOutermost;
+    p.frames[0].make_outermost();
     Ptr list = H;
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
       Ptr s = str_from_utf8(heap, *it);
