@@ -77,10 +77,10 @@ struct SiteSlot {
 struct ProgramRecords {
   const Program* program = nullptr;
   std::vector<std::uint64_t> counts;  // Count mode (gathered by programs())
-  // The hot counters of Count and Sampled modes: the count of pc i at byte
-  // i * sizeof(DInst), so the loop finds it at a fixed distance from the
-  // decoded instruction (gathered into counts or records[i].count).
-  std::vector<std::uint8_t> strided;
+  // Count and Sampled modes count in DInst::probe_count (gathered into
+  // counts or records[i].count); per pc, the times a fused handler whose
+  // followers' counts are derived declined to run fused.
+  std::vector<std::uint64_t> declined;
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
   std::vector<std::uint32_t> fn_of_pc;   // per pc: its function index
@@ -179,7 +179,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   struct Current {
     const Program* program = nullptr;
     std::uint32_t index = 0;
-    std::uint8_t* strided = nullptr;
+    std::uint64_t* declined = nullptr;
     ProbeRecord* records = nullptr;
   };
   [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
@@ -294,20 +294,9 @@ struct ProbeCommon {
   }
 };
 
-// Count and Sampled modes' exact counts: one add at a fixed distance from
-// the decoded instruction (no index computation: strided like the code).
-[[gnu::always_inline]] inline void count_strided(const DInst* in, std::uintptr_t bias) noexcept {
-  auto* c = reinterpret_cast<std::uint8_t*>(reinterpret_cast<std::uintptr_t>(in) + bias);
-  std::uint64_t n;
-  std::memcpy(&n, c, sizeof n);  // 4-aligned when sizeof(DInst) is not a multiple of 8
-  ++n;
-  std::memcpy(c, &n, sizeof n);
-}
-
-// A fused handler whose followers' counts are derived (derived_followers)
-// that declined to run fused: counted beside its own count, in the same
-// strided slot, so the recorder can take it off.
-inline constexpr std::uintptr_t kDeclinedOffset = sizeof(std::uint64_t);
+// Count and Sampled modes' exact counts: one add inside the decoded
+// instruction itself (no table, so no register holds where it is).
+[[gnu::always_inline]] inline void count_in(const DInst* in) noexcept { ++in->probe_count; }
 
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
@@ -315,22 +304,24 @@ struct ProbeCount : ProbeCommon {
   // loop-back triples stay fused: each counts the instructions it runs.
   static constexpr bool fuses = true;
   static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
-  // The distance from a decoded instruction to its counter.
-  using Slots = std::uintptr_t;
-  Slots slots(const Program& pr, const DInst* code) {
+  // The counters are in the code: no slots to hold.
+  struct Slots {};
+  Slots slots(const Program& pr, const DInst*) {
     sync(pr);
-    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
-           reinterpret_cast<std::uintptr_t>(code);
+    return {};
   }
-  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots s, Hot&) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
+    count_in(in);
   }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot&) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
+    count_in(in);
   }
   static void fused_derived(Hot&, std::uint32_t) noexcept {}
-  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
-    count_strided(in, s + kDeclinedOffset);
+  // A fused handler whose followers' counts are derived (derived_followers)
+  // declined to run fused (rare: the budget ended), so the recorder can
+  // take it off.
+  void fused_declined(const DInst* in, const DInst* code) const noexcept {
+    ++r.current_.declined[in - code];
   }
   void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
@@ -355,22 +346,20 @@ struct ProbeTime : ProbeCommon {
 
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
-  // Counts strided as in Count mode; the record only at a sampling event,
-  // found then through the recorder (one register fewer on the hot path,
-  // where the countdown and the budget compete for the rest).
-  using Slots = std::uintptr_t;
+  // Counts in the code as in Count mode; the record only at a sampling
+  // event, found then through the recorder (no register on the hot path
+  // but the countdown's).
+  struct Slots {};
   // The countdown to the sampled timer's next event, in a register.
   using Hot = std::uint32_t;
   Hot enter() const noexcept { return r.sampled.countdown(); }
   void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
-  Slots slots(const Program& pr, const DInst* code) {
+  Slots slots(const Program& pr, const DInst*) {
     sync(pr);
-    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
-           reinterpret_cast<std::uintptr_t>(code);
+    return {};
   }
-  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s,
-                                   Hot& left) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots, Hot& left) noexcept {
+    count_in(in);
     if (--left == 0) [[unlikely]]
       left = r.sampled.event(r.current_.records[in - code]);
   }
@@ -379,13 +368,13 @@ struct ProbeSampled : ProbeCommon {
   // timed execution is always dispatched on its own.
   static constexpr bool fuses = true;
   static bool can_fuse(Hot left, std::uint32_t more) noexcept { return left > more; }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot& left) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot& left) noexcept {
+    count_in(in);
     --left;
   }
   static void fused_derived(Hot& left, std::uint32_t more) noexcept { left -= more; }
-  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
-    count_strided(in, s + kDeclinedOffset);
+  void fused_declined(const DInst* in, const DInst* code) const noexcept {
+    ++r.current_.declined[in - code];
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
