@@ -11,13 +11,22 @@ namespace dis::cost {
 
 namespace {
 
-// Instruction ticks (all runs) with `base` subtracted per execution, each
-// pc's total clamped at zero as ProbeRecord::rebased clamps it.
-double instruction_ticks_after(const CostData& d, double base) {
-  double t = 0;
+// Instruction ticks (all runs) with the base of `policy` subtracted per
+// execution (none without one), each pc's total clamped at zero as
+// ProbeRecord::rebased clamps it; `instructions` gets the executions and
+// `base_ticks` the base they carried in all.
+double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
+                               double* base_ticks = nullptr) {
+  double t = 0, b = 0;
   for (const ModuleCost& mc : d.modules)
-    for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc)
-      t += std::max(0.0, mc.raw_pc_ticks[pc] - static_cast<double>(mc.pcs[pc].count) * base);
+    for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc) {
+      const auto n = static_cast<double>(mc.pcs[pc].count);
+      const Op op = mc.module && pc < mc.module->code.size() ? mc.module->code[pc].op : Op::nop_;
+      const double base = policy ? d.base.exact_for(*policy, op) : 0;
+      t += std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
+      b += n * base;
+    }
+  if (base_ticks) *base_ticks = b;
   return t;
 }
 
@@ -33,7 +42,7 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
   const double runs = d.runs;
   const Totals t = totals_of(d);
   a.instructions = static_cast<double>(t.instructions) / runs;
-  const double raw = instruction_ticks_after(d, 0);
+  const double raw = instruction_ticks_after(d, nullptr);
   // The recorder measures preemption over batches of slices with the gaps
   // between them (scheduler, GC steps), idle sleeps left out
   // (CostRecorder::preempted_ns): the instructions' share is theirs of that.
@@ -55,9 +64,13 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
   for (vm::BasePolicy p : vm::kBasePolicies) {
     PolicyAccuracy pa;
     pa.policy = p;
-    const auto base = static_cast<double>(d.base.ticks_for(p));
-    pa.base_ns = d.ns(base);
-    pa.attributed_ns = d.ns(instruction_ticks_after(d, base) + t.outside_ticks) / runs;
+    // Not calibrated: nothing to compare.
+    if (p == vm::BasePolicy::Stream && d.base.stream_rounds == 0) continue;
+    double all_bases = 0;
+    const double after = instruction_ticks_after(d, &p, &all_bases);
+    // The stream base differs by instruction class: its mean over the run.
+    pa.base_ns = t.instructions > 0 ? d.ns(all_bases) / static_cast<double>(t.instructions) : 0;
+    pa.attributed_ns = d.ns(after + t.outside_ticks) / runs;
     pa.ratio = a.plain_ns > 0 ? pa.attributed_ns / a.plain_ns : 0;
     pa.bias_ns = a.instructions > 0 ? (pa.attributed_ns - a.plain_ns) / a.instructions : 0;
     const double own = pa.attributed_ns - a.preempted_inside_ns;

@@ -104,8 +104,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--base", base,
                  "base subtracted from each observation: min (the paper's BASE), median, or mean "
-                 "(of the empty measurements, outliers left out)")
-      ->check(CLI::IsMember({"min", "median", "mean"}))
+                 "(of the empty measurements, outliers left out), or stream (what the probe adds "
+                 "per instruction on synthetic instruction streams run plain and timed)")
+      ->check(CLI::IsMember({"min", "median", "mean", "stream"}))
       ->capture_default_str();
   app.add_option("--timer", timer_read,
                  "the clock read: rdtsc (cheapest; the default), rdtscp (fenced: an instruction's "
@@ -178,6 +179,11 @@ int main(int argc, char** argv) {
     std::cerr << "cost: --count and --sample exclude each other\n";
     return 2;
   }
+  if (count && accuracy) {
+    // The accuracy check compares timed figures; a count run has none.
+    std::cerr << "cost: --count and --accuracy exclude each other\n";
+    return 2;
+  }
 
   cost::ReportOptions ro;
   cost::parse_format(format, ro.format);
@@ -215,6 +221,7 @@ int main(int argc, char** argv) {
   spec.mode = count ? vm::ProbeMode::Count : sample ? vm::ProbeMode::Sampled : vm::ProbeMode::Time;
   spec.sample_every = sample ? sample : 100;
   vm::parse_base_policy(base, spec.base_policy);
+  spec.stream_base = accuracy;
   spec.repeat = repeat;
   // Inclusive figures per function and call site appear in --by fn and in
   // the machine-readable formats only.

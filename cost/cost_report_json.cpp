@@ -129,11 +129,24 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
     json b;
     b["policy"] = vm::base_policy_name(d.base.policy);
     b["ticks"] = d.base.ticks;
-    b["ns"] = d.ns(static_cast<double>(d.base.ticks));
+    b["ns"] = d.ns(d.base.policy == vm::BasePolicy::Stream ? d.base.stream_ticks
+                                                           : static_cast<double>(d.base.ticks));
     b["samples"] = d.base.samples;
     b["min_ticks"] = d.base.min_ticks;
     b["median_ticks"] = d.base.median_ticks;
     b["mean_ticks"] = d.base.mean_ticks;
+    if (d.base.stream_rounds > 0) {
+      b["stream_ticks"] = d.base.stream_ticks;
+      b["stream_ns"] = d.ns(d.base.stream_ticks);
+      json cls;
+      for (std::size_t c = 0; c < kNumCostClasses; ++c)
+        cls[std::string(cost_class_name(static_cast<CostClass>(c)))] = d.base.stream_class_ticks[c];
+      b["stream_class_ticks"] = std::move(cls);
+      b["stream_rounds"] = d.base.stream_rounds;
+      b["stream_instructions"] = d.base.stream_instructions;
+      b["stream_spread_ticks"] = d.base.stream_spread_ticks;
+      b["stream_ms"] = d.base.stream_ms;
+    }
     j["base"] = std::move(b);
   }
   if (d.environment) j["environment"] = vm::environment_json(*d.environment);

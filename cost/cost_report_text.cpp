@@ -61,12 +61,32 @@ std::string header(const CostData& d, const ReportOptions& o) {
   if (!tm.fallback_reason.empty()) s += fmt::format(" (no TSC: {})", tm.fallback_reason);
   s += fmt::format("; one read {} min, {} median\n", format_duration_ns(tm.read.min_ns),
                    format_duration_ns(tm.read.median_ns));
-  s += fmt::format(
-      "base: {} of {} empty instructions through the probe = {} ticks ({}); min {}, median {}, "
-      "mean {} ticks\n",
-      vm::base_policy_name(d.base.policy), d.base.samples, d.base.ticks,
-      dur(d, static_cast<double>(d.base.ticks)), d.base.min_ticks, d.base.median_ticks,
-      d.base.mean_ticks);
+  const vm::Base& base = d.base;
+  if (base.policy == vm::BasePolicy::Stream)
+    s += fmt::format(
+        "base: stream, per instruction class (below); {} empty instructions through the probe: "
+        "min {}, median {}, mean {} ticks\n",
+        base.samples, base.min_ticks, base.median_ticks, base.mean_ticks);
+  else
+    s += fmt::format(
+        "base: {} of {} empty instructions through the probe = {} ticks ({}); min {}, median {}, "
+        "mean {} ticks\n",
+        vm::base_policy_name(base.policy), base.samples, base.ticks,
+        dur(d, static_cast<double>(base.ticks)), base.min_ticks, base.median_ticks,
+        base.mean_ticks);
+  if (base.stream_rounds > 0) {
+    s += "base stream: per instruction";
+    for (std::size_t c = 0; c < kNumCostClasses; ++c)
+      s += fmt::format("{} {} {:.2f} ticks ({:.2f} ns)", c ? "," : "",
+                       cost_class_name(static_cast<CostClass>(c)), base.stream_class_ticks[c],
+                       d.ns(base.stream_class_ticks[c]));
+    s += fmt::format(
+        "; {:.2f} ticks over all: (timed raw - plain) / instructions on one synthetic stream per "
+        "class run in this process, solved for the classes; median of {} rounds of {} "
+        "instructions (spread {:.2f} ticks), calibrated in {:.0f} ms\n",
+        base.stream_ticks, base.stream_rounds, base.stream_instructions, base.stream_spread_ticks,
+        base.stream_ms);
+  }
   if (d.sample_every > 0)
     s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);
   s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",

@@ -1,11 +1,13 @@
 #include "cost_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
 #include "compiler.h"
 #include "runtime.h"
+#include "stream_base.h"
 
 namespace dis::cost {
 
@@ -40,12 +42,28 @@ void merge_named(std::vector<NamedRecord>& into, const std::string& name, const 
 
 // Adds one run's records (recorder of a VM still alive) into d.
 // Inclusive raw ticks less the base of each instruction inside.
-std::uint64_t less_base(std::uint64_t ticks, std::uint64_t instructions, std::uint64_t base) {
-  const unsigned __int128 b = static_cast<unsigned __int128>(base) * instructions;
-  return ticks > b ? static_cast<std::uint64_t>(ticks - b) : 0;
+std::uint64_t less_base(std::uint64_t ticks, std::uint64_t instructions, double base) {
+  const double b = base * static_cast<double>(instructions);
+  const auto t = static_cast<double>(ticks);
+  return t > b ? static_cast<std::uint64_t>(std::llround(t - b)) : 0;
+}
+
+// The base per instruction of this run on average: the stream base differs
+// by instruction class, and inclusive figures know only how many
+// instructions ran inside, not which.
+double mean_base(const vm::CostRecorder& rec, const vm::Base& b) {
+  double sum = 0, n = 0;
+  for (const vm::ProgramRecords& pr : rec.programs())
+    for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
+      const auto c = static_cast<double>(pr.records[pc].count);
+      sum += c * b.exact_for(b.policy, pr.program->mod.code[pc].op);
+      n += c;
+    }
+  return n > 0 ? sum / n : static_cast<double>(b.ticks);
 }
 
 void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
+  const double base = mean_base(rec, d.base);
   std::vector<std::int32_t> module_of(rec.programs().size(), -1);
   for (std::size_t i = 0; i < rec.programs().size(); ++i) {
     const vm::ProgramRecords& pr = rec.programs()[i];
@@ -70,7 +88,8 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       if (!pr.counts.empty()) {
         mc.pcs[pc].count += pr.counts[pc];
       } else if (pc < pr.records.size()) {
-        const ProbeRecord r = pr.records[pc].rebased(d.base.ticks);
+        const ProbeRecord r =
+            pr.records[pc].rebased_exact(d.base.exact_for(d.base.policy, m.code[pc].op));
         mc.pcs[pc].merge(r);
         if (pc < mc.raw_pc_ticks.size()) mc.raw_pc_ticks[pc] += pr.records[pc].total_estimate();
         if (runs > 1 && run < mc.run_pc_ticks.size())
@@ -88,7 +107,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       it = mc.function_calls.end() - 1;
     }
     it->calls += t.calls;
-    it->inclusive_ticks += less_base(t.ticks, t.instructions, d.base.ticks);
+    it->inclusive_ticks += less_base(t.ticks, t.instructions, base);
     it->inclusive_instructions += t.instructions;
   }
   auto add_site = [&](std::uint32_t caller, CallSite s) {
@@ -111,7 +130,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
     s.callee_module = module_of[static_cast<std::size_t>(callee)];
     s.callee_pc = fn;
     s.calls = t.calls;
-    s.inclusive_ticks = less_base(t.ticks, t.instructions, d.base.ticks);
+    s.inclusive_ticks = less_base(t.ticks, t.instructions, base);
     s.inclusive_instructions = t.instructions;
     add_site(caller, std::move(s));
   }
@@ -149,6 +168,8 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   if (spec.mode != vm::ProbeMode::Count) {
     d.timer = vm::timer();
     d.base = vm::measure_interpreter_base(spec.base_policy, spec.mode);
+    if (spec.stream_base || spec.base_policy == vm::BasePolicy::Stream)
+      calibrate_stream_base(d.base, spec.mode, spec.calls);
   }
   d.base.policy = spec.base_policy;
   d.runs = std::max<std::uint32_t>(1, spec.repeat);

@@ -22,6 +22,9 @@ struct RunSpec {
   vm::ProbeMode mode = vm::ProbeMode::Time;
   std::uint32_t sample_every = 100;  // Sampled mode
   vm::BasePolicy base_policy = vm::BasePolicy::Min;
+  // Calibrate the stream base even when base_policy is another (--accuracy
+  // compares every policy); the stream policy always calibrates it.
+  bool stream_base = false;
   std::uint32_t repeat = 1;
   // Keep the shadow call stack (inclusive figures per function and call
   // site); a report that shows none of them runs faster without.

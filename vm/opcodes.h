@@ -64,9 +64,7 @@ constexpr bool op_table_is_dense() {
 static_assert(op_table_is_dense(), "opcodes.def must list opcodes in order");
 
 constexpr bool valid_opcode(unsigned byte) { return byte < kNumOps; }
-constexpr const OpInfo& op_info(Op op) {
-  return kOpTable[static_cast<std::size_t>(op)];
-}
+constexpr const OpInfo& op_info(Op op) { return kOpTable[static_cast<std::size_t>(op)]; }
 constexpr std::string_view op_name(Op op) { return op_info(op).name; }
 
 std::optional<Op> find_op(std::string_view mnemonic);
@@ -85,6 +83,34 @@ constexpr bool mid_allowed(Op op) { return op_info(op).mid != OperandKind::N; }
 constexpr bool mid_optional(Op op) {
   const OpInfo& i = op_info(op);
   return i.mid == OperandKind::O || (i.mid != OperandKind::N && i.mid == i.dst);
+}
+
+// The classes of work the cost tool calibrates its stream base by (what the
+// timing probe adds to an instruction depends on what it does: a fenced
+// clock read serialises a floating-point latency, the call tracking works
+// at calls and returns). From the table: the call and return family is
+// Call; any string, array, list or pointer operand makes Memory; any real
+// operand Real; the rest (integer arithmetic, moves, branches) Arith.
+enum class CostClass : std::uint8_t { Arith, Memory, Real, Call };
+inline constexpr std::size_t kNumCostClasses = 4;
+constexpr std::string_view cost_class_name(CostClass c) {
+  constexpr std::string_view names[] = {"arith", "memory", "real", "call"};
+  return names[static_cast<std::size_t>(c)];
+}
+constexpr CostClass cost_class(Op op) {
+  const OpInfo& i = op_info(op);
+  for (std::string_view n :
+       {"call", "frame", "mcall", "mframe", "spawn", "mspawn", "ret", "load", "exit", "runt"})
+    if (i.name == n) return CostClass::Call;
+  auto any = [&](auto pred) { return pred(i.src) || pred(i.mid) || pred(i.dst); };
+  if (any([](OperandKind k) {
+        return k == OperandKind::C || k == OperandKind::A || k == OperandKind::P ||
+               k == OperandKind::M;
+      }))
+    return CostClass::Memory;
+  if (any([](OperandKind k) { return k == OperandKind::F || k == OperandKind::R; }))
+    return CostClass::Real;
+  return CostClass::Arith;
 }
 
 }  // namespace dis

@@ -50,6 +50,23 @@ ProbeRecord ProbeRecord::rebased(std::uint64_t base) const noexcept {
   return r;
 }
 
+ProbeRecord ProbeRecord::rebased_exact(double base) const noexcept {
+  if (!(base > 0)) return *this;
+  auto whole = static_cast<std::uint64_t>(base);
+  auto frac = static_cast<std::uint64_t>(std::llround((base - static_cast<double>(whole)) * 256));
+  if (frac == 256) ++whole, frac = 0;
+  ProbeRecord r = rebased(whole);
+  if (frac == 0 || r.timed == 0) return r;
+  using u128 = unsigned __int128;
+  // The deviation stays; the sum of squares is recentred on the new sum.
+  const u128 s = r.sum;
+  const u128 m2 = r.sumsq - (s * s) / r.timed;
+  const u128 shift = (static_cast<u128>(frac) * r.timed + 128) / 256;
+  r.sum = s > shift ? static_cast<std::uint64_t>(s - shift) : 0;
+  r.sumsq = m2 + static_cast<u128>(r.sum) * r.sum / r.timed;
+  return r;
+}
+
 double ProbeRecord::mean() const noexcept {
   return timed ? static_cast<double>(sum) / static_cast<double>(timed) : 0.0;
 }

@@ -103,6 +103,10 @@ struct ProbeRecord {
   // own cost into a bias), the deviation is unchanged (the sum of squares is
   // recentred exactly). The probes record raw ticks; the cost tool rebases.
   ProbeRecord rebased(std::uint64_t base) const noexcept;
+  // The same for a base with a fraction of a tick (the stream base is a
+  // difference of means): the sum and mean lose the whole base (to 1/256
+  // tick), min, max and the histogram its whole ticks only.
+  ProbeRecord rebased_exact(double base) const noexcept;
 
   // The union of both records' observations: for --repeat, and to aggregate
   // pcs into lines, functions and opcodes.

@@ -181,7 +181,17 @@ ReadCost measure_read_cost(std::uint32_t samples) {
 }
 
 const char* base_policy_name(BasePolicy p) {
-  return p == BasePolicy::Min ? "min" : p == BasePolicy::Median ? "median" : "mean";
+  switch (p) {
+    case BasePolicy::Min:
+      return "min";
+    case BasePolicy::Median:
+      return "median";
+    case BasePolicy::Mean:
+      return "mean";
+    case BasePolicy::Stream:
+      return "stream";
+  }
+  return "?";
 }
 
 bool parse_base_policy(const std::string& text, BasePolicy& out) {

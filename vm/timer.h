@@ -24,11 +24,14 @@
 // from every observation, never below zero.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <span>
 #include <string>
+
+#include "opcodes.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -143,10 +146,13 @@ ReadCost measure_read_cost(std::uint32_t samples = 20000);
 // has a TSC that steps every ~26 ticks) the observations of an empty
 // measurement are a mix of a few quantised values, so the median can sit a
 // whole step away from the probe's true average cost; Mean (outliers left
-// out) is the unbiased estimate of what each observation carries.
-enum class BasePolicy { Min, Median, Mean };
-const char* base_policy_name(BasePolicy p);  // "min" / "median" / "mean"
-// Parses "min" / "median" / "mean"; false on anything else.
+// out) is the unbiased estimate of what each observation carries. Stream is
+// not an empty measurement: what the probe adds per instruction on synthetic
+// instruction streams run plain and timed (cost/stream_base.h).
+enum class BasePolicy { Min, Median, Mean, Stream };
+// "min" / "median" / "mean" / "stream"
+const char* base_policy_name(BasePolicy p);
+// Parses a policy's name; false on anything else.
 bool parse_base_policy(const std::string& text, BasePolicy& out);
 
 struct Base {
@@ -155,13 +161,43 @@ struct Base {
   double ns = 0;
   std::uint64_t min_ticks = 0, median_ticks = 0, mean_ticks = 0;
   std::uint32_t samples = 0;
-  // The ticks each policy would subtract (all three are always measured).
+  // The stream policy's calibration (0 when it was not run): the base in
+  // ticks per instruction of each cost class (opcodes.h), unrounded (a
+  // difference of two means), and over all the streams' instructions; the
+  // rounds (each runs every stream plain and timed), instructions per
+  // round, its spread ((max - min) of the rounds' overall bases, ticks) and
+  // its cost.
+  std::array<double, kNumCostClasses> stream_class_ticks{};
+  double stream_ticks = 0;
+  std::uint32_t stream_rounds = 0;
+  std::uint64_t stream_instructions = 0;
+  double stream_spread_ticks = 0;
+  double stream_ms = 0;
+  // The ticks each policy would subtract from one observation (min, median
+  // and mean are always measured; stream when calibrated).
   std::uint64_t ticks_for(BasePolicy p) const noexcept {
-    return p == BasePolicy::Min ? min_ticks : p == BasePolicy::Median ? median_ticks : mean_ticks;
+    switch (p) {
+      case BasePolicy::Min:
+        return min_ticks;
+      case BasePolicy::Median:
+        return median_ticks;
+      case BasePolicy::Mean:
+        return mean_ticks;
+      case BasePolicy::Stream:
+        return stream_ticks > 0 ? static_cast<std::uint64_t>(stream_ticks + 0.5) : 0;
+    }
+    return 0;
+  }
+  // The same for one instruction of `op`, unrounded (the stream base keeps
+  // its fraction of a tick: on an instruction of one or two ticks it
+  // matters, and its class).
+  double exact_for(BasePolicy p, Op op) const noexcept {
+    return p == BasePolicy::Stream ? stream_class_ticks[static_cast<std::size_t>(cost_class(op))]
+                                   : static_cast<double>(ticks_for(p));
   }
 };
 inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Median,
-                                               BasePolicy::Mean};
+                                               BasePolicy::Mean, BasePolicy::Stream};
 
 // The base from samples of an empty measurement taken by the caller (e.g.
 // the Time probe timing `nop`s, so the probe's own bookkeeping is included).

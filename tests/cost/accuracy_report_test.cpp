@@ -112,5 +112,41 @@ TEST(AccuracyReport, JsonCarriesTheReportedPolicyAndAllOthers) {
   EXPECT_TRUE(checker.check(j).empty());
 }
 
+// The stream base, when calibrated, is weighed beside the others, each
+// pc with the base of its instruction's class: an addw (arith, 20 ticks)
+// and a call (call, 5 ticks).
+TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
+  CostData d = make_data();
+  auto m = std::make_shared<Module>();
+  m->code.resize(2);
+  m->code[0].op = Op::addw_;
+  m->code[1].op = Op::call_;
+  d.modules[0].module = m;
+  EXPECT_EQ(accuracy_of(d, {2000}, {1000}).policies.size(), 3u) << "not calibrated: not shown";
+  d.base.stream_rounds = 11;
+  d.base.stream_ticks = 15;
+  d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Arith)] = 20;
+  d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Call)] = 5;
+  d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Memory)] = 1000;
+  d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Real)] = 1000;
+  Accuracy a = accuracy_of(d, {2000}, {1000});
+  ASSERT_EQ(a.policies.size(), 4u);
+  const PolicyAccuracy& p = a.policies[3];
+  EXPECT_EQ(p.policy, vm::BasePolicy::Stream);
+  // 5000 - 100 x 20 + 150 - 10 x 5 + 1000 outside = 4100 ticks = 2050 ns;
+  // the base carried: 2050 ticks over 110 instructions.
+  EXPECT_DOUBLE_EQ(p.attributed_ns, 2050);
+  EXPECT_DOUBLE_EQ(p.base_ns, 2050.0 / 110 / 2);
+  const std::string t = accuracy_text(a);
+  EXPECT_NE(t.find("accuracy (base stream, 9 ns): attributed 2.05 us per run, ratio 1.025"),
+            std::string::npos)
+      << t;
+  nlohmann::json j = accuracy_json(a);
+  EXPECT_EQ(j["policies"][3]["base"], "stream");
+  std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
+  test::SchemaChecker checker(nlohmann::json::parse(in)["properties"]["accuracy"]);
+  EXPECT_TRUE(checker.check(j).empty());
+}
+
 }  // namespace
 }  // namespace dis::cost

@@ -5,6 +5,7 @@
 // timer calibration, and --diff per source line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -26,14 +27,21 @@ const NamedRecord* find_bucket(const CostData& d, const std::string& name) {
   return nullptr;
 }
 
+// A timed run of `prog` (no arguments) with its output into `sink`.
+RunSpec spec_for(const std::string& prog, std::ostringstream& sink) {
+  RunSpec spec;
+  spec.program = prog;
+  spec.args = {prog};
+  spec.vm.out = &sink;
+  spec.mode = vm::ProbeMode::Time;
+  return spec;
+}
+
 TEST(CostAccuracy, StressModeBucketsMatchTheCollectorAndTimeIsCountedOnce) {
   const std::string prog = src("tests/cost/fixtures/cost/alloc.b");
   Module m = load_program(prog);
-  RunSpec spec;
-  spec.program = prog;
-  spec.args = {spec.program};
   std::ostringstream sink;
-  spec.vm.out = &sink;
+  RunSpec spec = spec_for(prog, sink);
   spec.vm.gc = vm::GcMode::Stress;
   spec.mode = vm::ProbeMode::Time;
   RunOutcome o = run_costed(m, spec);
@@ -62,12 +70,8 @@ TEST(CostAccuracy, StressModeBucketsMatchTheCollectorAndTimeIsCountedOnce) {
 
 TEST(CostAccuracy, ProbeBookkeepingIsABucketOutsideTheAttributedTotal) {
   Module m = load_program(src("samples/fib.b"));
-  RunSpec spec;
-  spec.program = src("samples/fib.b");
-  spec.args = {spec.program};
   std::ostringstream sink;
-  spec.vm.out = &sink;
-  RunOutcome o = run_costed(m, spec);
+  RunOutcome o = run_costed(m, spec_for(src("samples/fib.b"), sink));
   const NamedRecord* probe = find_bucket(o.data, vm::kProbeBucket);
   ASSERT_NE(probe, nullptr);
   // Every call and every return changes the frame: one observation each,
@@ -105,6 +109,51 @@ TEST(CostAccuracy, RebasingSubtractsFromTheSumNotFromEachObservation) {
   EXPECT_EQ(c.sum, 0u);
   EXPECT_DOUBLE_EQ(c.stddev(), r.stddev());
   EXPECT_LE(c.percentile(50), 1.0);
+}
+
+// --base stream: calibrated on the synthetic streams (every class's base
+// positive and finite), and each pc's record loses exactly count x the base
+// of its instruction's class (clamped at zero), so the attributed total is
+// below the raw one by about the instructions times the base.
+TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClass) {
+  const std::string prog = src("samples/loop.b");
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  RunSpec spec = spec_for(prog, sink);
+  spec.base_policy = vm::BasePolicy::Stream;
+  spec.calls = false;
+  RunOutcome o = run_costed(m, spec);
+  ASSERT_EQ(o.status, 0);
+  const vm::Base& b = o.data.base;
+  EXPECT_EQ(b.policy, vm::BasePolicy::Stream);
+  EXPECT_GT(b.stream_rounds, 0u);
+  EXPECT_GT(b.stream_instructions, 0u);
+  EXPECT_TRUE(std::isfinite(b.stream_ticks));
+  EXPECT_GT(b.stream_ticks, 0);
+  for (double c : b.stream_class_ticks) {
+    EXPECT_TRUE(std::isfinite(c));
+    EXPECT_GT(c, 0);
+  }
+  double raw = 0, after = 0, taken = 0, instructions = 0;
+  for (const ModuleCost& mc : o.data.modules)
+    for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
+      const auto n = static_cast<double>(mc.pcs[pc].count);
+      if (n == 0) continue;
+      const double base = b.exact_for(b.policy, mc.module->code[pc].op);
+      const double expect = std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
+      // The base's fraction of a tick is subtracted to 1/256 of a tick.
+      EXPECT_NEAR(mc.pcs[pc].total_estimate(), expect, n / 256 + 1) << pc;
+      raw += mc.raw_pc_ticks[pc];
+      after += mc.pcs[pc].total_estimate();
+      taken += std::min(mc.raw_pc_ticks[pc], n * base);
+      instructions += n;
+    }
+  ASSERT_GT(instructions, 1000);
+  EXPECT_GT(raw - after, 0);
+  EXPECT_NEAR(raw - after, taken, instructions / 256 + 16);
+  // Never more than every instruction's base (to the 1/256 tick rounding).
+  const double most = *std::max_element(b.stream_class_ticks.begin(), b.stream_class_ticks.end());
+  EXPECT_LE(raw - after, instructions * most + instructions / 256 + 1);
 }
 
 TEST(CostAccuracy, CountViewDoesNotCalibrateTheTimer) {

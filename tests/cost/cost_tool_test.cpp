@@ -315,6 +315,8 @@ TEST(CostTool, JsonValidatesAgainstTheSchema) {
   EXPECT_EQ(errors(timed_json(src("samples/base.b"), "base.json")), "");
   EXPECT_EQ(errors(timed_json("--accuracy --sample 10 " + src("samples/fib.b"), "fib.json")), "");
   EXPECT_EQ(errors(timed_json("--repeat 2 " + src("samples/loop.b"), "loop.json")), "");
+  EXPECT_EQ(errors(timed_json("--base stream --accuracy " + src("samples/loop.b"), "sloop.json")),
+            "");
   EXPECT_EQ(
       errors(json::parse(
           cost_report("--count --format json " + src("samples/sieve.b"), "sieve.json").second)),
@@ -382,10 +384,31 @@ TEST(CostTool, AccuracyReportsTheRatio) {
   auto r = run_shell(tool("cost") + " --accuracy " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("accuracy: plain run "), std::string::npos) << r.out;
-  for (const char* p : {"(base min, ", "(base median, ", "(base mean, "})
+  for (const char* p : {"(base min, ", "(base median, ", "(base mean, ", "(base stream, "})
     EXPECT_NE(r.out.find(std::string("accuracy ") + p), std::string::npos) << p << r.out;
   EXPECT_NE(r.out.find(", reported): attributed "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(", ratio "), std::string::npos);
+}
+
+// --base stream names its calibration in the header, per instruction class;
+// --accuracy weighs it beside the empty-measurement bases.
+TEST(CostTool, StreamBaseIsParsedAndReported) {
+  auto [status, report] = cost_report("--base stream " + src("samples/loop.b"), "stream.txt");
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(report.find("\nbase: stream, per instruction class (below); "), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("\nbase stream: per instruction arith "), std::string::npos) << report;
+  EXPECT_NE(report.find(", call "), std::string::npos) << report;
+  auto [s2, plain] = cost_report(src("samples/loop.b"), "nostream.txt");
+  EXPECT_EQ(plain.find("base stream:"), std::string::npos) << "calibrated only when needed";
+  json j = timed_json("--base stream " + src("samples/loop.b"), "stream.json");
+  EXPECT_EQ(j["base"]["policy"], "stream");
+  EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
+  EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
+  auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("accuracy (base stream, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("accuracy (base min, "), std::string::npos) << r.out;
 }
 
 TEST(CostTool, ProgramFailureIsStatusOneWithAReport) {
@@ -416,6 +439,8 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
            {"--base average " + src("samples/fib.b"), "--base"},
            {"--repeat 0 " + src("samples/fib.b"), "--repeat"},
            {"--count --sample 10 " + src("samples/fib.b"), "exclude each other"},
+           {"--count --accuracy " + src("samples/fib.b"),
+            "--count and --accuracy exclude each other"},
            {"--bogus " + src("samples/fib.b"), "bogus"},
            {missing, missing},
            {"-f " + missing, missing},

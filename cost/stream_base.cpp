@@ -1,0 +1,273 @@
+#include "stream_base.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "compiler.h"
+#include "interp.h"
+#include "vm.h"
+
+namespace dis::cost {
+
+namespace {
+
+// The streams: loops whose bodies are one kind of work each. The iteration
+// count is the module's argument-free constant N (substituted below), so
+// a round's instructions are known before it runs.
+struct Stream {
+  const char* name;
+  const char* source;
+};
+
+constexpr Stream kStreams[] = {
+    {"arith", R"(implement StreamArith;
+StreamArith: module { init: fn(); };
+init()
+{
+	a := 1; b := 2; c := 3; d := 4;
+	for(i := 0; i < N; i++) {
+		a = a + b;
+		b = b ^ i;
+		c = (c << 1) | (a & 7);
+		d = d - c;
+		if(d < a)
+			d = a + 1;
+		a = a * 3;
+		b = b >> 2;
+		c = c & 16rFFFF;
+	}
+}
+)"},
+    {"memory", R"(implement StreamMemory;
+StreamMemory: module { init: fn(); };
+P: adt { x, y: int; };
+init()
+{
+	t := array[64] of int;
+	s := "a stream of characters";
+	l: list of int;
+	p := ref P(1, 2);
+	q := p;
+	x := 0;
+	for(i := 0; i < N; i++) {
+		x += t[i & 63];
+		t[x & 63] = i;
+		x += s[i & 15];
+		x += len s + len t;
+		q = p;
+		p = q;
+		l = x :: l;
+		x += hd l;
+		l = tl l;
+	}
+}
+)"},
+    {"real", R"(implement StreamReal;
+StreamReal: module { init: fn(); };
+init()
+{
+	x := 1.0; y := 0.5; z := 0.25;
+	for(i := 0; i < N; i++) {
+		x = x * 0.999 + y;
+		y = y - z * 0.5;
+		z = z + 0.125;
+		if(z > 4.0)
+			z = 0.25;
+		x = x / 1.5;
+		y = real (i & 7) + y * 0.5;
+	}
+}
+)"},
+    {"call", R"(implement StreamCall;
+StreamCall: module { init: fn(); };
+one(x: int): int
+{
+	return x + 1;
+}
+two(a, b: int): int
+{
+	return one(a) ^ b;
+}
+init()
+{
+	s := 0;
+	for(i := 0; i < N; i++)
+		s = two(s, i) & 16rFFFF;
+}
+)"},
+};
+
+// The instructions of one stream run, about: long enough that each timed
+// run holds several scheduler slices, short enough that a round is a few
+// milliseconds (a preemption then spoils few rounds; the median drops them).
+constexpr int kIterations = 4000;
+constexpr int kRounds = 11;
+
+// A plain run timed per slice: the interpreter without probes (as
+// Impl::run_slice runs it) between two clock reads, so the VM's setup and
+// the scheduler between slices are outside, as they are outside the
+// timed run's instruction records.
+class PlainSlices final : public vm::SliceRunner {
+ public:
+  std::uint64_t ticks = 0, instructions = 0;
+  std::uint32_t run_slice(vm::Impl& vm, vm::Prog& p, std::uint32_t budget) override {
+    std::uint32_t left = budget;
+    vm::ProbeNone probe;
+    const std::uint64_t t0 = vm::now_ticks();
+    vm::interpret(vm, p, left, probe);
+    ticks += vm::now_ticks() - t0;
+    instructions += budget - left;
+    return budget - left;
+  }
+};
+
+struct Run {
+  double ticks = 0;
+  std::uint64_t instructions = 0;
+  // Timed runs: executions per cost class (opcodes.h).
+  std::array<double, kNumCostClasses> by_class{};
+};
+
+Run run_plain_stream(const Module& m) {
+  vm::VM machine;
+  PlainSlices plain;
+  machine.impl().slice_runner = &plain;
+  machine.run_module(m, "stream.b", {"stream"});
+  machine.impl().slice_runner = nullptr;
+  Run r;
+  r.ticks = static_cast<double>(plain.ticks);
+  r.instructions = plain.instructions;
+  return r;
+}
+
+// The raw ticks of the instruction records (preempted intervals already
+// moved to their bucket by the recorder).
+Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
+  vm::VM machine;
+  vm::CostRecorder rec(mode, vm::Base{}, 1);
+  rec.track_calls(calls);
+  rec.install(machine);
+  machine.run_module(m, "stream.b", {"stream"});
+  rec.finish();
+  Run r;
+  for (const vm::ProgramRecords& pr : rec.programs())
+    for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
+      const vm::ProbeRecord& x = pr.records[pc];
+      r.ticks += x.total_estimate();
+      r.instructions += x.count;
+      r.by_class[static_cast<std::size_t>(cost_class(pr.program->mod.code[pc].op))] +=
+          static_cast<double>(x.count);
+    }
+  return r;
+}
+
+// Solves a x = b (Gaussian elimination, partial pivoting); false when a is
+// singular.
+template <std::size_t N>
+bool solve(std::array<std::array<double, N>, N> a, std::array<double, N> b,
+           std::array<double, N>& x) {
+  for (std::size_t c = 0; c < N; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < N; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[piv][c])) piv = r;
+    if (std::abs(a[piv][c]) < 1e-9) return false;
+    std::swap(a[c], a[piv]);
+    std::swap(b[c], b[piv]);
+    for (std::size_t r = c + 1; r < N; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (std::size_t k = c; k < N; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  for (std::size_t c = N; c-- > 0;) {
+    double v = b[c];
+    for (std::size_t k = c + 1; k < N; ++k) v -= a[c][k] * x[k];
+    x[c] = v / a[c][c];
+  }
+  return true;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
+  (void)vm::timer();
+  const std::uint64_t t0 = vm::MonoClock::now();
+  const vm::ProbeMode timed = mode == vm::ProbeMode::Sampled ? mode : vm::ProbeMode::Time;
+  std::vector<Module> modules;
+  for (const Stream& s : kStreams) {
+    std::string text = s.source;
+    const std::string n = std::to_string(kIterations);
+    for (std::size_t at; (at = text.find("< N;")) != std::string::npos;) text.replace(at + 2, 1, n);
+    modules.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
+  }
+  constexpr std::size_t kS = std::size(kStreams);
+  static_assert(kS == kNumCostClasses, "one stream per cost class: the system is square");
+  std::vector<double> rounds;
+  std::array<std::vector<double>, kS> extra;  // per stream: the probe's ticks per round
+  std::array<std::array<double, kNumCostClasses>, kS> mix{};
+  std::uint64_t instructions = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    double plain = 0, raw = 0;
+    instructions = 0;
+    for (std::size_t i = 0; i < kS; ++i) {
+      // Alternate which goes first, so a drift in the clock rate or in the
+      // host's load falls on both alike.
+      Run p, t;
+      if (r % 2) {
+        p = run_plain_stream(modules[i]);
+        t = run_timed_stream(modules[i], timed, calls);
+      } else {
+        t = run_timed_stream(modules[i], timed, calls);
+        p = run_plain_stream(modules[i]);
+      }
+      plain += p.ticks;
+      raw += t.ticks;
+      instructions += t.instructions;
+      extra[i].push_back(t.ticks - p.ticks);
+      mix[i] = t.by_class;  // the same every round: the streams are deterministic
+    }
+    if (instructions > 0) rounds.push_back((raw - plain) / static_cast<double>(instructions));
+  }
+  base.stream_ticks = std::max(0.0, median(rounds));
+  // Each stream's extra ticks are the sum over its classes of executions x
+  // that class's base: one equation per stream, one unknown per class.
+  std::array<double, kS> rhs{};
+  for (std::size_t i = 0; i < kS; ++i) rhs[i] = median(extra[i]);
+  std::array<double, kNumCostClasses> per{};
+  const bool solved = solve(mix, rhs, per);
+  for (std::size_t c = 0; c < kNumCostClasses; ++c)
+    base.stream_class_ticks[c] =
+        solved && std::isfinite(per[c]) && per[c] > 0 ? per[c] : base.stream_ticks;
+  if (std::getenv("DIS_STREAM_DEBUG"))
+    for (std::size_t i = 0; i < kS; ++i) {
+      double n = 0;
+      for (double x : mix[i]) n += x;
+      std::fprintf(stderr, "stream %s: %.2f ticks per instruction; mix", kStreams[i].name,
+                   n > 0 ? rhs[i] / n : 0);
+      for (double x : mix[i]) std::fprintf(stderr, " %.2f", n > 0 ? x / n : 0);
+      std::fprintf(stderr, "; class base %.2f\n", base.stream_class_ticks[i]);
+    }
+  base.stream_rounds = static_cast<std::uint32_t>(rounds.size());
+  base.stream_instructions = instructions;
+  if (!rounds.empty())
+    base.stream_spread_ticks = *std::max_element(rounds.begin(), rounds.end()) -
+                               *std::min_element(rounds.begin(), rounds.end());
+  base.stream_ms = static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
+  if (base.policy == vm::BasePolicy::Stream) {
+    base.ticks = base.ticks_for(vm::BasePolicy::Stream);
+    base.ns = vm::to_ns(base.ticks);
+  }
+}
+
+}  // namespace dis::cost
