@@ -115,6 +115,20 @@ bool same_slot(const DInst& first, const DInst& second) {
   return x.base == kFp && x.ind && first.m.base == kFp && !first.m.ind && x.a == first.m.a;
 }
 
+// The test of a loop-back triple's compare, as indw_FFF_movw_loop runs it.
+LoopTest loop_test(Op compare) {
+  switch (compare) {
+    case Op::bgtw_:
+      return kLoopGt;
+    case Op::bgew_:
+      return kLoopGe;
+    case Op::bltw_:
+      return kLoopLt;
+    default:
+      return kLoopLe;
+  }
+}
+
 void fuse_pairs(std::vector<DInst>& code) {
   for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
     for (const FusedPair& f : kFusedPairs)
@@ -131,6 +145,18 @@ void fuse_pairs(std::vector<DInst>& code) {
         code[pc].h = static_cast<std::uint16_t>(l.fused);
         break;
       }
+  // An array fill: an indw/movw pair, then a loop-back triple whose test
+  // (the instruction before the pair) continues into the pair.
+  for (std::size_t pc = 0; pc + 3 < code.size(); ++pc) {
+    if (code[pc].h != kH_indw_FFF_movw) continue;
+    const auto test = static_cast<std::size_t>(code[pc + 3].aux);
+    for (const LoopBack& l : kLoopBacks)
+      if (code[pc + 2].h == l.fused && test + 1 == pc) {
+        code[pc].h = kH_indw_FFF_movw_loop;
+        code[pc].aux = loop_test(code[test].op);
+        break;
+      }
+  }
 }
 
 }  // namespace
