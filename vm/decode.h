@@ -112,7 +112,11 @@ static_assert(sizeof(DInst) == 64);
 
 // The loop's test of indw_FFF_movw_loop (in its aux): the compare at the
 // loop-back jump's target, which leaves the loop when true.
+// With kLoopDisjoint the loop writes no word it reads but its index
+// (decode checked), so the handler reads the others once.
 enum LoopTest : std::int32_t { kLoopGt, kLoopGe, kLoopLt, kLoopLe };
+inline constexpr std::int32_t kLoopTestMask = 3;
+inline constexpr std::int32_t kLoopDisjoint = 4;
 
 struct CaseEntry {
   std::int64_t lo, hi;

@@ -380,6 +380,26 @@ TEST(VmSpecialised, FillLoopsStoreEveryElementTheirTestReaches) {
   }
 }
 
+// A fill loop whose element pointer goes to the limit's word (48(fp)): the
+// limit read at each test is the last element's address.
+const std::string kFillOverItsLimit =
+    "\tnewa\t$10,$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$3,48(fp)\nL:top\n"
+    "\tbgew\t40(fp),48(fp),$@out\n\tindw\t128(fp),48(fp),40(fp)\n\tmovw\t$7,0(48(fp))\n"
+    "\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n" +
+    print_int("40(fp)");
+
+TEST(VmSpecialised, FillLoopOverItsLimitReadsTheLimitAtEachTest) {
+  // --trace dispatches every instruction on its own: the reference.
+  const auto fused = run(kFillOverItsLimit);
+  dis::vm::Options traced_opts;
+  traced_opts.trace = true;
+  const auto traced = run(kFillOverItsLimit, "", traced_opts);
+  EXPECT_EQ(fused.status, traced.status);
+  EXPECT_EQ(fused.out, traced.out);
+  // With the limit read once, the loop would end at 3.
+  EXPECT_NE(fused.out, "3\n");
+}
+
 TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
   dis::vm::Cage cage;
   dis::vm::Heap heap(cage, 1 << 20);
@@ -387,7 +407,13 @@ TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
   fill.mod = dis::assembly::assemble(program(fill_loop("bltw", 9, 0, "$-1", 10)), "t.s");
   dis::vm::decode(fill, heap);
   EXPECT_EQ(fill.code[6].h, dis::vm::kH_indw_FFF_movw_loop);
-  EXPECT_EQ(fill.code[6].aux, dis::vm::kLoopLt);
+  EXPECT_EQ(fill.code[6].aux, dis::vm::kLoopLt | dis::vm::kLoopDisjoint);
+  // The element pointer stored over the limit: a loop, but not disjoint.
+  dis::vm::Program aliased;
+  aliased.mod = dis::assembly::assemble(program(kFillOverItsLimit), "t.s");
+  dis::vm::decode(aliased, heap);
+  EXPECT_EQ(aliased.code[5].h, dis::vm::kH_indw_FFF_movw_loop);
+  EXPECT_EQ(aliased.code[5].aux, dis::vm::kLoopGe);
   // An instruction between the test and the pair: the test leads elsewhere.
   dis::vm::Program other;
   other.mod = dis::assembly::assemble(
