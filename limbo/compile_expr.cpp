@@ -860,6 +860,9 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
                            std::to_string(a->args.size()) + " given, " +
                            std::to_string(fields.size()) + " expected");
         for (std::size_t i = 0; i < fields.size(); ++i) {
+          // `new` sets every pointer of the object to H (DIS-FACTS): a nil
+          // value is there already.
+          if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
           Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
           if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
           Loc v = gen_to(a->args[i].get(), fields[i].type);

@@ -145,6 +145,21 @@ TEST_P(Samples, CompileTwiceIdentical) {
 INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(samples_with_output()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
+// The instructions of a module's listing, one per line (no directives).
+std::string code_listing(const dis::Module& m) {
+  std::string code;
+  std::istringstream in(dis::assembly::disassemble(m));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] == '\t' && line.find("desc") == std::string::npos &&
+        line.find("link") == std::string::npos && line.find("entry") == std::string::npos &&
+        line.find("var") == std::string::npos && line.find("module") == std::string::npos &&
+        line.find("source") == std::string::npos && line.find("stackext") == std::string::npos &&
+        line.find("flags") == std::string::npos)
+      code += line + "\n";
+  return code;
+}
+
 // The code shapes the paper's cost listings show: a local call is frame,
 // argument moves, lea of the result into 16(frame), call; a counted loop
 // tests at the top; `return big string buf[0:n]` is slicea, cvtac, cvtcl.
@@ -168,22 +183,7 @@ g(): int
 }
 )";
   dis::Module m = dis::limbo::compile_source("shapes.b", src, {});
-  std::string code;
-  for (auto& l : [&] {
-         std::istringstream in(dis::assembly::disassemble(m));
-         std::vector<std::string> v;
-         std::string line;
-         while (std::getline(in, line))
-           if (!line.empty() && line[0] == '\t' && line.find("desc") == std::string::npos &&
-               line.find("link") == std::string::npos && line.find("entry") == std::string::npos &&
-               line.find("var") == std::string::npos && line.find("module") == std::string::npos &&
-               line.find("source") == std::string::npos &&
-               line.find("stackext") == std::string::npos &&
-               line.find("flags") == std::string::npos)
-             v.push_back(line);
-         return v;
-       }())
-    code += l + "\n";
+  const std::string code = code_listing(m);
   EXPECT_EQ(code,
             "\tmovp\t32(fp),40(fp)\n"
             "\tslicea\t$0,36(fp),40(fp)\n"
@@ -203,6 +203,25 @@ g(): int
             "\tcall\t48(fp),$0\n"
             "\tcvtlw\t40(fp),48(fp)\n"
             "\taddw\t48(fp),32(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
+// `ref Adt(...)`: nil values are not stored (`new` set the pointers to H).
+TEST(LimboShapes, RefAdtStoresNoNils) {
+  const std::string src = R"(implement Mk;
+Mk: module {
+	T: adt { l, r: cyclic ref T; n: int; };
+	mk: fn(): ref T;
+};
+mk(): ref T
+{
+	return ref T(nil, nil, 5);
+}
+)";
+  EXPECT_EQ(code_listing(dis::limbo::compile_source("mk.b", src, {})),
+            "\tnew\t$2,32(fp)\n"
+            "\tmovw\t$5,8(32(fp))\n"
+            "\tmovp\t32(fp),0(16(fp))\n"
             "\tret\t\n");
 }
 
