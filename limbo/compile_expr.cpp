@@ -729,6 +729,15 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     Type* tb = type_of(e->b.get());
     Type* t = ta->k == TK::Nil ? tb : ta;
     if (ta->k == TK::Int && const_eval(e->a.get()) && tb->k != TK::Int) t = tb;
+    // A pointer against nil: H is the branch's immediate middle operand, not
+    // a temporary set by a movp. (A string's nil is "" and keeps beqc.)
+    const bool nil_a = e->a->kind == Expr::Nil, nil_b = e->b->kind == Expr::Nil;
+    if ((e->op == "==" || e->op == "!=") && nil_a != nil_b && is_pointer(t) && t->k != TK::String) {
+      Loc x = gen_to(nil_b ? e->a.get() : e->b.get(), t);
+      jump(branch_op(when ? e->op : negate_cmp(e->op), TK::Int), x.op, Middle{MidMode::Imm, -1},
+           label);
+      return;
+    }
     Loc a = gen_to(e->a.get(), t->k == TK::Nil ? nullptr : t);
     Loc b = gen_to(e->b.get(), t->k == TK::Nil ? nullptr : t);
     if (!(ta->k == TK::Nil && is_ptrish(tb)) && !(tb->k == TK::Nil && is_ptrish(ta)))

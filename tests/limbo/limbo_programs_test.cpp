@@ -206,22 +206,38 @@ g(): int
             "\tret\t\n");
 }
 
-// `ref Adt(...)`: nil values are not stored (`new` set the pointers to H).
-TEST(LimboShapes, RefAdtStoresNoNils) {
+// `ref Adt(...)`: nil values are not stored (`new` set the pointers to H);
+// a pointer compared with nil needs no temporary.
+TEST(LimboShapes, NilNeedsNoTemporary) {
   const std::string src = R"(implement Mk;
 Mk: module {
 	T: adt { l, r: cyclic ref T; n: int; };
 	mk: fn(): ref T;
+	leaf: fn(t: ref T, s: string): int;
 };
 mk(): ref T
 {
 	return ref T(nil, nil, 5);
 }
+leaf(t: ref T, s: string): int
+{
+	if(nil == t.l && s != nil)
+		return 1;
+	return 0;
+}
 )";
   EXPECT_EQ(code_listing(dis::limbo::compile_source("mk.b", src, {})),
-            "\tnew\t$2,32(fp)\n"
+            "\tnew\t$3,32(fp)\n"
             "\tmovw\t$5,8(32(fp))\n"
             "\tmovp\t32(fp),0(16(fp))\n"
+            "\tret\t\n"
+            // A pointer against nil: H as the immediate; a string keeps beqc.
+            "\tbnew\t0(32(fp)),$-1,$9\n"
+            "\tmovp\t$-1,40(fp)\n"
+            "\tbeqc\t36(fp),40(fp),$9\n"
+            "\tmovw\t$1,0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,0(16(fp))\n"
             "\tret\t\n");
 }
 

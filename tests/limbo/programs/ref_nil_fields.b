@@ -1,6 +1,7 @@
 # `ref Adt(...)` with nil values: the compiler stores nothing for them
 # (`new` sets every pointer to H), and each still reads as nil; a pointer
-# given a value gets it, in a pick variant too.
+# given a value gets it, in a pick variant too. Pointers compare with nil
+# either way round (H as an immediate); a string's nil is still "".
 implement RefNil;
 include "sys.m";
 	sys: Sys;
@@ -41,6 +42,17 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("mid %d nil %d %s %d %d\n", mid.n, nilcount(mid), mid.name, hd mid.kids, len mid.a);	# expect: mid 8 nil 1 m 1 2
 	top := ref Node(nil, mid, nil, 9, nil, nil);
 	sys->print("top nil %d right %d left-of-right %d\n", nilcount(top), top.right.n, top.right.left.n);	# expect: top nil 4 right 8 left-of-right 7
+	c: chan of int;
+	e := "";
+	n := 0;
+	if(nil == leaf.left) n++;
+	if(mid.left != nil) n++;
+	if(nil != mid.kids) n++;
+	if(c == nil) n++;
+	if(mid.a != nil) n++;
+	if(e == nil) n++;
+	if(nil != e) n--;
+	sys->print("compares %d\n", n);	# expect: compares 6
 	s := ref Shape.Box(nil, nil);
 	t := ref Shape.Box("t", s);
 	pick b := t {
