@@ -66,11 +66,30 @@ void Compiler::release_temps() {
   for (auto& ts : temps_) ts.busy = false;
 }
 
+namespace {
+// Whether an operand can be an instruction's middle one as it is: a small
+// immediate, or a small frame or module offset.
+bool fits_middle(const Operand& op) {
+  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
+  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
+}
+
+// Operations whose operands can change places (not addc: concatenation).
+bool commutes(Op op) {
+  static constexpr Op kCommutative[] = {Op::addb_, Op::addw_, Op::addl_, Op::addf_, Op::mulb_,
+                                        Op::mulw_, Op::mull_, Op::mulf_, Op::andb_, Op::andw_,
+                                        Op::andl_, Op::orb_,  Op::orw_,  Op::orl_,  Op::xorb_,
+                                        Op::xorw_, Op::xorl_};
+  return std::find(std::begin(kCommutative), std::end(kCommutative), op) != std::end(kCommutative);
+}
+}  // namespace
+
 Middle Compiler::as_mid(const Loc& l) {
-  if (l.op.mode == AddrMode::Imm && l.op.a >= -32768 && l.op.a <= 32767)
-    return Middle{MidMode::Imm, l.op.a};
-  if (l.op.mode == AddrMode::Fp && l.op.a <= 65535) return Middle{MidMode::Fp, l.op.a};
-  if (l.op.mode == AddrMode::Mp && l.op.a <= 65535) return Middle{MidMode::Mp, l.op.a};
+  if (fits_middle(l.op))
+    return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
+                  : l.op.mode == AddrMode::Fp ? MidMode::Fp
+                                              : MidMode::Mp,
+                  l.op.a};
   Loc t = temp(l.t);
   move(l, t);
   return Middle{MidMode::Fp, t.op.a};
@@ -819,6 +838,9 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     move(b, tmp);
     b = tmp;
   }
+  // A commutative operation takes an operand that cannot be the middle one
+  // (a doubly indirect field, say) as its source, sparing a temporary.
+  if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
   Middle m = as_mid(a);
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});

@@ -241,6 +241,27 @@ leaf(t: ref T, s: string): int
             "\tret\t\n");
 }
 
+// A commutative operation takes a field (doubly indirect: never a middle
+// operand) as its source; a subtraction still copies it to a temporary.
+TEST(LimboShapes, CommutedFieldNeedsNoTemporary) {
+  const std::string src = R"(implement Cm;
+Cm: module {
+	T: adt { n: int; };
+	bump: fn(a: ref T, v: int): int;
+};
+bump(a: ref T, v: int): int
+{
+	a.n = a.n * v;
+	return a.n - v;
+}
+)";
+  EXPECT_EQ(code_listing(dis::limbo::compile_source("cm.b", src, {})),
+            "\tmulw\t0(32(fp)),36(fp),0(32(fp))\n"
+            "\tmovw\t0(32(fp)),40(fp)\n"
+            "\tsubw\t36(fp),40(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
 // The tool: exit status 2 and file:line:col messages for bad programs, and no
 // output file; a good program gives a .dis that reads back to the module.
 TEST(LimboTool, RefusesBadProgramWithoutOutput) {

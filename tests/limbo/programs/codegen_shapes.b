@@ -1,7 +1,8 @@
-# `ref Adt(...)` with nil values: the compiler stores nothing for them
-# (`new` sets every pointer to H), and each still reads as nil; a pointer
-# given a value gets it, in a pick variant too. Pointers compare with nil
-# either way round (H as an immediate); a string's nil is still "".
+# Code the compiler shortens, run: `ref Adt(...)` stores nothing for a nil
+# (`new` sets every pointer to H) and each still reads as nil, a pointer
+# given a value gets it, in a pick variant too; pointers compare with nil
+# either way round (H as an immediate) while a string's nil is still "";
+# commutative operations take a field as their source.
 implement RefNil;
 include "sys.m";
 	sys: Sys;
@@ -16,6 +17,7 @@ Node: adt {
 	kids: list of int;
 	a: array of int;
 };
+F: adt { n: int; r: real; b: big; };
 Shape: adt {
 	pick {
 	Box =>
@@ -53,6 +55,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	if(e == nil) n++;
 	if(nil != e) n--;
 	sys->print("compares %d\n", n);	# expect: compares 6
+	# Commutative operations on fields, their operands swapped.
+	v := 5;
+	f := ref F(3, 1.5, big 7);
+	sys->print("fields %d %g %bd %d %d\n", f.n * v + f.n, f.r * 2.0 + f.r, f.b * big 3 + f.b, (f.n & 6) | (f.n ^ v), f.n - v);	# expect: fields 18 4.5 28 6 -2
 	s := ref Shape.Box(nil, nil);
 	t := ref Shape.Box("t", s);
 	pick b := t {
