@@ -119,8 +119,10 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
       rec.counts.assign(pr.code.size(), 0);
     else
       rec.records.resize(pr.code.size());
-    if (mode_ != ProbeMode::Time)
-      rec.strided.assign(pr.code.size() * sizeof(DInst) + sizeof(std::uint64_t), 0);
+    if (mode_ != ProbeMode::Time) {
+      rec.declined.assign(pr.code.size(), 0);
+      for (const DInst& in : pr.code) in.probe_count = 0;
+    }
     for (const FunctionInfo& f : pr.mod.functions) rec.fn_entries.push_back(f.pc);
     std::sort(rec.fn_entries.begin(), rec.fn_entries.end());
     rec.fn_of_pc.resize(pr.code.size());
@@ -143,7 +145,7 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
   ProgramRecords& rec = programs_[idx];
   cur.program = &pr;
   cur.index = idx;
-  cur.strided = rec.strided.data();
+  cur.declined = rec.declined.data();
   cur.records = rec.records.data();
 }
 
@@ -155,24 +157,20 @@ const std::vector<ProgramRecords>& CostRecorder::programs() const {
     settle_suspects(suspects_, 0, none);
   }
   for (ProgramRecords& pr : programs_) {
-    if (pr.strided.empty()) continue;
-    const std::size_t n = pr.program->code.size();
-    auto slot = [&](std::size_t pc, std::uintptr_t at) {
-      std::uint64_t c;
-      std::memcpy(&c, pr.strided.data() + pc * sizeof(DInst) + at, sizeof c);
-      return c;
-    };
+    if (mode_ == ProbeMode::Time) continue;
+    const std::vector<DInst>& code = pr.program->code;
+    const std::size_t n = code.size();
     auto count = [&](std::size_t pc) -> std::uint64_t& {
       return mode_ == ProbeMode::Count ? pr.counts[pc] : pr.records[pc].count;
     };
-    for (std::size_t pc = 0; pc < n; ++pc) count(pc) = slot(pc, 0);
+    for (std::size_t pc = 0; pc < n; ++pc) count(pc) = code[pc].probe_count;
     // What fused handlers ran without a step: their executions less the
     // times they declined to run fused.
     for (std::size_t pc = 0; pc < n; ++pc) {
       std::int32_t followers[2];
       const int k = derived_followers(*pr.program, pc, followers);
       if (k == 0) continue;
-      const std::uint64_t fused = slot(pc, 0) - slot(pc, kDeclinedOffset);
+      const std::uint64_t fused = code[pc].probe_count - pr.declined[pc];
       for (int i = 0; i < k; ++i) count(static_cast<std::size_t>(followers[i])) += fused;
     }
   }

@@ -77,10 +77,10 @@ struct SiteSlot {
 struct ProgramRecords {
   const Program* program = nullptr;
   std::vector<std::uint64_t> counts;  // Count mode (gathered by programs())
-  // The hot counters of Count and Sampled modes: the count of pc i at byte
-  // i * sizeof(DInst), so the loop finds it at a fixed distance from the
-  // decoded instruction (gathered into counts or records[i].count).
-  std::vector<std::uint8_t> strided;
+  // Count and Sampled modes count in DInst::probe_count (gathered into
+  // counts or records[i].count); per pc, the times a fused handler whose
+  // followers' counts are derived declined to run fused.
+  std::vector<std::uint64_t> declined;
   std::vector<ProbeRecord> records;      // Time and Sampled modes
   std::vector<std::int32_t> fn_entries;  // sorted entry pcs of Module::functions
   std::vector<std::uint32_t> fn_of_pc;   // per pc: its function index
@@ -179,7 +179,7 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   struct Current {
     const Program* program = nullptr;
     std::uint32_t index = 0;
-    std::uint8_t* strided = nullptr;
+    std::uint64_t* declined = nullptr;
     ProbeRecord* records = nullptr;
   };
   [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
@@ -269,8 +269,13 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 // interpret<> keeps a policy's per-pc slots and hot state in locals and
 // inlines step() into every handler's dispatch:
 //   Slots, Hot          where the running program's per-pc slots are; state
-//                       held in registers
-//   enter() / leave(h)  at the start and at every exit of interpret<>
+//                       kept beside the loop
+//   enter(budget)       at the start; may cut the loop's budget to a chunk
+//   leave(h, budget)    at every exit: the slice's budget left
+//   outside(h)          the slice's budget beyond the running chunk
+//   chunk_end(in, code, h, budget)  when a chunk is used up but not the
+//                       slice (only a policy that cut one): counts `in` and
+//                       sets the next chunk
 //   slots(program, code)  the running program's slots (whenever it changes)
 //   seen_frame()        the frame index the probe last saw
 //   tracks_calls()      whether frame() is wanted at all
@@ -284,8 +289,10 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 struct ProbeCommon {
   CostRecorder& r;
   struct Hot {};
-  Hot enter() const noexcept { return {}; }
-  void leave(const Hot&) const noexcept {}
+  Hot enter(std::uint32_t&) const noexcept { return {}; }
+  static std::uint32_t leave(const Hot&, std::uint32_t budget) noexcept { return budget; }
+  static std::uint32_t outside(const Hot&) noexcept { return 0; }
+  static constexpr bool chunks = false;
   std::int32_t seen_frame() const noexcept { return r.thread_->cur_frame; }
   bool tracks_calls() const noexcept { return r.tracks_calls(); }
   [[gnu::always_inline]] void sync(const Program& pr) {
@@ -294,20 +301,9 @@ struct ProbeCommon {
   }
 };
 
-// Count and Sampled modes' exact counts: one add at a fixed distance from
-// the decoded instruction (no index computation: strided like the code).
-[[gnu::always_inline]] inline void count_strided(const DInst* in, std::uintptr_t bias) noexcept {
-  auto* c = reinterpret_cast<std::uint8_t*>(reinterpret_cast<std::uintptr_t>(in) + bias);
-  std::uint64_t n;
-  std::memcpy(&n, c, sizeof n);  // 4-aligned when sizeof(DInst) is not a multiple of 8
-  ++n;
-  std::memcpy(c, &n, sizeof n);
-}
-
-// A fused handler whose followers' counts are derived (derived_followers)
-// that declined to run fused: counted beside its own count, in the same
-// strided slot, so the recorder can take it off.
-inline constexpr std::uintptr_t kDeclinedOffset = sizeof(std::uint64_t);
+// Count and Sampled modes' exact counts: one add inside the decoded
+// instruction itself (no table, so no register holds where it is).
+[[gnu::always_inline]] inline void count_in(const DInst* in) noexcept { ++in->probe_count; }
 
 struct ProbeCount : ProbeCommon {
   static constexpr bool active = true;
@@ -315,22 +311,24 @@ struct ProbeCount : ProbeCommon {
   // loop-back triples stay fused: each counts the instructions it runs.
   static constexpr bool fuses = true;
   static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
-  // The distance from a decoded instruction to its counter.
-  using Slots = std::uintptr_t;
-  Slots slots(const Program& pr, const DInst* code) {
+  // The counters are in the code: no slots to hold.
+  struct Slots {};
+  Slots slots(const Program& pr, const DInst*) {
     sync(pr);
-    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
-           reinterpret_cast<std::uintptr_t>(code);
+    return {};
   }
-  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots s, Hot&) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
+    count_in(in);
   }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot&) noexcept {
-    count_strided(in, s);
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
+    count_in(in);
   }
   static void fused_derived(Hot&, std::uint32_t) noexcept {}
-  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
-    count_strided(in, s + kDeclinedOffset);
+  // A fused handler whose followers' counts are derived (derived_followers)
+  // declined to run fused (rare: the budget ended), so the recorder can
+  // take it off.
+  void fused_declined(const DInst* in, const DInst* code) const noexcept {
+    ++r.current_.declined[in - code];
   }
   void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
@@ -355,37 +353,65 @@ struct ProbeTime : ProbeCommon {
 
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
-  // Counts strided as in Count mode; the record only at a sampling event,
-  // found then through the recorder (one register fewer on the hot path,
-  // where the countdown and the budget compete for the rest).
-  using Slots = std::uintptr_t;
-  // The countdown to the sampled timer's next event, in a register.
-  using Hot = std::uint32_t;
-  Hot enter() const noexcept { return r.sampled.countdown(); }
-  void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
-  Slots slots(const Program& pr, const DInst* code) {
+  // Counts in the code as in Count mode; the record only at a sampling
+  // event, found then through the recorder. The countdown to the sampled
+  // timer's next event is the loop's own budget: the slice's budget is cut
+  // into chunks that end where the countdown does, so a step is Count
+  // mode's add and nothing else, and the event runs where a slice's end
+  // would (chunk_end).
+  struct Slots {};
+  struct Hot {
+    std::uint32_t rest = 0;      // the slice's budget beyond the chunk
+    std::uint32_t chunk = 0;     // the chunk's length
+    std::uint32_t to_event = 1;  // the countdown when the chunk began
+  };
+  static constexpr bool chunks = true;
+  // A chunk is what is left of the countdown before its last instruction,
+  // or of the slice if that ends first.
+  static void cut(Hot& h, std::uint32_t to_event, std::uint32_t& budget) noexcept {
+    h.to_event = to_event;
+    h.chunk = std::min(h.rest, to_event - 1);
+    h.rest -= h.chunk;
+    budget = h.chunk;
+  }
+  Hot enter(std::uint32_t& budget) const noexcept {
+    Hot h;
+    h.rest = budget;
+    cut(h, r.sampled.countdown(), budget);
+    return h;
+  }
+  std::uint32_t leave(const Hot& h, std::uint32_t budget) const noexcept {
+    r.sampled.set_countdown(h.to_event - (h.chunk - budget));
+    return budget + h.rest;
+  }
+  static std::uint32_t outside(const Hot& h) noexcept { return h.rest; }
+  // The chunk is used up: unless the slice is too, the countdown ends at
+  // `in`, which is counted and dispatched after the event.
+  bool chunk_end(const DInst* in, const DInst* code, Hot& h, std::uint32_t& budget) const noexcept {
+    if (h.rest == 0) return false;
+    --h.rest;
+    count_in(in);
+    cut(h, r.sampled.event(r.current_.records[in - code]), budget);
+    return true;
+  }
+  Slots slots(const Program& pr, const DInst*) {
     sync(pr);
-    return reinterpret_cast<std::uintptr_t>(r.current_.strided) -
-           reinterpret_cast<std::uintptr_t>(code);
+    return {};
   }
-  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s,
-                                   Hot& left) noexcept {
-    count_strided(in, s);
-    if (--left == 0) [[unlikely]]
-      left = r.sampled.event(r.current_.records[in - code]);
+  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
+    count_in(in);
   }
-  // Fused pairs and triples run fused unless the countdown ends within them
-  // (a sample point, or an interval open: the countdown is then 1), so a
-  // timed execution is always dispatched on its own.
+  // Fused pairs and triples run fused unless the chunk ends within them
+  // (the loop's budget says so), so a timed execution is always dispatched
+  // on its own.
   static constexpr bool fuses = true;
-  static bool can_fuse(Hot left, std::uint32_t more) noexcept { return left > more; }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots s, Hot& left) noexcept {
-    count_strided(in, s);
-    --left;
+  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
+    count_in(in);
   }
-  static void fused_derived(Hot& left, std::uint32_t more) noexcept { left -= more; }
-  [[gnu::always_inline]] static void fused_declined(const DInst* in, Slots s) noexcept {
-    count_strided(in, s + kDeclinedOffset);
+  static void fused_derived(Hot&, std::uint32_t) noexcept {}
+  void fused_declined(const DInst* in, const DInst* code) const noexcept {
+    ++r.current_.declined[in - code];
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);

@@ -107,6 +107,12 @@ struct alignas(64) DInst {
   // `frame` (whose operands s and m are unused at run time) also carries
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
+  // The Count and Sampled probes' exact count of this pc, in the line's
+  // padding: the dispatch adds one at a fixed offset from the instruction,
+  // with no register for a table. The interpreter reads the code through
+  // const pointers; this word alone is written (cost_probe.h zeroes it when
+  // its recorder first meets the program, the plain run never touches it).
+  mutable std::uint64_t probe_count = 0;
 };
 static_assert(sizeof(DInst) == 64);
 
