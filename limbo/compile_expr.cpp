@@ -66,11 +66,30 @@ void Compiler::release_temps() {
   for (auto& ts : temps_) ts.busy = false;
 }
 
+namespace {
+// Whether an operand can be an instruction's middle one as it is: a small
+// immediate, or a small frame or module offset.
+bool fits_middle(const Operand& op) {
+  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
+  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
+}
+
+// Operations whose operands can change places (not addc: concatenation).
+bool commutes(Op op) {
+  static constexpr Op kCommutative[] = {Op::addb_, Op::addw_, Op::addl_, Op::addf_, Op::mulb_,
+                                        Op::mulw_, Op::mull_, Op::mulf_, Op::andb_, Op::andw_,
+                                        Op::andl_, Op::orb_,  Op::orw_,  Op::orl_,  Op::xorb_,
+                                        Op::xorw_, Op::xorl_};
+  return std::find(std::begin(kCommutative), std::end(kCommutative), op) != std::end(kCommutative);
+}
+}  // namespace
+
 Middle Compiler::as_mid(const Loc& l) {
-  if (l.op.mode == AddrMode::Imm && l.op.a >= -32768 && l.op.a <= 32767)
-    return Middle{MidMode::Imm, l.op.a};
-  if (l.op.mode == AddrMode::Fp && l.op.a <= 65535) return Middle{MidMode::Fp, l.op.a};
-  if (l.op.mode == AddrMode::Mp && l.op.a <= 65535) return Middle{MidMode::Mp, l.op.a};
+  if (fits_middle(l.op))
+    return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
+                  : l.op.mode == AddrMode::Fp ? MidMode::Fp
+                                              : MidMode::Mp,
+                  l.op.a};
   Loc t = temp(l.t);
   move(l, t);
   return Middle{MidMode::Fp, t.op.a};
@@ -729,6 +748,15 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     Type* tb = type_of(e->b.get());
     Type* t = ta->k == TK::Nil ? tb : ta;
     if (ta->k == TK::Int && const_eval(e->a.get()) && tb->k != TK::Int) t = tb;
+    // A pointer against nil: H is the branch's immediate middle operand, not
+    // a temporary set by a movp. (A string's nil is "" and keeps beqc.)
+    const bool nil_a = e->a->kind == Expr::Nil, nil_b = e->b->kind == Expr::Nil;
+    if ((e->op == "==" || e->op == "!=") && nil_a != nil_b && is_pointer(t) && t->k != TK::String) {
+      Loc x = gen_to(nil_b ? e->a.get() : e->b.get(), t);
+      jump(branch_op(when ? e->op : negate_cmp(e->op), TK::Int), x.op, Middle{MidMode::Imm, -1},
+           label);
+      return;
+    }
     Loc a = gen_to(e->a.get(), t->k == TK::Nil ? nullptr : t);
     Loc b = gen_to(e->b.get(), t->k == TK::Nil ? nullptr : t);
     if (!(ta->k == TK::Nil && is_ptrish(tb)) && !(tb->k == TK::Nil && is_ptrish(ta)))
@@ -810,6 +838,9 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     move(b, tmp);
     b = tmp;
   }
+  // A commutative operation takes an operand that cannot be the middle one
+  // (a doubly indirect field, say) as its source, sparing a temporary.
+  if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
   Middle m = as_mid(a);
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});
@@ -860,6 +891,9 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
                            std::to_string(a->args.size()) + " given, " +
                            std::to_string(fields.size()) + " expected");
         for (std::size_t i = 0; i < fields.size(); ++i) {
+          // `new` sets every pointer of the object to H (DIS-FACTS): a nil
+          // value is there already.
+          if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
           Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
           if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
           Loc v = gen_to(a->args[i].get(), fields[i].type);

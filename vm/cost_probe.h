@@ -269,8 +269,13 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 // interpret<> keeps a policy's per-pc slots and hot state in locals and
 // inlines step() into every handler's dispatch:
 //   Slots, Hot          where the running program's per-pc slots are; state
-//                       held in registers
-//   enter() / leave(h)  at the start and at every exit of interpret<>
+//                       kept beside the loop
+//   enter(budget)       at the start; may cut the loop's budget to a chunk
+//   leave(h, budget)    at every exit: the slice's budget left
+//   outside(h)          the slice's budget beyond the running chunk
+//   chunk_end(in, code, h, budget)  when a chunk is used up but not the
+//                       slice (only a policy that cut one): counts `in` and
+//                       sets the next chunk
 //   slots(program, code)  the running program's slots (whenever it changes)
 //   seen_frame()        the frame index the probe last saw
 //   tracks_calls()      whether frame() is wanted at all
@@ -284,8 +289,10 @@ class CostRecorder final : public SliceRunner, public GcObserver {
 struct ProbeCommon {
   CostRecorder& r;
   struct Hot {};
-  Hot enter() const noexcept { return {}; }
-  void leave(const Hot&) const noexcept {}
+  Hot enter(std::uint32_t&) const noexcept { return {}; }
+  static std::uint32_t leave(const Hot&, std::uint32_t budget) noexcept { return budget; }
+  static std::uint32_t outside(const Hot&) noexcept { return 0; }
+  static constexpr bool chunks = false;
   std::int32_t seen_frame() const noexcept { return r.thread_->cur_frame; }
   bool tracks_calls() const noexcept { return r.tracks_calls(); }
   [[gnu::always_inline]] void sync(const Program& pr) {
@@ -347,32 +354,62 @@ struct ProbeTime : ProbeCommon {
 struct ProbeSampled : ProbeCommon {
   static constexpr bool active = true;
   // Counts in the code as in Count mode; the record only at a sampling
-  // event, found then through the recorder (no register on the hot path
-  // but the countdown's).
+  // event, found then through the recorder. The countdown to the sampled
+  // timer's next event is the loop's own budget: the slice's budget is cut
+  // into chunks that end where the countdown does, so a step is Count
+  // mode's add and nothing else, and the event runs where a slice's end
+  // would (chunk_end).
   struct Slots {};
-  // The countdown to the sampled timer's next event, in a register.
-  using Hot = std::uint32_t;
-  Hot enter() const noexcept { return r.sampled.countdown(); }
-  void leave(Hot h) const noexcept { r.sampled.set_countdown(h); }
+  struct Hot {
+    std::uint32_t rest = 0;      // the slice's budget beyond the chunk
+    std::uint32_t chunk = 0;     // the chunk's length
+    std::uint32_t to_event = 1;  // the countdown when the chunk began
+  };
+  static constexpr bool chunks = true;
+  // A chunk is what is left of the countdown before its last instruction,
+  // or of the slice if that ends first.
+  static void cut(Hot& h, std::uint32_t to_event, std::uint32_t& budget) noexcept {
+    h.to_event = to_event;
+    h.chunk = std::min(h.rest, to_event - 1);
+    h.rest -= h.chunk;
+    budget = h.chunk;
+  }
+  Hot enter(std::uint32_t& budget) const noexcept {
+    Hot h;
+    h.rest = budget;
+    cut(h, r.sampled.countdown(), budget);
+    return h;
+  }
+  std::uint32_t leave(const Hot& h, std::uint32_t budget) const noexcept {
+    r.sampled.set_countdown(h.to_event - (h.chunk - budget));
+    return budget + h.rest;
+  }
+  static std::uint32_t outside(const Hot& h) noexcept { return h.rest; }
+  // The chunk is used up: unless the slice is too, the countdown ends at
+  // `in`, which is counted and dispatched after the event.
+  bool chunk_end(const DInst* in, const DInst* code, Hot& h, std::uint32_t& budget) const noexcept {
+    if (h.rest == 0) return false;
+    --h.rest;
+    count_in(in);
+    cut(h, r.sampled.event(r.current_.records[in - code]), budget);
+    return true;
+  }
   Slots slots(const Program& pr, const DInst*) {
     sync(pr);
     return {};
   }
-  [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots, Hot& left) noexcept {
+  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
     count_in(in);
-    if (--left == 0) [[unlikely]]
-      left = r.sampled.event(r.current_.records[in - code]);
   }
-  // Fused pairs and triples run fused unless the countdown ends within them
-  // (a sample point, or an interval open: the countdown is then 1), so a
-  // timed execution is always dispatched on its own.
+  // Fused pairs and triples run fused unless the chunk ends within them
+  // (the loop's budget says so), so a timed execution is always dispatched
+  // on its own.
   static constexpr bool fuses = true;
-  static bool can_fuse(Hot left, std::uint32_t more) noexcept { return left > more; }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot& left) noexcept {
+  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
+  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
     count_in(in);
-    --left;
   }
-  static void fused_derived(Hot& left, std::uint32_t more) noexcept { left -= more; }
+  static void fused_derived(Hot&, std::uint32_t) noexcept {}
   void fused_declined(const DInst* in, const DInst* code) const noexcept {
     ++r.current_.declined[in - code];
   }

@@ -115,6 +115,39 @@ bool same_slot(const DInst& first, const DInst& second) {
   return x.base == kFp && x.ind && first.m.base == kFp && !first.m.ind && x.a == first.m.a;
 }
 
+// The test of a loop-back triple's compare, as indw_FFF_movw_loop runs it.
+LoopTest loop_test(Op compare) {
+  switch (compare) {
+    case Op::bgtw_:
+      return kLoopGt;
+    case Op::bgew_:
+      return kLoopGe;
+    case Op::bltw_:
+      return kLoopLt;
+    default:
+      return kLoopLe;
+  }
+}
+
+// Whether the fill loop at pc writes none of the words it reads but the
+// index, which is the indw's index and the increment's both operands: the
+// store goes to the element itself (no offset) and the two frame words
+// written, the element pointer and the index, overlap nothing else read.
+bool fill_disjoint(const std::vector<DInst>& code, std::size_t pc) {
+  const DInst& indw = code[pc];
+  const DInst& store = code[pc + 1];
+  const DInst& add = code[pc + 2];
+  const DInst& test = code[static_cast<std::size_t>(code[pc + 3].aux)];
+  const std::int32_t index = add.d.a;
+  if (store.d.b != 0 || indw.d.a != index || add.m.a != index) return false;
+  auto overlap = [](std::int32_t x, std::int32_t y) { return x < y + 4 && y < x + 4; };
+  std::vector<std::int32_t> read = {indw.s.a, test.m.a};
+  if (add.s.base == kFp) read.push_back(add.s.a);
+  for (std::int32_t r : read)
+    if (overlap(indw.m.a, r) || overlap(index, r)) return false;
+  return !overlap(indw.m.a, index);
+}
+
 void fuse_pairs(std::vector<DInst>& code) {
   for (std::size_t pc = 0; pc + 1 < code.size(); ++pc)
     for (const FusedPair& f : kFusedPairs)
@@ -131,6 +164,18 @@ void fuse_pairs(std::vector<DInst>& code) {
         code[pc].h = static_cast<std::uint16_t>(l.fused);
         break;
       }
+  // An array fill: an indw/movw pair, then a loop-back triple whose test
+  // (the instruction before the pair) continues into the pair.
+  for (std::size_t pc = 0; pc + 3 < code.size(); ++pc) {
+    if (code[pc].h != kH_indw_FFF_movw) continue;
+    const auto test = static_cast<std::size_t>(code[pc + 3].aux);
+    for (const LoopBack& l : kLoopBacks)
+      if (code[pc + 2].h == l.fused && test + 1 == pc) {
+        code[pc].h = kH_indw_FFF_movw_loop;
+        code[pc].aux = loop_test(code[test].op) | (fill_disjoint(code, pc) ? kLoopDisjoint : 0);
+        break;
+      }
+  }
 }
 
 }  // namespace

@@ -55,6 +55,10 @@ inline constexpr unsigned kDirect = kNumOps;
 // An indw pair's second instruction goes through the element pointer the
 // indw just stored (decode checks the slot is the same), so it is not
 // loaded back.
+// indw_FFF_movw_loop: an indw/movw pair followed by a loop-back triple
+// whose test continues into the pair (an array fill) runs whole
+// iterations, five instructions each, in a loop of its own (run_fill_loop);
+// aux holds the test (LoopTest). Under a probe it runs as the plain pair.
 // clang-format off
 #define DIS_SHAPED_HANDLERS(X)                                                    \
   X(frame, IIF) X(movp, FIX) X(movp, FIF)                                         \
@@ -70,7 +74,7 @@ inline constexpr unsigned kDirect = kNumOps;
   X(indw, FFF_movw) X(indw, FFF_beqw) X(addw, IFF_jmp) X(addw, FFF_jmp)          \
   X(addw, IFF_jmp_bgtw) X(addw, IFF_jmp_bgew) X(addw, IFF_jmp_bltw)              \
   X(addw, IFF_jmp_blew) X(addw, FFF_jmp_bgtw) X(addw, FFF_jmp_bgew)              \
-  X(addw, FFF_jmp_bltw) X(addw, FFF_jmp_blew)                                     \
+  X(addw, FFF_jmp_bltw) X(addw, FFF_jmp_blew) X(indw, FFF_movw_loop)              \
   X(movf, FIF) X(movf, XIF) X(movf, FIX)                                          \
   X(addf, FFF) X(subf, FFF) X(mulf, FFF) X(divf, FFF)                             \
   X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)
@@ -98,7 +102,8 @@ struct alignas(64) DInst {
   std::uint16_t h = 0;  // handler: op, or op + kDirect
   DOpnd s, m, d;
   std::int32_t aux = 0;  // branch target, global type, table index, size
-  // modw_pow2: aux = the divisor; divw_pow2: aux = its log2.
+  // modw_pow2: aux = the divisor; divw_pow2: aux = its log2;
+  // indw_FFF_movw_loop: the loop's test.
   // `frame` (whose operands s and m are unused at run time) also carries
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
@@ -110,6 +115,14 @@ struct alignas(64) DInst {
   mutable std::uint64_t probe_count = 0;
 };
 static_assert(sizeof(DInst) == 64);
+
+// The loop's test of indw_FFF_movw_loop (in its aux): the compare at the
+// loop-back jump's target, which leaves the loop when true.
+// With kLoopDisjoint the loop writes no word it reads but its index
+// (decode checked), so the handler reads the others once.
+enum LoopTest : std::int32_t { kLoopGt, kLoopGe, kLoopLt, kLoopLe };
+inline constexpr std::int32_t kLoopTestMask = 3;
+inline constexpr std::int32_t kLoopDisjoint = 4;
 
 struct CaseEntry {
   std::int64_t lo, hi;

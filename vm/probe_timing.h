@@ -229,9 +229,10 @@ class SampledTimer : public OpenInterval<Clock> {
   }
 
   void begin(ProbeRecord& rec) noexcept { step(rec, left_); }
-  // The hot path with the countdown in the caller's register (interpret<>
-  // loads it with countdown() and stores it back with set_countdown()):
-  // count the execution; the rare event when the countdown ends.
+  // Counts the execution; the rare event when the countdown ends. (The
+  // cost tool's Sampled policy keeps the countdown itself, as the length of
+  // interpret<>'s budget chunks: countdown() and set_countdown() at a
+  // slice's start and end, event() where a chunk ends.)
   [[gnu::always_inline]] void step(ProbeRecord& rec, std::uint32_t& left) noexcept {
     rec.add_count();
     if (--left == 0) [[unlikely]]

@@ -114,20 +114,25 @@ TEST(CostTool, CountsAreExact) {
       ASSERT_EQ(timed.data.modules[0].pcs[pc].count, mc.pcs[pc].count) << "pc " << pc;
     EXPECT_EQ(timed.instructions, counted.instructions);
   }
-  // Inclusive time per function: init contains every instruction.
-  spec.mode = vm::ProbeMode::Time;
-  RunOutcome timed = run_costed(m, spec);
-  const auto& calls_of = timed.data.modules[0].function_calls;
-  std::map<std::int32_t, FunctionCall> by_pc;
-  for (const FunctionCall& f : calls_of) by_pc[f.entry_pc] = f;
-  for (const FunctionInfo& f : m.functions) {
-    ASSERT_TRUE(by_pc.count(f.pc)) << f.name;
-    if (f.name == "fib") {
-      EXPECT_EQ(by_pc[f.pc].calls, calls);
-    }
-    if (f.name == "init") {
-      EXPECT_EQ(by_pc[f.pc].calls, 1u);
-      EXPECT_EQ(by_pc[f.pc].inclusive_instructions, timed.instructions);
+  // Inclusive time per function: init contains every instruction (the
+  // sampled view's budget chunks included: a call in mid-chunk must see the
+  // slice's instructions so far, not the chunk's).
+  for (vm::ProbeMode mode : {vm::ProbeMode::Time, vm::ProbeMode::Sampled}) {
+    spec.mode = mode;
+    spec.sample_every = 3;
+    RunOutcome timed = run_costed(m, spec);
+    const auto& calls_of = timed.data.modules[0].function_calls;
+    std::map<std::int32_t, FunctionCall> by_pc;
+    for (const FunctionCall& f : calls_of) by_pc[f.entry_pc] = f;
+    for (const FunctionInfo& f : m.functions) {
+      ASSERT_TRUE(by_pc.count(f.pc)) << f.name;
+      if (f.name == "fib") {
+        EXPECT_EQ(by_pc[f.pc].calls, calls);
+      }
+      if (f.name == "init") {
+        EXPECT_EQ(by_pc[f.pc].calls, 1u);
+        EXPECT_EQ(by_pc[f.pc].inclusive_instructions, timed.instructions);
+      }
     }
   }
 }

@@ -145,6 +145,21 @@ TEST_P(Samples, CompileTwiceIdentical) {
 INSTANTIATE_TEST_SUITE_P(All, Samples, ::testing::ValuesIn(samples_with_output()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
+// The instructions of a module's listing, one per line (no directives).
+std::string code_listing(const dis::Module& m) {
+  std::string code;
+  std::istringstream in(dis::assembly::disassemble(m));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] == '\t' && line.find("desc") == std::string::npos &&
+        line.find("link") == std::string::npos && line.find("entry") == std::string::npos &&
+        line.find("var") == std::string::npos && line.find("module") == std::string::npos &&
+        line.find("source") == std::string::npos && line.find("stackext") == std::string::npos &&
+        line.find("flags") == std::string::npos)
+      code += line + "\n";
+  return code;
+}
+
 // The code shapes the paper's cost listings show: a local call is frame,
 // argument moves, lea of the result into 16(frame), call; a counted loop
 // tests at the top; `return big string buf[0:n]` is slicea, cvtac, cvtcl.
@@ -168,22 +183,7 @@ g(): int
 }
 )";
   dis::Module m = dis::limbo::compile_source("shapes.b", src, {});
-  std::string code;
-  for (auto& l : [&] {
-         std::istringstream in(dis::assembly::disassemble(m));
-         std::vector<std::string> v;
-         std::string line;
-         while (std::getline(in, line))
-           if (!line.empty() && line[0] == '\t' && line.find("desc") == std::string::npos &&
-               line.find("link") == std::string::npos && line.find("entry") == std::string::npos &&
-               line.find("var") == std::string::npos && line.find("module") == std::string::npos &&
-               line.find("source") == std::string::npos &&
-               line.find("stackext") == std::string::npos &&
-               line.find("flags") == std::string::npos)
-             v.push_back(line);
-         return v;
-       }())
-    code += l + "\n";
+  const std::string code = code_listing(m);
   EXPECT_EQ(code,
             "\tmovp\t32(fp),40(fp)\n"
             "\tslicea\t$0,36(fp),40(fp)\n"
@@ -203,6 +203,62 @@ g(): int
             "\tcall\t48(fp),$0\n"
             "\tcvtlw\t40(fp),48(fp)\n"
             "\taddw\t48(fp),32(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
+// `ref Adt(...)`: nil values are not stored (`new` set the pointers to H);
+// a pointer compared with nil needs no temporary.
+TEST(LimboShapes, NilNeedsNoTemporary) {
+  const std::string src = R"(implement Mk;
+Mk: module {
+	T: adt { l, r: cyclic ref T; n: int; };
+	mk: fn(): ref T;
+	leaf: fn(t: ref T, s: string): int;
+};
+mk(): ref T
+{
+	return ref T(nil, nil, 5);
+}
+leaf(t: ref T, s: string): int
+{
+	if(nil == t.l && s != nil)
+		return 1;
+	return 0;
+}
+)";
+  EXPECT_EQ(code_listing(dis::limbo::compile_source("mk.b", src, {})),
+            "\tnew\t$3,32(fp)\n"
+            "\tmovw\t$5,8(32(fp))\n"
+            "\tmovp\t32(fp),0(16(fp))\n"
+            "\tret\t\n"
+            // A pointer against nil: H as the immediate; a string keeps beqc.
+            "\tbnew\t0(32(fp)),$-1,$9\n"
+            "\tmovp\t$-1,40(fp)\n"
+            "\tbeqc\t36(fp),40(fp),$9\n"
+            "\tmovw\t$1,0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,0(16(fp))\n"
+            "\tret\t\n");
+}
+
+// A commutative operation takes a field (doubly indirect: never a middle
+// operand) as its source; a subtraction still copies it to a temporary.
+TEST(LimboShapes, CommutedFieldNeedsNoTemporary) {
+  const std::string src = R"(implement Cm;
+Cm: module {
+	T: adt { n: int; };
+	bump: fn(a: ref T, v: int): int;
+};
+bump(a: ref T, v: int): int
+{
+	a.n = a.n * v;
+	return a.n - v;
+}
+)";
+  EXPECT_EQ(code_listing(dis::limbo::compile_source("cm.b", src, {})),
+            "\tmulw\t0(32(fp)),36(fp),0(32(fp))\n"
+            "\tmovw\t0(32(fp)),40(fp)\n"
+            "\tsubw\t36(fp),40(fp),0(16(fp))\n"
             "\tret\t\n");
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime.h"
 #include "vm_test_util.h"
 
 using namespace vmtest;
@@ -262,15 +263,19 @@ std::string counted_loop(const std::string& test, int from, int limit, const std
          ",40(fp)\n\tjmp\t$@top\nL:out\n" + print_int("56(fp)") + print_int("40(fp)");
 }
 
+// A loop's test, its start and limit, and its step (an immediate or the
+// frame word 52(fp), which holds 3) with the step's value; exit(i, limit)
+// is the test.
+struct LoopCase {
+  const char* test;
+  int from, limit;
+  const char* step;
+  int step_value;
+  bool (*exit)(int, int);
+};
+
 TEST(VmSpecialised, LoopBackTriplesCountEveryIteration) {
-  struct Case {
-    const char* test;
-    int from, limit;
-    const char* step;
-    int step_value;
-    bool (*exit)(int, int);
-  };
-  const Case cases[] = {
+  const LoopCase cases[] = {
       {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
       {"bgtw", 0, 10, "$1", 1, [](int i, int n) { return i > n; }},
       {"bltw", 10, 0, "$-1", -1, [](int i, int n) { return i < n; }},
@@ -278,7 +283,7 @@ TEST(VmSpecialised, LoopBackTriplesCountEveryIteration) {
       {"bgew", 0, 10, "52(fp)", 3, [](int i, int n) { return i >= n; }},
       {"bgtw", 1, 10, "52(fp)", 3, [](int i, int n) { return i > n; }},
   };
-  for (const Case& c : cases) {
+  for (const LoopCase& c : cases) {
     int i = c.from, count = 0;
     while (!c.exit(i, c.limit)) ++count, i += c.step_value;
     auto o = run(counted_loop(c.test, c.from, c.limit, c.step));
@@ -332,6 +337,122 @@ TEST(VmSpecialised, IndexPairThroughAnotherSlotIsNotFused) {
           print_int("0(44(fp))") + print_int("0(48(fp))") + print_int("60(fp)"));
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, "4\n9\n1\n");
+}
+
+// An array fill: the loop's test at pc 5, then indw and a store through
+// the element (pc 6-7), the increment and the jump back (pc 8-9), which
+// decode runs as one loop (indw_FFF_movw_loop). Each element of the
+// `len`-element array is printed afterwards, then the index.
+std::string fill_loop(const std::string& test, int from, int limit, const std::string& step,
+                      int len) {
+  std::string body = "\tnewa\t$" + std::to_string(len) + ",$5,128(fp)\n\tmovw\t$" +
+                     std::to_string(from) + ",40(fp)\n\tmovw\t$" + std::to_string(limit) +
+                     ",48(fp)\n\tmovw\t$3,52(fp)\nL:top\n\t" + test +
+                     "\t40(fp),48(fp),$@out\n\tindw\t128(fp),44(fp),40(fp)\n\tmovw\t$7,0(44(fp))\n"
+                     "\taddw\t" +
+                     step + ",40(fp)\n\tjmp\t$@top\nL:out\n";
+  for (int k = 0; k < len; ++k)
+    body += "\tmovw\t$" + std::to_string(k) + ",56(fp)\n\tindw\t128(fp),44(fp),56(fp)\n" +
+            print_int("0(44(fp))");
+  return body + print_int("40(fp)");
+}
+
+TEST(VmSpecialised, FillLoopsStoreEveryElementTheirTestReaches) {
+  const LoopCase cases[] = {
+      {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
+      {"bgtw", 2, 9, "$1", 1, [](int i, int n) { return i > n; }},
+      {"bltw", 9, 0, "$-1", -1, [](int i, int n) { return i < n; }},
+      {"blew", 9, 0, "$-1", -1, [](int i, int n) { return i <= n; }},
+      {"bgew", 1, 10, "52(fp)", 3, [](int i, int n) { return i >= n; }},
+      {"bgtw", 0, 9, "52(fp)", 3, [](int i, int n) { return i > n; }},
+      {"bgew", 5, 5, "$1", 1, [](int i, int n) { return i >= n; }},
+  };
+  for (const LoopCase& c : cases) {
+    std::vector<int> elems(10, 0);
+    int i = c.from;
+    for (; !c.exit(i, c.limit); i += c.step_value) elems[static_cast<std::size_t>(i)] = 7;
+    std::string expected;
+    for (int e : elems) expected += std::to_string(e) + "\n";
+    expected += std::to_string(i) + "\n";
+    auto o = run(fill_loop(c.test, c.from, c.limit, c.step, 10));
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, expected) << c.test << " from " << c.from << " step " << c.step;
+  }
+}
+
+// A fill loop whose element pointer goes to the limit's word (48(fp)): the
+// limit read at each test is the last element's address.
+const std::string kFillOverItsLimit =
+    "\tnewa\t$10,$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$3,48(fp)\nL:top\n"
+    "\tbgew\t40(fp),48(fp),$@out\n\tindw\t128(fp),48(fp),40(fp)\n\tmovw\t$7,0(48(fp))\n"
+    "\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n" +
+    print_int("40(fp)");
+
+TEST(VmSpecialised, FillLoopOverItsLimitReadsTheLimitAtEachTest) {
+  // --trace dispatches every instruction on its own: the reference.
+  const auto fused = run(kFillOverItsLimit);
+  dis::vm::Options traced_opts;
+  traced_opts.trace = true;
+  const auto traced = run(kFillOverItsLimit, "", traced_opts);
+  EXPECT_EQ(fused.status, traced.status);
+  EXPECT_EQ(fused.out, traced.out);
+  // With the limit read once, the loop would end at 3.
+  EXPECT_NE(fused.out, "3\n");
+}
+
+TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  dis::vm::Program fill;
+  fill.mod = dis::assembly::assemble(program(fill_loop("bltw", 9, 0, "$-1", 10)), "t.s");
+  dis::vm::decode(fill, heap);
+  EXPECT_EQ(fill.code[6].h, dis::vm::kH_indw_FFF_movw_loop);
+  EXPECT_EQ(fill.code[6].aux, dis::vm::kLoopLt | dis::vm::kLoopDisjoint);
+  // The element pointer stored over the limit: a loop, but not disjoint.
+  dis::vm::Program aliased;
+  aliased.mod = dis::assembly::assemble(program(kFillOverItsLimit), "t.s");
+  dis::vm::decode(aliased, heap);
+  EXPECT_EQ(aliased.code[5].h, dis::vm::kH_indw_FFF_movw_loop);
+  EXPECT_EQ(aliased.code[5].aux, dis::vm::kLoopGe);
+  // An instruction between the test and the pair: the test leads elsewhere.
+  dis::vm::Program other;
+  other.mod = dis::assembly::assemble(
+      program("\tnewa\t$10,$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$10,48(fp)\nL:top\n"
+              "\tbgew\t40(fp),48(fp),$@out\n\tmovw\t$0,60(fp)\n\tindw\t128(fp),44(fp),40(fp)\n"
+              "\tmovw\t$7,0(44(fp))\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n"),
+      "t.s");
+  dis::vm::decode(other, heap);
+  EXPECT_EQ(other.code[6].h, dis::vm::kH_indw_FFF_movw);
+}
+
+TEST(VmSpecialised, FillLoopRaisesAtItsIndexPastTheEnd) {
+  // The reference: a nil dereference at pc 1.
+  auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
+  ASSERT_EQ(o.status, 1);
+  const int pc1 = reported_line(o.err);
+  ASSERT_GT(pc1, 0) << o.err;
+  // A 5-element array filled up to 10: the sixth indw (pc 6) faults, after
+  // five elements were stored.
+  o = run(fill_loop("bgew", 0, 10, "$1", 5));
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
+  EXPECT_EQ(reported_line(o.err), pc1 + 5) << o.err;
+}
+
+TEST(VmSpecialised, InstructionLimitStopsInsideAFillLoop) {
+  // pc 1-4 set up, 5 the test, 6-9 the body, increment and jump, 10 after.
+  const std::string body =
+      "\tnewa\t$10,$5,128(fp)\n"         // pc 1
+      "\tmovw\t$0,40(fp)\n"              // pc 2
+      "\tmovw\t$2,48(fp)\n"              // pc 3
+      "\tmovw\t$0,52(fp)\n"              // pc 4
+      "\tbgew\t40(fp),48(fp),$10\n"      // pc 5
+      "\tindw\t128(fp),44(fp),40(fp)\n"  // pc 6
+      "\tmovw\t$7,0(44(fp))\n"           // pc 7
+      "\taddw\t$1,40(fp)\n"              // pc 8
+      "\tjmp\t$5\n"                      // pc 9
+      "\tmovw\t$0,60(fp)\n";             // pc 10
+  expect_limits_stop_at(body, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 10});
 }
 
 // Real arithmetic on frame words (shaped handlers) and the same on module
