@@ -324,6 +324,8 @@ struct ProbeCount : ProbeCommon {
     count_in(in);
   }
   static void fused_derived(Hot&, std::uint32_t) noexcept {}
+  // `n` more executions of `in`, run without a step (an array fill's loop).
+  static void bulk(const DInst* in, std::uint64_t n) noexcept { in->probe_count += n; }
   // A fused handler whose followers' counts are derived (derived_followers)
   // declined to run fused (rare: the budget ended), so the recorder can
   // take it off.
@@ -410,6 +412,9 @@ struct ProbeSampled : ProbeCommon {
     count_in(in);
   }
   static void fused_derived(Hot&, std::uint32_t) noexcept {}
+  // An array fill's loop runs within the chunk (its budget), so never over
+  // a timed execution.
+  static void bulk(const DInst* in, std::uint64_t n) noexcept { in->probe_count += n; }
   void fused_declined(const DInst* in, const DInst* code) const noexcept {
     ++r.current_.declined[in - code];
   }

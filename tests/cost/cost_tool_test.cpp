@@ -216,7 +216,10 @@ TEST(CostTool, PreemptionLeavesTheInstructions) {
     double moved = 0;
     for (const NamedRecord& b : r.data.buckets)
       if (b.name == vm::kPreemptedBucket) moved = r.data.ns(b.rec.total_estimate());
-    EXPECT_LE(moved, r.data.preempted_ns * 1.001);
+    // The measured total is a signed sum over batches (a batch with no
+    // preemption reads a few microseconds either side of zero), while the
+    // bucket only takes from positive ones: 1 ms of slack for that noise.
+    EXPECT_LE(moved, r.data.preempted_ns * 1.001 + 1e6);
     shown = r.data.preempted_ns > 10e6 && moved > 0.5 * r.data.preempted_ns;
     tries += fmt::format(" (preempted {} ns, moved {} ns)", r.data.preempted_ns, moved);
   }

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "compiler.h"
 #include "cost_probe.h"
 #include "vm.h"
 
@@ -24,12 +25,16 @@ namespace {
 // (module name, pc) -> executions.
 using Counts = std::map<std::pair<std::string, std::int32_t>, std::uint64_t>;
 
+// A corpus program's .dis, or a Limbo source of this repository (a path
+// ending in .b, compiled when run).
 std::string corpus(const std::string& name) {
+  if (name.ends_with(".b")) return std::string(DIS_SOURCE_DIR) + "/" + name;
   return std::string(DIS_SHARED_DIR) + "/testdata/limbo/" + name + "/" + name + ".dis";
 }
 
 Options options(std::ostream& out, std::ostream& err, std::uint64_t limit) {
   Options o;
+  o.compile = [](const std::string& path) { return limbo::compile_file(path, {}); };
   o.out = &out;
   o.err = &err;
   o.max_instructions = limit;
@@ -155,6 +160,16 @@ TEST(ProbeCounts, ExactThroughFusedLoopBacks) {
   expect_exact("control");
   expect_exact("arrays");
   for (std::uint64_t limit : {101u, 102u, 103u, 2049u, 2050u}) expect_exact("control", limit);
+}
+
+// Array fills: the plain run and the count and sampled views run their
+// iterations in a loop of their own (the sampled view within its chunk),
+// the views adding the counts after; fills that stop short (a bound, the
+// budget, an instruction limit) go on as plain pairs.
+TEST(ProbeCounts, ExactThroughArrayFillLoops) {
+  expect_exact("tests/cost/fixtures/fills.b");
+  for (std::uint64_t limit : {3500u, 4095u, 4096u, 4097u, 4098u, 6001u, 9000u, 12400u})
+    expect_exact("tests/cost/fixtures/fills.b", limit);
 }
 
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
