@@ -305,33 +305,43 @@ struct ProbeCommon {
 // instruction itself (no table, so no register holds where it is).
 [[gnu::always_inline]] inline void count_in(const DInst* in) noexcept { ++in->probe_count; }
 
-struct ProbeCount : ProbeCommon {
+// What the count and sampled views share: exact counts in the code, fused
+// pairs and triples run fused (the sampled view's chunk, the loop's budget,
+// keeps a timed execution out of them), array fills counted in bulk.
+struct ProbeCounting : ProbeCommon {
   static constexpr bool active = true;
-  // Counting is all a step does here, so the plain run's fused pairs and
-  // loop-back triples stay fused: each counts the instructions it runs.
   static constexpr bool fuses = true;
-  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
   // The counters are in the code: no slots to hold.
   struct Slots {};
   Slots slots(const Program& pr, const DInst*) {
     sync(pr);
     return {};
   }
+  template <class Hot>
   [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
     count_in(in);
   }
+  template <class Hot>
   [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
     count_in(in);
   }
+  template <class Hot>
+  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept {
+    return true;
+  }
+  template <class Hot>
   static void fused_derived(Hot&, std::uint32_t) noexcept {}
   // `n` more executions of `in`, run without a step (an array fill's loop).
   static void bulk(const DInst* in, std::uint64_t n) noexcept { in->probe_count += n; }
   // A fused handler whose followers' counts are derived (derived_followers)
-  // declined to run fused (rare: the budget ended), so the recorder can
-  // take it off.
+  // declined to run fused (the budget or the chunk ended), so the recorder
+  // can take it off.
   void fused_declined(const DInst* in, const DInst* code) const noexcept {
     ++r.current_.declined[in - code];
   }
+};
+
+struct ProbeCount : ProbeCounting {
   void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
   }
@@ -353,15 +363,13 @@ struct ProbeTime : ProbeCommon {
   }
 };
 
-struct ProbeSampled : ProbeCommon {
-  static constexpr bool active = true;
+struct ProbeSampled : ProbeCounting {
   // Counts in the code as in Count mode; the record only at a sampling
   // event, found then through the recorder. The countdown to the sampled
   // timer's next event is the loop's own budget: the slice's budget is cut
   // into chunks that end where the countdown does, so a step is Count
   // mode's add and nothing else, and the event runs where a slice's end
   // would (chunk_end).
-  struct Slots {};
   struct Hot {
     std::uint32_t rest = 0;      // the slice's budget beyond the chunk
     std::uint32_t chunk = 0;     // the chunk's length
@@ -395,28 +403,6 @@ struct ProbeSampled : ProbeCommon {
     count_in(in);
     cut(h, r.sampled.event(r.current_.records[in - code]), budget);
     return true;
-  }
-  Slots slots(const Program& pr, const DInst*) {
-    sync(pr);
-    return {};
-  }
-  [[gnu::always_inline]] static void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
-    count_in(in);
-  }
-  // Fused pairs and triples run fused unless the chunk ends within them
-  // (the loop's budget says so), so a timed execution is always dispatched
-  // on its own.
-  static constexpr bool fuses = true;
-  static constexpr bool can_fuse(const Hot&, std::uint32_t) noexcept { return true; }
-  [[gnu::always_inline]] static void fused_step(const DInst* in, Slots, Hot&) noexcept {
-    count_in(in);
-  }
-  static void fused_derived(Hot&, std::uint32_t) noexcept {}
-  // An array fill's loop runs within the chunk (its budget), so never over
-  // a timed execution.
-  static void bulk(const DInst* in, std::uint64_t n) noexcept { in->probe_count += n; }
-  void fused_declined(const DInst* in, const DInst* code) const noexcept {
-    ++r.current_.declined[in - code];
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
