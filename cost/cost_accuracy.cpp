@@ -22,7 +22,7 @@ double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
     for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc) {
       const auto n = static_cast<double>(mc.pcs[pc].count);
       const Op op = mc.module && pc < mc.module->code.size() ? mc.module->code[pc].op : Op::nop_;
-      const double base = policy ? d.base.exact_for(*policy, op) : 0;
+      const double base = policy ? d.base.exact_for(*policy, op, fusion_at(mc, pc)) : 0;
       t += std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
       b += n * base;
     }

@@ -425,6 +425,45 @@ TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
   EXPECT_EQ(other.code[6].h, dis::vm::kH_indw_FFF_movw);
 }
 
+// plain_fusion (the cost tool's stream base) marks exactly the pcs the plain
+// run executes inside a fused handler, by the handlers decode chose.
+TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
+  using dis::Fusion;
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  auto fusion_of = [&](const std::string& body) {
+    dis::vm::Program p;
+    p.mod = dis::assembly::assemble(program(body), "t.s");
+    dis::vm::decode(p, heap);
+    return std::pair{dis::vm::plain_fusion(p), p.code.size()};
+  };
+  // The fill loop's test (pc 5), pair, increment and jump: Fill. print_int's
+  // frame, movp, movw, lea and mcall run alone.
+  const auto [fill, fill_n] = fusion_of(fill_loop("bgew", 0, 10, "$1", 1));
+  ASSERT_EQ(fill.size(), fill_n);
+  for (std::size_t pc = 0; pc < fill.size(); ++pc)
+    EXPECT_EQ(fill[pc], pc >= 5 && pc <= 9 ? Fusion::Fill : Fusion::None) << pc;
+  // An instruction between the test (pc 4) and the pair (6-7): no fill, but
+  // the pair and the loop-back triple (8, 9 and the test at 4) stay fused.
+  const auto [other, other_n] = fusion_of(
+      "\tnewa\t$10,$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$10,48(fp)\nL:top\n"
+      "\tbgew\t40(fp),48(fp),$@out\n\tmovw\t$0,60(fp)\n\tindw\t128(fp),44(fp),40(fp)\n"
+      "\tmovw\t$7,0(44(fp))\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n");
+  const std::vector<Fusion> want = {Fusion::None, Fusion::None, Fusion::None, Fusion::None,
+                                    Fusion::Pair, Fusion::None, Fusion::Pair, Fusion::Pair,
+                                    Fusion::Pair, Fusion::Pair, Fusion::None};
+  EXPECT_EQ(other, want);
+  ASSERT_EQ(other_n, want.size());
+  // The test reads another word than the increment: no triple, only the
+  // increment and the jump (pc 6-7) as a pair; the test runs alone.
+  const auto [pair, pair_n] = fusion_of(
+      "\tmovw\t$7,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\nL:top\n"
+      "\tbgew\t56(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$2,40(fp)\n\tjmp\t$@top\nL:out\n");
+  ASSERT_EQ(pair_n, 9u);
+  for (std::size_t pc = 0; pc < pair.size(); ++pc)
+    EXPECT_EQ(pair[pc], pc == 6 || pc == 7 ? Fusion::Pair : Fusion::None) << pc;
+}
+
 TEST(VmSpecialised, FillLoopRaisesAtItsIndexPastTheEnd) {
   // The reference: a nil dereference at pc 1.
   auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
