@@ -149,8 +149,15 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
   fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -15;
   fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = 1000;
   EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 2800);
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].clipped_ns, 0);
   fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -30;
   EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 3050);
+  // The call as part of a pair: 10 x 1005 ticks of base over its 150 raw,
+  // clamped at zero; 9900 ticks added back, 4950 ns.
+  fused.modules[0].fusion = {Fusion::Fill, Fusion::Pair};
+  const PolicyAccuracy over = accuracy_of(fused, {2000}, {1000}).policies[3];
+  EXPECT_DOUBLE_EQ(over.attributed_ns, 3000);
+  EXPECT_DOUBLE_EQ(over.clipped_ns, 4950);
   nlohmann::json j = accuracy_json(a);
   EXPECT_EQ(j["policies"][3]["base"], "stream");
   std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
