@@ -13,20 +13,22 @@ namespace {
 
 // Instruction ticks (all runs) with the base of `policy` subtracted per
 // execution (none without one), each pc's total clamped at zero as
-// ProbeRecord::rebased clamps it; `instructions` gets the executions and
-// `base_ticks` the base they carried in all.
+// ProbeRecord::rebased clamps it; `base_ticks` gets the base they carried in
+// all and `clipped_ticks` what the clamping added back.
 double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
-                               double* base_ticks = nullptr) {
-  double t = 0, b = 0;
+                               double* base_ticks = nullptr, double* clipped_ticks = nullptr) {
+  double t = 0, b = 0, clipped = 0;
   for (const ModuleCost& mc : d.modules)
     for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc) {
       const auto n = static_cast<double>(mc.pcs[pc].count);
       const Op op = mc.module && pc < mc.module->code.size() ? mc.module->code[pc].op : Op::nop_;
-      const double base = policy ? d.base.exact_for(*policy, op) : 0;
+      const double base = policy ? d.base.exact_for(*policy, op, fusion_at(mc, pc)) : 0;
       t += std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
+      clipped += std::max(0.0, n * base - mc.raw_pc_ticks[pc]);
       b += n * base;
     }
   if (base_ticks) *base_ticks = b;
+  if (clipped_ticks) *clipped_ticks = clipped;
   return t;
 }
 
@@ -66,8 +68,9 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
     pa.policy = p;
     // Not calibrated: nothing to compare.
     if (p == vm::BasePolicy::Stream && d.base.stream_rounds == 0) continue;
-    double all_bases = 0;
-    const double after = instruction_ticks_after(d, &p, &all_bases);
+    double all_bases = 0, clipped = 0;
+    const double after = instruction_ticks_after(d, &p, &all_bases, &clipped);
+    pa.clipped_ns = d.ns(clipped) / runs;
     // The stream base differs by instruction class: its mean over the run.
     pa.base_ns = t.instructions > 0 ? d.ns(all_bases) / static_cast<double>(t.instructions) : 0;
     pa.attributed_ns = d.ns(after + t.outside_ticks) / runs;
@@ -99,10 +102,13 @@ std::string accuracy_text(const Accuracy& a) {
                                              : std::string("n/a (preemption exceeds it)");
     s += fmt::format(
         "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
-        "residual bias {:.2f} ns per instruction; less preemption, ratio {} to the CPU time\n",
+        "residual bias {:.2f} ns per instruction; less preemption, ratio {} to the CPU time{}\n",
         vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
         p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
-        p.bias_ns, cpu);
+        p.bias_ns, cpu,
+        p.clipped_ns > 0 ? fmt::format("; {} of it where the base exceeded a pc's ticks (clamped)",
+                                       format_duration_ns(p.clipped_ns))
+                         : "");
   }
   return s;
 }
@@ -117,7 +123,8 @@ nlohmann::json accuracy_json(const Accuracy& a) {
                         {"attributed_ns", p.attributed_ns},
                         {"ratio", p.ratio},
                         {"bias_ns_per_instruction", p.bias_ns},
-                        {"cpu_ratio", p.cpu_ratio}});
+                        {"cpu_ratio", p.cpu_ratio},
+                        {"clipped_ns", p.clipped_ns}});
   }
   const PolicyAccuracy none;
   const PolicyAccuracy& c = chosen ? *chosen : none;

@@ -20,6 +20,9 @@ struct PolicyAccuracy {
   double ratio = 0;          // attributed_ns / plain wall
   double bias_ns = 0;        // (attributed_ns - plain wall) per instruction
   double cpu_ratio = 0;      // (attributed_ns - preemption inside) / plain CPU
+  // Per run: what clamping each pc at zero added back where this base
+  // exceeded the pc's raw ticks (included in attributed_ns).
+  double clipped_ns = 0;
 };
 
 struct Accuracy {

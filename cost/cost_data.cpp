@@ -241,4 +241,8 @@ std::vector<std::size_t> shown_modules(const CostData& d, const std::string& onl
   return out;
 }
 
+Fusion fusion_at(const ModuleCost& mc, std::size_t pc) {
+  return pc < mc.fusion.size() ? mc.fusion[pc] : Fusion::None;
+}
+
 }  // namespace dis::cost

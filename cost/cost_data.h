@@ -89,7 +89,13 @@ struct ModuleCost {
   // Time mode: each pc's ticks before the base (all runs), so --accuracy
   // can weigh every base policy from one run.
   std::vector<double> raw_pc_ticks;
+  // Per pc, how the plain run executes it (vm::plain_fusion): the stream
+  // base's share of each pc depends on it. Empty: every pc alone.
+  std::vector<Fusion> fusion;
 };
+
+// The fusion of a pc (Fusion::None past the end of mc.fusion).
+Fusion fusion_at(const ModuleCost& mc, std::size_t pc);
 
 struct NamedRecord {
   std::string name;

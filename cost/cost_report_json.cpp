@@ -142,6 +142,10 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
       for (std::size_t c = 0; c < kNumCostClasses; ++c)
         cls[std::string(cost_class_name(static_cast<CostClass>(c)))] = d.base.stream_class_ticks[c];
       b["stream_class_ticks"] = std::move(cls);
+      json fused;
+      for (std::size_t f = 1; f < kNumFusions; ++f)
+        fused[std::string(fusion_name(static_cast<Fusion>(f)))] = d.base.stream_fusion_ticks[f];
+      b["stream_fusion_ticks"] = std::move(fused);
       b["stream_rounds"] = d.base.stream_rounds;
       b["stream_instructions"] = d.base.stream_instructions;
       b["stream_spread_ticks"] = d.base.stream_spread_ticks;

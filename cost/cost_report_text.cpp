@@ -80,9 +80,13 @@ std::string header(const CostData& d, const ReportOptions& o) {
       s += fmt::format("{} {} {:.2f} ticks ({:.2f} ns)", c ? "," : "",
                        cost_class_name(static_cast<CostClass>(c)), base.stream_class_ticks[c],
                        d.ns(base.stream_class_ticks[c]));
+    s += "; run fused in the plain run, plus";
+    for (std::size_t f = 1; f < kNumFusions; ++f)
+      s += fmt::format("{} {} {:.2f} ticks", f > 1 ? "," : "", fusion_name(static_cast<Fusion>(f)),
+                       base.stream_fusion_ticks[f]);
     s += fmt::format(
         "; {:.2f} ticks over all: (timed raw - plain) / instructions on one synthetic stream per "
-        "class run in this process, solved for the classes; median of {} rounds of {} "
+        "class and per fused kind run in this process, solved for both; median of {} rounds of {} "
         "instructions (spread {:.2f} ticks), calibrated in {:.0f} ms\n",
         base.stream_ticks, base.stream_rounds, base.stream_instructions, base.stream_spread_ticks,
         base.stream_ms);

@@ -53,12 +53,14 @@ std::uint64_t less_base(std::uint64_t ticks, std::uint64_t instructions, double 
 // instructions ran inside, not which.
 double mean_base(const vm::CostRecorder& rec, const vm::Base& b) {
   double sum = 0, n = 0;
-  for (const vm::ProgramRecords& pr : rec.programs())
+  for (const vm::ProgramRecords& pr : rec.programs()) {
+    const std::vector<Fusion> fusion = vm::plain_fusion(*pr.program);
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
       const auto c = static_cast<double>(pr.records[pc].count);
-      sum += c * b.exact_for(b.policy, pr.program->mod.code[pc].op);
+      sum += c * b.exact_for(b.policy, pr.program->mod.code[pc].op, fusion[pc]);
       n += c;
     }
+  }
   return n > 0 ? sum / n : static_cast<double>(b.ticks);
 }
 
@@ -78,6 +80,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       mc.pcs.resize(m.code.size());
       if (d.mode == Mode::Time) mc.raw_pc_ticks.assign(m.code.size(), 0);
       mc.functions = function_ranges(m);
+      mc.fusion = vm::plain_fusion(*pr.program);
       if (runs > 1) mc.run_pc_ticks.assign(runs, std::vector<std::uint64_t>(m.code.size(), 0));
       d.modules.push_back(std::move(mc));
     }
@@ -88,8 +91,8 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       if (!pr.counts.empty()) {
         mc.pcs[pc].count += pr.counts[pc];
       } else if (pc < pr.records.size()) {
-        const ProbeRecord r =
-            pr.records[pc].rebased_exact(d.base.exact_for(d.base.policy, m.code[pc].op));
+        const ProbeRecord r = pr.records[pc].rebased_exact(
+            d.base.exact_for(d.base.policy, m.code[pc].op, fusion_at(mc, pc)));
         mc.pcs[pc].merge(r);
         if (pc < mc.raw_pc_ticks.size()) mc.raw_pc_ticks[pc] += pr.records[pc].total_estimate();
         if (runs > 1 && run < mc.run_pc_ticks.size())

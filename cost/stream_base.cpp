@@ -100,7 +100,56 @@ init()
 		s = two(s, i) & 16rFFFF;
 }
 )"},
+    // The shapes the decoder fuses (decode.cpp kFusedPairs, kLoopBacks),
+    // each with a bound in a frame word, as the loop-back triple needs.
+    {"pair", R"(implement StreamPair;
+StreamPair: module { init: fn(); };
+inc(x: int): int
+{
+	return x + 1;
+}
+init()
+{
+	t := array[64] of int;
+	m := 3;
+	l := 8;
+	s := 0;
+	for(i := 0; i < N; i++) {
+		for(j := 0; j < m; j++)
+			s += j;
+		for(k := 1; k <= l; k += k)
+			s ^= k;
+		t[i & 63] = 1;
+		if(t[s & 63] == 0)
+			s++;
+		s = inc(s) & 16rFFFF;
+	}
+}
+)"},
+    // Array fills (indw_FFF_movw_loop): stride one and a stride in a frame
+    // word, long and short. The outer loop steps by 64, so the stream is
+    // about as long as the others.
+    {"fill", R"(implement StreamFill;
+StreamFill: module { init: fn(); };
+init()
+{
+	t := array[256] of int;
+	n := 255;
+	for(i := 0; i < N; i += 64) {
+		for(j := 0; j <= n; j++)
+			t[j] = 0;
+		s := (i & 7) + 1;
+		for(k := s; k <= n; k += s)
+			t[k] = 1;
+	}
+}
+)"},
 };
+
+// The unknowns: one base per cost class, then what each kind of fusion adds
+// (Fusion::None adds nothing, so it is no unknown).
+constexpr std::size_t kUnknowns = kNumCostClasses + kNumFusions - 1;
+std::size_t fusion_unknown(Fusion f) { return kNumCostClasses + static_cast<std::size_t>(f) - 1; }
 
 // The instructions of one stream run, about: long enough that each timed
 // run holds several scheduler slices, short enough that a round is a few
@@ -129,8 +178,8 @@ class PlainSlices final : public vm::SliceRunner {
 struct Run {
   double ticks = 0;
   std::uint64_t instructions = 0;
-  // Timed runs: executions per cost class (opcodes.h).
-  std::array<double, kNumCostClasses> by_class{};
+  // Timed runs: executions per unknown (cost classes, then fused kinds).
+  std::array<double, kUnknowns> by_class{};
 };
 
 Run run_plain_stream(const Module& m) {
@@ -155,14 +204,17 @@ Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
   machine.run_module(m, "stream.b", {"stream"});
   rec.finish();
   Run r;
-  for (const vm::ProgramRecords& pr : rec.programs())
+  for (const vm::ProgramRecords& pr : rec.programs()) {
+    const std::vector<Fusion> fusion = vm::plain_fusion(*pr.program);
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
       const vm::ProbeRecord& x = pr.records[pc];
+      const auto n = static_cast<double>(x.count);
       r.ticks += x.total_estimate();
       r.instructions += x.count;
-      r.by_class[static_cast<std::size_t>(cost_class(pr.program->mod.code[pc].op))] +=
-          static_cast<double>(x.count);
+      r.by_class[static_cast<std::size_t>(cost_class(pr.program->mod.code[pc].op))] += n;
+      if (fusion[pc] != Fusion::None) r.by_class[fusion_unknown(fusion[pc])] += n;
     }
+  }
   return r;
 }
 
@@ -212,10 +264,10 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     modules.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
   }
   constexpr std::size_t kS = std::size(kStreams);
-  static_assert(kS == kNumCostClasses, "one stream per cost class: the system is square");
+  static_assert(kS == kUnknowns, "one stream per unknown: the system is square");
   std::vector<double> rounds;
   std::array<std::vector<double>, kS> extra;  // per stream: the probe's ticks per round
-  std::array<std::array<double, kNumCostClasses>, kS> mix{};
+  std::array<std::array<double, kUnknowns>, kS> mix{};
   std::uint64_t instructions = 0;
   for (int r = 0; r < kRounds; ++r) {
     double plain = 0, raw = 0;
@@ -241,14 +293,20 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   }
   base.stream_ticks = std::max(0.0, median(rounds));
   // Each stream's extra ticks are the sum over its classes of executions x
-  // that class's base: one equation per stream, one unknown per class.
+  // that class's base, plus over its fused instructions of executions x
+  // what their kind adds: one equation per stream, one per unknown.
   std::array<double, kS> rhs{};
   for (std::size_t i = 0; i < kS; ++i) rhs[i] = median(extra[i]);
-  std::array<double, kNumCostClasses> per{};
+  std::array<double, kUnknowns> per{};
   const bool solved = solve(mix, rhs, per);
   for (std::size_t c = 0; c < kNumCostClasses; ++c)
     base.stream_class_ticks[c] =
         solved && std::isfinite(per[c]) && per[c] > 0 ? per[c] : base.stream_ticks;
+  base.stream_fusion_ticks = {};
+  for (std::size_t f = 1; f < kNumFusions; ++f) {
+    const double x = per[fusion_unknown(static_cast<Fusion>(f))];
+    base.stream_fusion_ticks[f] = solved && std::isfinite(x) ? x : 0;
+  }
   if (std::getenv("DIS_STREAM_DEBUG"))
     for (std::size_t i = 0; i < kS; ++i) {
       double n = 0;
@@ -256,7 +314,7 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
       std::fprintf(stderr, "stream %s: %.2f ticks per instruction; mix", kStreams[i].name,
                    n > 0 ? rhs[i] / n : 0);
       for (double x : mix[i]) std::fprintf(stderr, " %.2f", n > 0 ? x / n : 0);
-      std::fprintf(stderr, "; class base %.2f\n", base.stream_class_ticks[i]);
+      std::fprintf(stderr, "; unknown %zu: %.2f\n", i, per[i]);
     }
   base.stream_rounds = static_cast<std::uint32_t>(rounds.size());
   base.stream_instructions = instructions;

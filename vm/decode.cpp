@@ -302,6 +302,46 @@ int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]) 
   return 0;
 }
 
+std::vector<Fusion> plain_fusion(const Program& p) {
+  const std::size_t n = p.code.size();
+  std::vector<Fusion> f(n, Fusion::None);
+  // A fill loop's pcs contain a pair and a triple: Fill wins.
+  auto mark = [&](std::int64_t pc, Fusion k) {
+    if (pc >= 0 && static_cast<std::size_t>(pc) < n &&
+        f[static_cast<std::size_t>(pc)] != Fusion::Fill)
+      f[static_cast<std::size_t>(pc)] = k;
+  };
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    const unsigned h = p.code[pc].h;
+    const auto at = static_cast<std::int64_t>(pc);
+    if (h == kH_indw_FFF_movw_loop && pc + 3 < n) {
+      // The test before the pair, the pair, the increment and the jump back.
+      for (std::int64_t k = -1; k <= 3; ++k) mark(at + k, Fusion::Fill);
+      continue;
+    }
+    if (h == kH_indw_FFF_beqw_scan && pc + 1 < n) {
+      // The same five, the increment and jump at the branch's target.
+      for (std::int64_t k = -1; k <= 1; ++k) mark(at + k, Fusion::Fill);
+      mark(p.code[pc + 1].aux, Fusion::Fill);
+      mark(std::int64_t{p.code[pc + 1].aux} + 1, Fusion::Fill);
+      continue;
+    }
+    bool pair = false;
+    for (const FusedPair& x : kFusedPairs) pair = pair || h == x.fused;
+    if (pair) {
+      mark(at, Fusion::Pair);
+      mark(at + 1, Fusion::Pair);
+    }
+    std::int32_t followers[2];
+    const int k = derived_followers(p, pc, followers);
+    if (k == 2) {
+      mark(at, Fusion::Pair);
+      for (int i = 0; i < k; ++i) mark(followers[i], Fusion::Pair);
+    }
+  }
+  return f;
+}
+
 void copy_jump_tables(Program& p, Heap& heap, Ptr mp) {
   if (p.tables_copied) return;
   p.tables_copied = true;

@@ -180,4 +180,10 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp);
 // their pcs and returns how many (0 when pc's handler is not such a one).
 int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]);
 
+// Per pc, how the plain run executes it (opcodes.h Fusion), from the handlers
+// decode chose: a fused pair's or loop-back triple's instructions are Pair,
+// an array fill loop's five are Fill. A pc is marked by its shape, whether or
+// not a run enters it fused (a loop's test also runs alone on entry).
+std::vector<Fusion> plain_fusion(const Program& p);
+
 }  // namespace dis::vm

@@ -168,6 +168,10 @@ struct Base {
   // round, its spread ((max - min) of the rounds' overall bases, ticks) and
   // its cost.
   std::array<double, kNumCostClasses> stream_class_ticks{};
+  // Added to the class base of an instruction the plain run executes fused
+  // (per opcodes.h Fusion; the None entry stays 0): what fusion saves the
+  // plain run, which the timed view does not run fused. May be negative.
+  std::array<double, kNumFusions> stream_fusion_ticks{};
   double stream_ticks = 0;
   std::uint32_t stream_rounds = 0;
   std::uint64_t stream_instructions = 0;
@@ -188,12 +192,15 @@ struct Base {
     }
     return 0;
   }
-  // The same for one instruction of `op`, unrounded (the stream base keeps
-  // its fraction of a tick: on an instruction of one or two ticks it
-  // matters, and its class).
-  double exact_for(BasePolicy p, Op op) const noexcept {
-    return p == BasePolicy::Stream ? stream_class_ticks[static_cast<std::size_t>(cost_class(op))]
-                                   : static_cast<double>(ticks_for(p));
+  // The same for one instruction of `op` that the plain run executes as
+  // `fusion` says, unrounded (the stream base keeps its fraction of a tick:
+  // on an instruction of one or two ticks it matters, and its class), never
+  // below zero.
+  double exact_for(BasePolicy p, Op op, Fusion fusion) const noexcept {
+    if (p != BasePolicy::Stream) return static_cast<double>(ticks_for(p));
+    const double b = stream_class_ticks[static_cast<std::size_t>(cost_class(op))] +
+                     stream_fusion_ticks[static_cast<std::size_t>(fusion)];
+    return b > 0 ? b : 0;
   }
 };
 inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Median,

@@ -141,6 +141,23 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
   EXPECT_NE(t.find("accuracy (base stream, 9 ns): attributed 2.05 us per run, ratio 1.025"),
             std::string::npos)
       << t;
+  // The addw run fused in a fill: its class base plus the fill's (-15), 5
+  // ticks; with -30 the sum clamps at zero. 5000 - 100 x 5 + 100 + 1000 =
+  // 5600 ticks; 5000 + 100 + 1000 = 6100.
+  CostData fused = d;
+  fused.modules[0].fusion = {Fusion::Fill, Fusion::None};
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -15;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = 1000;
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 2800);
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].clipped_ns, 0);
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -30;
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 3050);
+  // The call as part of a pair: 10 x 1005 ticks of base over its 150 raw,
+  // clamped at zero; 9900 ticks added back, 4950 ns.
+  fused.modules[0].fusion = {Fusion::Fill, Fusion::Pair};
+  const PolicyAccuracy over = accuracy_of(fused, {2000}, {1000}).policies[3];
+  EXPECT_DOUBLE_EQ(over.attributed_ns, 3000);
+  EXPECT_DOUBLE_EQ(over.clipped_ns, 4950);
   nlohmann::json j = accuracy_json(a);
   EXPECT_EQ(j["policies"][3]["base"], "stream");
   std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");

@@ -12,6 +12,8 @@
 
 #include "cost_diff.h"
 #include "cost_run.h"
+#include "decode.h"
+#include "heap.h"
 #include "tool_runner.h"
 
 namespace dis::cost {
@@ -112,14 +114,18 @@ TEST(CostAccuracy, RebasingSubtractsFromTheSumNotFromEachObservation) {
 }
 
 // --base stream: calibrated on the synthetic streams (every class's base
-// positive and finite), and each pc's record loses exactly count x the base
-// of its instruction's class (clamped at zero), so the attributed total is
-// below the raw one by about the instructions times the base.
-TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClass) {
-  const std::string prog = src("samples/loop.b");
+// positive and finite, each fused kind's addition finite), and each pc's
+// record loses exactly count x the base of its instruction's class plus its
+// fused kind's (clamped at zero), so the attributed total is below the raw
+// one by about the instructions times the base. The sieve's array fills
+// and loop-back triples run fused in the plain run: the report marks their
+// pcs as decode fused them.
+TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusion) {
+  const std::string prog = src("perf/programs/sieve.b");
   Module m = load_program(prog);
   std::ostringstream sink;
   RunSpec spec = spec_for(prog, sink);
+  spec.args = {prog, "1"};
   spec.base_policy = vm::BasePolicy::Stream;
   spec.calls = false;
   RunOutcome o = run_costed(m, spec);
@@ -134,12 +140,22 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClass) {
     EXPECT_TRUE(std::isfinite(c));
     EXPECT_GT(c, 0);
   }
+  EXPECT_EQ(b.stream_fusion_ticks[static_cast<std::size_t>(Fusion::None)], 0);
+  for (double f : b.stream_fusion_ticks) EXPECT_TRUE(std::isfinite(f));
   double raw = 0, after = 0, taken = 0, instructions = 0;
-  for (const ModuleCost& mc : o.data.modules)
+  std::map<Fusion, double> ran;
+  vm::Cage cage;
+  vm::Heap heap(cage, 1 << 20);
+  for (const ModuleCost& mc : o.data.modules) {
+    vm::Program decoded;
+    decoded.mod = *mc.module;
+    vm::decode(decoded, heap);
+    EXPECT_EQ(mc.fusion, vm::plain_fusion(decoded)) << mc.name;
     for (std::size_t pc = 0; pc < mc.pcs.size(); ++pc) {
       const auto n = static_cast<double>(mc.pcs[pc].count);
       if (n == 0) continue;
-      const double base = b.exact_for(b.policy, mc.module->code[pc].op);
+      ran[fusion_at(mc, pc)] += n;
+      const double base = b.exact_for(b.policy, mc.module->code[pc].op, fusion_at(mc, pc));
       const double expect = std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
       // The base's fraction of a tick is subtracted to 1/256 of a tick.
       EXPECT_NEAR(mc.pcs[pc].total_estimate(), expect, n / 256 + 1) << pc;
@@ -148,11 +164,18 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClass) {
       taken += std::min(mc.raw_pc_ticks[pc], n * base);
       instructions += n;
     }
+  }
   ASSERT_GT(instructions, 1000);
+  // Most of the sieve runs fused: its fills and its scan run in loops of
+  // their own (Fill); its calls' lea+call pairs are the only Pair left.
+  EXPECT_GT(ran[Fusion::Fill], instructions * 9 / 10);
+  EXPECT_GT(ran[Fusion::Pair], 0);
   EXPECT_GT(raw - after, 0);
   EXPECT_NEAR(raw - after, taken, instructions / 256 + 16);
   // Never more than every instruction's base (to the 1/256 tick rounding).
-  const double most = *std::max_element(b.stream_class_ticks.begin(), b.stream_class_ticks.end());
+  const double most =
+      *std::max_element(b.stream_class_ticks.begin(), b.stream_class_ticks.end()) +
+      std::max(0.0, *std::max_element(b.stream_fusion_ticks.begin(), b.stream_fusion_ticks.end()));
   EXPECT_LE(raw - after, instructions * most + instructions / 256 + 1);
 }
 

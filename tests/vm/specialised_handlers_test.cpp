@@ -428,6 +428,62 @@ TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
   EXPECT_EQ(other.code[6].h, dis::vm::kH_indw_FFF_movw);
 }
 
+// A scan of a `len`-element array of zeros up to `limit` (bgew), the
+// element pointer in `slot`, the beqw going to the label `branch` (next:
+// the increment; out: the loop's exit).
+std::string zero_scan(int len, int limit, const std::string& slot, const std::string& branch) {
+  return "\tnewa\t$" + std::to_string(len) + ",$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$" +
+         std::to_string(limit) + ",48(fp)\nL:top\n\tbgew\t40(fp),48(fp),$@out\n\tindw\t128(fp)," +
+         slot + ",40(fp)\n\tbeqw\t0(" + slot + "),$0,$@" + branch +
+         "\n\tmovw\t$1,60(fp)\nL:next\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n";
+}
+
+// plain_fusion (the cost tool's stream base) marks exactly the pcs the plain
+// run executes inside a fused handler, by the handlers decode chose.
+TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
+  using dis::Fusion;
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  auto fusion_of = [&](const std::string& body) {
+    dis::vm::Program p;
+    p.mod = dis::assembly::assemble(program(body), "t.s");
+    dis::vm::decode(p, heap);
+    return std::pair{dis::vm::plain_fusion(p), p.code.size()};
+  };
+  // The fill loop's test (pc 5), pair, increment and jump: Fill. print_int's
+  // frame, movp, movw, lea and mcall run alone.
+  const auto [fill, fill_n] = fusion_of(fill_loop("bgew", 0, 10, "$1", 1));
+  ASSERT_EQ(fill.size(), fill_n);
+  for (std::size_t pc = 0; pc < fill.size(); ++pc)
+    EXPECT_EQ(fill[pc], pc >= 5 && pc <= 9 ? Fusion::Fill : Fusion::None) << pc;
+  // An instruction between the test (pc 4) and the pair (6-7): no fill, but
+  // the pair and the loop-back triple (8, 9 and the test at 4) stay fused.
+  const auto [other, other_n] = fusion_of(
+      "\tnewa\t$10,$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$10,48(fp)\nL:top\n"
+      "\tbgew\t40(fp),48(fp),$@out\n\tmovw\t$0,60(fp)\n\tindw\t128(fp),44(fp),40(fp)\n"
+      "\tmovw\t$7,0(44(fp))\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n");
+  const std::vector<Fusion> want = {Fusion::None, Fusion::None, Fusion::None, Fusion::None,
+                                    Fusion::Pair, Fusion::None, Fusion::Pair, Fusion::Pair,
+                                    Fusion::Pair, Fusion::Pair, Fusion::None};
+  EXPECT_EQ(other, want);
+  ASSERT_EQ(other_n, want.size());
+  // The test reads another word than the increment: no triple, only the
+  // increment and the jump (pc 6-7) as a pair; the test runs alone.
+  const auto [pair, pair_n] = fusion_of(
+      "\tmovw\t$7,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\nL:top\n"
+      "\tbgew\t56(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$2,40(fp)\n\tjmp\t$@top\nL:out\n");
+  ASSERT_EQ(pair_n, 9u);
+  for (std::size_t pc = 0; pc < pair.size(); ++pc)
+    EXPECT_EQ(pair[pc], pc == 6 || pc == 7 ? Fusion::Pair : Fusion::None) << pc;
+  // A scan loop: its test (4), pair (5-6), increment and jump (8-9) take
+  // the fill's kind; the body (7) runs alone.
+  const auto [scan, scan_n] = fusion_of(zero_scan(10, 3, "44(fp)", "next"));
+  ASSERT_EQ(scan_n, 11u);
+  for (std::size_t pc = 0; pc < scan.size(); ++pc)
+    EXPECT_EQ(scan[pc], (pc >= 4 && pc <= 6) || pc == 8 || pc == 9 ? Fusion::Fill : Fusion::None)
+        << pc;
+}
+
 // `body` raises "array bounds error" at its pc `pc` (the load is pc 0).
 void expect_bounds_error_at(const std::string& body, int pc) {
   // The reference: a nil dereference at pc 1.
@@ -510,16 +566,6 @@ TEST(VmSpecialised, ScanLoopsStopAtEveryElementThatDiffers) {
       const auto traced = run(program_text, "", traced_opts);
       EXPECT_EQ(traced.out, o.out);
     }
-}
-
-// A scan of a `len`-element array of zeros up to `limit` (bgew), the
-// element pointer in `slot`, the beqw going to the label `branch` (next:
-// the increment; out: the loop's exit).
-std::string zero_scan(int len, int limit, const std::string& slot, const std::string& branch) {
-  return "\tnewa\t$" + std::to_string(len) + ",$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$" +
-         std::to_string(limit) + ",48(fp)\nL:top\n\tbgew\t40(fp),48(fp),$@out\n\tindw\t128(fp)," +
-         slot + ",40(fp)\n\tbeqw\t0(" + slot + "),$0,$@" + branch +
-         "\n\tmovw\t$1,60(fp)\nL:next\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n";
 }
 
 TEST(VmSpecialised, ScanLoopDecodesIntoOneHandlerOnlyWhenDisjoint) {
