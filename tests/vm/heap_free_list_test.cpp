@@ -19,12 +19,16 @@ using namespace dis::vm;
 
 namespace {
 
+class HeapFreeList : public ::testing::Test {
+ protected:
+  VM vm;
+  Heap& h = vm.impl().heap;
+};
+
 // Host-held blocks have counts no block accounts for: the counts are not checked.
 std::vector<std::string> verify(VM& vm) { return verify_heap(vm.impl(), false).errors; }
 
-TEST(HeapFreeList, ReuseIsLastFreedFirstAndPerSize) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, ReuseIsLastFreedFirstAndPerSize) {
   Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), c = h.alloc(kTypeWord, 24);
   Ptr other = h.alloc(kTypeWord, 40);
   h.decref(a);
@@ -43,9 +47,7 @@ TEST(HeapFreeList, ReuseIsLastFreedFirstAndPerSize) {
   EXPECT_TRUE(verify(vm).empty());
 }
 
-TEST(HeapFreeList, LargeBlocksAreReusedBySize) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, LargeBlocksAreReusedBySize) {
   Ptr a = h.alloc(kTypeByte, 10000), b = h.alloc(kTypeByte, 10000), c = h.alloc(kTypeByte, 20000);
   h.decref(a);
   h.decref(b);
@@ -87,9 +89,7 @@ void expect_fresh_record(VM& vm, std::uint32_t t, std::uint32_t size,
   EXPECT_TRUE(verify(vm).empty());
 }
 
-TEST(HeapFreeList, ANewRecordOverAReusedBlockIsZeroWithHPointers) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, ANewRecordOverAReusedBlockIsZeroWithHPointers) {
   // Pointer words 1, 4 and 9: a small record, written in one pass.
   std::uint32_t small = h.add_type(40, {0x48, 0x40}, "small");
   EXPECT_TRUE(h.type(small).flags & kSmallRecord);
@@ -100,9 +100,7 @@ TEST(HeapFreeList, ANewRecordOverAReusedBlockIsZeroWithHPointers) {
   expect_fresh_record(vm, big, 100, {0, 92});
 }
 
-TEST(HeapFreeList, ARecordShorterThanItsTypeReleasesOnlyItsOwnSlots) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, ARecordShorterThanItsTypeReleasesOnlyItsOwnSlots) {
   std::uint32_t pair = h.add_type(16, {0xA0}, "pair");  // pointers at 0 and 8
   ASSERT_EQ(h.type(pair).ptrs, (std::vector<std::uint32_t>{0, 8}));
   Ptr child = h.new_object(kTypePtr);
@@ -124,9 +122,7 @@ TEST(HeapFreeList, ARecordShorterThanItsTypeReleasesOnlyItsOwnSlots) {
   EXPECT_TRUE(verify(vm).empty());
 }
 
-TEST(HeapFreeList, CountersStayExactThroughAllocFreeCycles) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, CountersStayExactThroughAllocFreeCycles) {
   const HeapStats base = h.stats();
   std::uint32_t rec = h.add_type(24, {0xC0}, "rec");
   std::mt19937 rng(7);
@@ -174,9 +170,7 @@ TEST(HeapFreeList, CountersStayExactThroughAllocFreeCycles) {
   EXPECT_TRUE(verify(vm).empty());
 }
 
-TEST(HeapFreeList, ATrimCutsTheListsAndKeepsWhatIsBelow) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, ATrimCutsTheListsAndKeepsWhatIsBelow) {
   // Freed cells low in the heap, then a long list above them that goes.
   std::vector<Ptr> low;
   for (int i = 0; i < 8; ++i) low.push_back(h.new_object(kTypePtr));
@@ -199,9 +193,7 @@ TEST(HeapFreeList, ATrimCutsTheListsAndKeepsWhatIsBelow) {
   EXPECT_TRUE(verify(vm).empty());
 }
 
-TEST(HeapFreeList, ADamagedLinkIsNotFollowed) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, ADamagedLinkIsNotFollowed) {
   Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), live = h.alloc(kTypeWord, 24);
   h.decref(b);
   h.decref(a);
@@ -223,9 +215,7 @@ TEST(HeapFreeList, ADamagedLinkIsNotFollowed) {
   EXPECT_EQ(h.header(live)->ref, 1u);
 }
 
-TEST(HeapFreeList, TheVerifierFindsADamagedList) {
-  VM vm;
-  Heap& h = vm.impl().heap;
+TEST_F(HeapFreeList, TheVerifierFindsADamagedList) {
   Ptr a = h.alloc(kTypeWord, 24), live = h.alloc(kTypeWord, 24);
   h.decref(a);
   ASSERT_TRUE(verify(vm).empty());
