@@ -129,23 +129,34 @@ LoopTest loop_test(Op compare) {
   }
 }
 
-// Whether the fill loop at pc writes none of the words it reads but the
-// index, which is the indw's index and the increment's both operands: the
-// store goes to the element itself (no offset) and the two frame words
-// written, the element pointer and the index, overlap nothing else read.
-bool fill_disjoint(const std::vector<DInst>& code, std::size_t pc) {
-  const DInst& indw = code[pc];
-  const DInst& store = code[pc + 1];
-  const DInst& add = code[pc + 2];
-  const DInst& test = code[static_cast<std::size_t>(code[pc + 3].aux)];
+// Whether a loop of an indw (at `indw`), an increment `add` and a test
+// `test` writes none of the words it reads but the index, which is the
+// indw's index and the increment's both operands: the two frame words it
+// writes, the element pointer and the index, overlap neither each other
+// nor the array, the limit or the step. Elements are heap memory, never
+// frame words.
+bool loop_disjoint(const DInst& indw, const DInst& add, const DInst& test) {
   const std::int32_t index = add.d.a;
-  if (store.d.b != 0 || indw.d.a != index || add.m.a != index) return false;
+  if (indw.d.a != index || add.m.a != index) return false;
   auto overlap = [](std::int32_t x, std::int32_t y) { return x < y + 4 && y < x + 4; };
   std::vector<std::int32_t> read = {indw.s.a, test.m.a};
   if (add.s.base == kFp) read.push_back(add.s.a);
   for (std::int32_t r : read)
     if (overlap(indw.m.a, r) || overlap(index, r)) return false;
   return !overlap(indw.m.a, index);
+}
+
+// The fill loop at pc: also its store goes to the element itself (no
+// offset).
+bool fill_disjoint(const std::vector<DInst>& code, std::size_t pc) {
+  return code[pc + 1].d.b == 0 &&
+         loop_disjoint(code[pc], code[pc + 2], code[static_cast<std::size_t>(code[pc + 3].aux)]);
+}
+
+// The scan loop at pc: an indw/beqw pair whose branch goes to a loop-back
+// triple leading to the test just before the pair.
+bool scan_disjoint(const std::vector<DInst>& code, std::size_t pc) {
+  return loop_disjoint(code[pc], code[static_cast<std::size_t>(code[pc + 1].aux)], code[pc - 1]);
 }
 
 void fuse_pairs(std::vector<DInst>& code) {
@@ -173,6 +184,21 @@ void fuse_pairs(std::vector<DInst>& code) {
       if (code[pc + 2].h == l.fused && test + 1 == pc) {
         code[pc].h = kH_indw_FFF_movw_loop;
         code[pc].aux = loop_test(code[test].op) | (fill_disjoint(code, pc) ? kLoopDisjoint : 0);
+        break;
+      }
+  }
+  // An array scan: an indw/beqw pair just after a loop's test, the branch
+  // (element equal: go on) to a loop-back triple whose jump leads to that
+  // test. Only the disjoint form: its loop keeps everything in registers.
+  for (std::size_t pc = 1; pc + 1 < code.size(); ++pc) {
+    if (code[pc].h != kH_indw_FFF_beqw) continue;
+    const auto next = static_cast<std::size_t>(code[pc + 1].aux);
+    if (next + 1 >= code.size()) continue;
+    for (const LoopBack& l : kLoopBacks)
+      if (code[next].h == l.fused && static_cast<std::size_t>(code[next + 1].aux) + 1 == pc &&
+          scan_disjoint(code, pc)) {
+        code[pc].h = kH_indw_FFF_beqw_scan;
+        code[pc].aux = loop_test(code[pc - 1].op);
         break;
       }
   }

@@ -59,6 +59,12 @@ inline constexpr unsigned kDirect = kNumOps;
 // whose test continues into the pair (an array fill) runs whole
 // iterations, five instructions each, in a loop of its own (run_fill_loop);
 // aux holds the test (LoopTest). Under a probe it runs as the plain pair.
+// indw_FFF_beqw_scan: the same for an array scan, an indw/beqw pair whose
+// branch (element equal to the immediate) goes to a loop-back triple
+// leading to the test just before the pair: iterations run in a loop of
+// their own (run_scan_loop) until an element differs (the pair falls
+// through into the loop's body) or the test ends the loop. Decode takes
+// only loops that write no word they read but the index.
 // clang-format off
 #define DIS_SHAPED_HANDLERS(X)                                                    \
   X(frame, IIF) X(movp, FIX) X(movp, FIF)                                         \
@@ -75,6 +81,7 @@ inline constexpr unsigned kDirect = kNumOps;
   X(addw, IFF_jmp_bgtw) X(addw, IFF_jmp_bgew) X(addw, IFF_jmp_bltw)              \
   X(addw, IFF_jmp_blew) X(addw, FFF_jmp_bgtw) X(addw, FFF_jmp_bgew)              \
   X(addw, FFF_jmp_bltw) X(addw, FFF_jmp_blew) X(indw, FFF_movw_loop)              \
+  X(indw, FFF_beqw_scan)                                                          \
   X(movf, FIF) X(movf, XIF) X(movf, FIX)                                          \
   X(addf, FFF) X(subf, FFF) X(mulf, FFF) X(divf, FFF)                             \
   X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)
@@ -103,7 +110,7 @@ struct alignas(64) DInst {
   DOpnd s, m, d;
   std::int32_t aux = 0;  // branch target, global type, table index, size
   // modw_pow2: aux = the divisor; divw_pow2: aux = its log2;
-  // indw_FFF_movw_loop: the loop's test.
+  // indw_FFF_movw_loop and indw_FFF_beqw_scan: the loop's test.
   // `frame` (whose operands s and m are unused at run time) also carries
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.

@@ -172,6 +172,16 @@ TEST(ProbeCounts, ExactThroughArrayFillLoops) {
     expect_exact("tests/cost/fixtures/fills.b", limit);
 }
 
+// Array scans the same way: iterations that go on to the increment, and
+// the one that falls into the loop's body, counted after the loop.
+TEST(ProbeCounts, ExactThroughArrayScanLoops) {
+  expect_exact("tests/cost/fixtures/scans.b");
+  // Each limit stops after the first call returned (the activations are
+  // counted at returns), about 5700 instructions in.
+  for (std::uint64_t limit : {6000u, 6143u, 6144u, 6145u, 8191u, 8193u, 12289u, 15000u, 22800u})
+    expect_exact("tests/cost/fixtures/scans.b", limit);
+}
+
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
   // 3000: the second slice stops after 952 of its 2048 instructions.
   expect_exact("recursion", 3000);

@@ -274,6 +274,18 @@ struct LoopCase {
   bool (*exit)(int, int);
 };
 
+// The loops over a 10-element array the fill and scan tests run: every
+// test, both directions, a step in a frame word, and a loop that never runs.
+const LoopCase kArrayLoops[] = {
+    {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
+    {"bgtw", 2, 9, "$1", 1, [](int i, int n) { return i > n; }},
+    {"bltw", 9, 0, "$-1", -1, [](int i, int n) { return i < n; }},
+    {"blew", 9, 0, "$-1", -1, [](int i, int n) { return i <= n; }},
+    {"bgew", 1, 10, "52(fp)", 3, [](int i, int n) { return i >= n; }},
+    {"bgtw", 0, 9, "52(fp)", 3, [](int i, int n) { return i > n; }},
+    {"bgew", 5, 5, "$1", 1, [](int i, int n) { return i >= n; }},
+};
+
 TEST(VmSpecialised, LoopBackTriplesCountEveryIteration) {
   const LoopCase cases[] = {
       {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
@@ -358,16 +370,7 @@ std::string fill_loop(const std::string& test, int from, int limit, const std::s
 }
 
 TEST(VmSpecialised, FillLoopsStoreEveryElementTheirTestReaches) {
-  const LoopCase cases[] = {
-      {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }},
-      {"bgtw", 2, 9, "$1", 1, [](int i, int n) { return i > n; }},
-      {"bltw", 9, 0, "$-1", -1, [](int i, int n) { return i < n; }},
-      {"blew", 9, 0, "$-1", -1, [](int i, int n) { return i <= n; }},
-      {"bgew", 1, 10, "52(fp)", 3, [](int i, int n) { return i >= n; }},
-      {"bgtw", 0, 9, "52(fp)", 3, [](int i, int n) { return i > n; }},
-      {"bgew", 5, 5, "$1", 1, [](int i, int n) { return i >= n; }},
-  };
-  for (const LoopCase& c : cases) {
+  for (const LoopCase& c : kArrayLoops) {
     std::vector<int> elems(10, 0);
     int i = c.from;
     for (; !c.exit(i, c.limit); i += c.step_value) elems[static_cast<std::size_t>(i)] = 7;
@@ -425,18 +428,23 @@ TEST(VmSpecialised, FillLoopDecodesIntoOneHandlerOnlyWhenItsTestLeadsBackToIt) {
   EXPECT_EQ(other.code[6].h, dis::vm::kH_indw_FFF_movw);
 }
 
-TEST(VmSpecialised, FillLoopRaisesAtItsIndexPastTheEnd) {
+// `body` raises "array bounds error" at its pc `pc` (the load is pc 0).
+void expect_bounds_error_at(const std::string& body, int pc) {
   // The reference: a nil dereference at pc 1.
   auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
   ASSERT_EQ(o.status, 1);
   const int pc1 = reported_line(o.err);
   ASSERT_GT(pc1, 0) << o.err;
-  // A 5-element array filled up to 10: the sixth indw (pc 6) faults, after
-  // five elements were stored.
-  o = run(fill_loop("bgew", 0, 10, "$1", 5));
+  o = run(body);
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
-  EXPECT_EQ(reported_line(o.err), pc1 + 5) << o.err;
+  EXPECT_EQ(reported_line(o.err), pc1 + pc - 1) << o.err;
+}
+
+TEST(VmSpecialised, FillLoopRaisesAtItsIndexPastTheEnd) {
+  // A 5-element array filled up to 10: the sixth indw (pc 6) faults, after
+  // five elements were stored.
+  expect_bounds_error_at(fill_loop("bgew", 0, 10, "$1", 5), 6);
 }
 
 TEST(VmSpecialised, InstructionLimitStopsInsideAFillLoop) {
@@ -453,6 +461,113 @@ TEST(VmSpecialised, InstructionLimitStopsInsideAFillLoop) {
       "\tjmp\t$5\n"                      // pc 9
       "\tmovw\t$0,60(fp)\n";             // pc 10
   expect_limits_stop_at(body, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 10});
+}
+
+// An array scan: elements `marks` of a 10-element array set to 1, then the
+// loop's test at the label top, indw and beqw (element 0: go on to the
+// increment), a body that counts and prints each index found, the
+// increment and the jump back, which decode runs as one loop
+// (indw_FFF_beqw_scan). The index and the count are printed after, and
+// with `last` the word at the element pointer.
+std::string scan_loop(const std::string& test, int from, int limit, const std::string& step,
+                      const std::vector<int>& marks, bool last = true) {
+  std::string body = "\tnewa\t$10,$5,128(fp)\n";
+  for (int k : marks)
+    body += "\tmovw\t$" + std::to_string(k) + ",56(fp)\n\tindw\t128(fp),64(fp),56(fp)\n" +
+            "\tmovw\t$1,0(64(fp))\n";
+  body += "\tmovw\t$" + std::to_string(from) + ",40(fp)\n\tmovw\t$" + std::to_string(limit) +
+          ",48(fp)\n\tmovw\t$3,52(fp)\n\tmovw\t$0,60(fp)\nL:top\n\t" + test +
+          "\t40(fp),48(fp),$@out\n\tindw\t128(fp),44(fp),40(fp)\n\tbeqw\t0(44(fp)),$0,$@next\n"
+          "\taddw\t$1,60(fp)\n" +
+          print_int("40(fp)") + "L:next\n\taddw\t" + step + ",40(fp)\n\tjmp\t$@top\nL:out\n";
+  return body + print_int("40(fp)") + print_int("60(fp)") + (last ? print_int("0(44(fp))") : "");
+}
+
+TEST(VmSpecialised, ScanLoopsStopAtEveryElementThatDiffers) {
+  const std::vector<std::vector<int>> mark_sets = {{}, {0}, {4, 7}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  dis::vm::Options traced_opts;
+  traced_opts.trace = true;
+  for (const LoopCase& c : kArrayLoops)
+    for (const std::vector<int>& marks : mark_sets) {
+      std::vector<int> elems(10, 0);
+      for (int k : marks) elems[static_cast<std::size_t>(k)] = 1;
+      std::string expected;
+      int found = 0, i = c.from, last = -1;
+      for (; !c.exit(i, c.limit); i += c.step_value) {
+        last = elems[static_cast<std::size_t>(i)];
+        if (last != 0) {
+          ++found;
+          expected += std::to_string(i) + "\n";
+        }
+      }
+      const std::string program_text = scan_loop(c.test, c.from, c.limit, c.step, marks, last >= 0);
+      const auto o = run(program_text);
+      ASSERT_EQ(o.status, 0) << o.err;
+      EXPECT_EQ(o.out, expected + std::to_string(i) + "\n" + std::to_string(found) + "\n" +
+                           (last >= 0 ? std::to_string(last) + "\n" : ""))
+          << c.test << " from " << c.from << " step " << c.step << " marks " << marks.size();
+      // --trace dispatches every instruction on its own: the reference.
+      const auto traced = run(program_text, "", traced_opts);
+      EXPECT_EQ(traced.out, o.out);
+    }
+}
+
+// A scan of a `len`-element array of zeros up to `limit` (bgew), the
+// element pointer in `slot`, the beqw going to the label `branch` (next:
+// the increment; out: the loop's exit).
+std::string zero_scan(int len, int limit, const std::string& slot, const std::string& branch) {
+  return "\tnewa\t$" + std::to_string(len) + ",$5,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$" +
+         std::to_string(limit) + ",48(fp)\nL:top\n\tbgew\t40(fp),48(fp),$@out\n\tindw\t128(fp)," +
+         slot + ",40(fp)\n\tbeqw\t0(" + slot + "),$0,$@" + branch +
+         "\n\tmovw\t$1,60(fp)\nL:next\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n";
+}
+
+TEST(VmSpecialised, ScanLoopDecodesIntoOneHandlerOnlyWhenDisjoint) {
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  dis::vm::Program scan;
+  scan.mod = dis::assembly::assemble(program(scan_loop("bltw", 9, 0, "$-1", {3})), "t.s");
+  dis::vm::decode(scan, heap);
+  // pc 1 newa, 2-4 the mark, 5-8 the setup, 9 the test, 10 the pair.
+  EXPECT_EQ(scan.code[10].h, dis::vm::kH_indw_FFF_beqw_scan);
+  EXPECT_EQ(scan.code[10].aux, dis::vm::kLoopLt);
+  // The element pointer stored over the limit: the plain pair.
+  dis::vm::Program aliased;
+  aliased.mod = dis::assembly::assemble(program(zero_scan(10, 3, "48(fp)", "next")), "t.s");
+  dis::vm::decode(aliased, heap);
+  EXPECT_EQ(aliased.code[5].h, dis::vm::kH_indw_FFF_beqw);
+  // The branch to somewhere other than the increment: the plain pair.
+  dis::vm::Program other;
+  other.mod = dis::assembly::assemble(program(zero_scan(10, 3, "44(fp)", "out")), "t.s");
+  dis::vm::decode(other, heap);
+  EXPECT_EQ(other.code[5].h, dis::vm::kH_indw_FFF_beqw);
+}
+
+TEST(VmSpecialised, ScanLoopRaisesAtItsIndexPastTheEnd) {
+  // A 5-element array of zeros scanned up to 10: the sixth indw (pc 5)
+  // faults.
+  expect_bounds_error_at(zero_scan(5, 10, "44(fp)", "next"), 5);
+}
+
+TEST(VmSpecialised, InstructionLimitStopsInsideAScanLoop) {
+  // pc 1-6 set up (element 1 is 5), 7 the test, 8-9 the pair, 10 the
+  // body, 11-12 the increment and jump, 13 after.
+  const std::string body =
+      "\tnewa\t$10,$5,128(fp)\n"         // pc 1
+      "\tmovw\t$1,40(fp)\n"              // pc 2
+      "\tindw\t128(fp),44(fp),40(fp)\n"  // pc 3
+      "\tmovw\t$5,0(44(fp))\n"           // pc 4
+      "\tmovw\t$0,40(fp)\n"              // pc 5
+      "\tmovw\t$3,48(fp)\n"              // pc 6
+      "\tbgew\t40(fp),48(fp),$13\n"      // pc 7
+      "\tindw\t128(fp),44(fp),40(fp)\n"  // pc 8
+      "\tbeqw\t0(44(fp)),$0,$11\n"       // pc 9
+      "\tmovw\t$1,60(fp)\n"              // pc 10
+      "\taddw\t$1,40(fp)\n"              // pc 11
+      "\tjmp\t$7\n"                      // pc 12
+      "\tmovw\t$0,60(fp)\n";             // pc 13
+  expect_limits_stop_at(
+      body, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 7, 8, 9, 10, 11, 12, 7, 8, 9, 11, 12, 7, 13});
 }
 
 // Real arithmetic on frame words (shaped handlers) and the same on module
