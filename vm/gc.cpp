@@ -188,7 +188,7 @@ std::uint32_t Collector::quanta() const {
 
 // ---- marking ----
 
-void Collector::grey(Ptr c) {
+inline void Collector::grey(Ptr c) {
   if (c == H) return;
   BlockHeader* h = heap_.checked_header(c);
   if (!h) return;
@@ -248,8 +248,11 @@ bool Collector::scan(Ptr p, std::int64_t& budget) {
   const TypeInfo& t = heap_.type(h->type);
   switch (t.kind) {
     case TypeKind::Plain:
-      for (std::uint32_t off : t.ptrs)
-        if (off + 4 <= block_room(*h)) grey(ld<Ptr>(d + off));
+      if ((t.flags & kPtrsInSize) && block_room(*h) >= t.size)
+        for (std::uint32_t off : t.ptrs) grey(ld<Ptr>(d + off));
+      else
+        for (std::uint32_t off : t.ptrs)
+          if (off + 4 <= block_room(*h)) grey(ld<Ptr>(d + off));
       budget -= static_cast<std::int64_t>(t.ptrs.size());
       return true;
     case TypeKind::List: {
@@ -370,6 +373,7 @@ void Collector::run_step(std::int64_t budget) {
     }
     Ptr b = cursor_;
     auto* h = reinterpret_cast<BlockHeader*>(vm_.cage.at(b));
+    __builtin_prefetch(vm_.cage.at(b) + 512);
     cursor_ += h->size;
     --budget;
     if (h->magic != kLive || h->type == kTypeStack) continue;

@@ -22,7 +22,7 @@ namespace dis::vm {
 void raise_error(const char* msg) { throw DisError{msg}; }
 
 Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
-  small_free_.resize(kSmallMax / 8 + 1);
+  small_free_.resize(kSmallMax / 8 + 1, 0);
   region_live_.resize(Cage::kSize >> kRegionShift);
   region_first_.resize(Cage::kSize >> kRegionShift);
   auto special = [&](TypeKind k, const char* name, std::uint32_t size = 0) {
@@ -54,6 +54,20 @@ Heap::~Heap() {
 
 std::uint32_t Heap::add_type(TypeInfo t) {
   if (t.kind == TypeKind::Stack) throw std::logic_error("heap: a second stack type");
+  bool in_size = true, words = true;
+  std::uint32_t bits = 0;
+  for (std::uint32_t off : t.ptrs) {
+    in_size = in_size && off + std::uint64_t{4} <= t.size;
+    words = words && off % 4 == 0;
+    if (off < kSmallRecordMax) bits |= 1u << (off / 4);
+  }
+  t.flags = 0;
+  t.ptr_bits = 0;
+  if (in_size) t.flags |= kPtrsInSize;
+  if (in_size && words && t.size <= kSmallRecordMax) {
+    t.flags |= kSmallRecord;
+    t.ptr_bits = static_cast<std::uint16_t>(bits);
+  }
   types_.push_back(std::move(t));
   return static_cast<std::uint32_t>(types_.size() - 1);
 }
@@ -74,22 +88,56 @@ std::uint32_t Heap::add_type(std::int32_t size, const std::vector<std::uint8_t>&
   return add_type(std::move(t));
 }
 
-Ptr Heap::carve(std::uint32_t block) {
-  if (block <= kSmallMax) {
-    auto& fl = small_free_[block / 8];
-    if (!fl.empty()) {
-      Ptr p = fl.back();
-      fl.pop_back();
-      return p;
-    }
-  } else {
-    auto it = large_free_.find(block);
-    if (it != large_free_.end() && !it->second.empty()) {
-      Ptr p = it->second.back();
-      it->second.pop_back();
-      return p;
-    }
+namespace {
+
+BlockHeader* block_at(Cage& cage, Ptr b) { return reinterpret_cast<BlockHeader*>(cage.at(b)); }
+
+void push_free(Cage& cage, Ptr& head, Ptr b) {
+  block_at(cage, b)->type = head;
+  head = b;
+}
+
+void count_alloc(HeapStats& s, std::uint32_t block) {
+  s.allocs++;
+  s.live_blocks++;
+  s.bytes_allocated += block;
+  s.bytes_live += block;
+  if (s.bytes_live > s.bytes_peak) s.bytes_peak = s.bytes_live;
+}
+
+}  // namespace
+
+// The links live in the cage, where a module's stray write could reach
+// them: a block is taken only if it is a free block of the list's size,
+// else the rest of the list is dropped (its blocks leak, nothing is
+// handed out twice). The header read is the one init_block writes.
+Ptr Heap::take_free(Ptr& head, std::uint32_t block) {
+  const Ptr b = head;
+  if (b == 0) return 0;
+  const BlockHeader* h = block_at(cage_, b);
+  if (b < kHeapStart || b >= top_ || (b & 7) != 0 || h->magic != kFree || h->size != block)
+      [[unlikely]] {
+    head = 0;
+    return 0;
   }
+  head = h->type;
+  return b;
+}
+
+Ptr Heap::carve(std::uint32_t block) {
+  Ptr b = 0;
+  if (block <= kSmallMax) {
+    b = take_free(small_free_[block / 8], block);
+  } else {
+    // An emptied size keeps its entry (head 0) until a trim, as a vector's
+    // capacity did: no map node is made and freed per reuse.
+    auto it = large_free_.find(block);
+    if (it != large_free_.end()) b = take_free(it->second, block);
+  }
+  return b != 0 ? b : carve_top(block);
+}
+
+Ptr Heap::carve_top(std::uint32_t block) {
   std::uint64_t end = std::uint64_t{top_} + block;
   if (end >= Cage::kSize - 4096) raise_error("out of memory: heap");
   Ptr p = top_;
@@ -125,20 +173,30 @@ Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   Ptr b = carve(block);
   init_block(b, block, type, mutator_colour);
   std::memset(cage_.at(b + kBlockHeader), 0, block - kBlockHeader - kRedZone);
-  stats_.allocs++;
-  stats_.live_blocks++;
-  stats_.bytes_allocated += block;
-  stats_.bytes_live += block;
-  if (stats_.bytes_live > stats_.bytes_peak) stats_.bytes_peak = stats_.bytes_live;
+  count_alloc(stats_, block);
   if (alloc_hook_) alloc_hook_(alloc_ctx_, b + kBlockHeader);
   return b + kBlockHeader;
 }
 
 Ptr Heap::new_object(std::uint32_t type) {
   const TypeInfo& t = types_[type];
-  Ptr p = alloc(type, t.size);
-  init_record(cage_.at(p), type);
-  return p;
+  const std::uint32_t block = ((t.size + kBlockHeader + 7) & ~7u) + kRedZone;
+  if (!(t.flags & kSmallRecord) || alloc_hook_ || stats_.bytes_live + block > limit_) [[unlikely]] {
+    Ptr p = alloc(type, t.size);
+    init_record(cage_.at(p), type);
+    return p;
+  }
+  // A small record (most `new`s): its free list popped here, its data
+  // written once, zero words and H pointer slots from the type's bits.
+  Ptr b = take_free(small_free_[block / 8], block);
+  if (b == 0) b = carve_top(block);
+  init_block(b, block, type, mutator_colour);
+  std::uint8_t* d = cage_.at(b + kBlockHeader);
+  std::uint32_t bits = t.ptr_bits;
+  for (std::uint32_t off = 0; off < block - kBlockHeader - kRedZone; off += 4, bits >>= 1)
+    st<Ptr>(d + off, Ptr{0} - (bits & 1));
+  count_alloc(stats_, block);
+  return b + kBlockHeader;
 }
 
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
@@ -150,7 +208,7 @@ Ptr Heap::alloc_stack(std::uint32_t bytes) {
 
 void Heap::free_stack(Ptr p) { free_block(p); }
 
-void Heap::free_block(Ptr p) {
+inline void Heap::free_block(Ptr p) {
   BlockHeader* h = header(p);
   std::uint32_t block = h->size;
   if (h->type != kTypeStack) {
@@ -165,11 +223,31 @@ void Heap::free_block(Ptr p) {
   region_live_[region_index(p - kBlockHeader)] -= block;
   DIS_POISON(cage_.at(p), block - kBlockHeader);
   if (block <= kSmallMax)
-    small_free_[block / 8].push_back(p - kBlockHeader);
+    push_free(cage_, small_free_[block / 8], p - kBlockHeader);
   else {
     if (block >= kReleaseAtFree) stats_.bytes_returned += cage_.release(p, block - kBlockHeader);
-    large_free_[block].push_back(p - kBlockHeader);
+    push_free(cage_, large_free_[block], p - kBlockHeader);
   }
+}
+
+// The list without its blocks at or above new_top, in the same order.
+Ptr Heap::cut_above(Ptr head, Ptr new_top) {
+  Ptr first = 0;
+  BlockHeader* last = nullptr;
+  for (Ptr b = head; b != 0;) {
+    BlockHeader* h = block_at(cage_, b);
+    const Ptr next = h->type;
+    if (b < new_top) {
+      if (last)
+        last->type = b;
+      else
+        first = b;
+      last = h;
+    }
+    b = next;
+  }
+  if (last) last->type = 0;
+  return first;
 }
 
 void Heap::trim() {
@@ -199,15 +277,11 @@ void Heap::trim() {
       already += Cage::page_span(p + kBlockHeader, h->size - kBlockHeader);
     p += h->size;
   }
-  auto above = [&](Ptr p) { return p >= new_top; };
-  for (auto& fl : small_free_) {
-    if (fl.empty()) continue;
-    std::erase_if(fl, above);
-    if (fl.size() < fl.capacity() / 4) fl.shrink_to_fit();
-  }
+  for (Ptr& head : small_free_)
+    if (head != 0) head = cut_above(head, new_top);
   for (auto it = large_free_.begin(); it != large_free_.end();) {
-    std::erase_if(it->second, above);
-    it = it->second.empty() ? large_free_.erase(it) : std::next(it);
+    it->second = cut_above(it->second, new_top);
+    it = it->second == 0 ? large_free_.erase(it) : std::next(it);
   }
   for (std::uint64_t q = region_index(new_top); q <= region_index(old_top - 1); ++q)
     if (region_first_[q] >= new_top) region_first_[q] = 0;
@@ -230,7 +304,7 @@ void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t
   for (Ptr o : old) decref(o);
 }
 
-void Heap::release_child(Ptr c, std::vector<Ptr>& work) {
+inline void Heap::release_child(Ptr c, std::vector<Ptr>& work) {
   if (c == H) return;
   BlockHeader* h = checked_header(c);
   if (!h) return;
@@ -382,12 +456,19 @@ void Heap::run_destroy(bool observed) {
     BlockHeader* h = header(q);
     if (h->magic != kLive) continue;
     h->ref = 0;
-    push_children(q, work_);
-    if (h->spare == kCollected)
-      stats_.freed_collector++;
-    else
-      stats_.freed_refcount++;
-    finalize(q);
+    const TypeInfo& t = types_[h->type];
+    // A record holding all its pointer slots (most frees) is released here,
+    // without push_children's checks per slot; no hook runs meanwhile.
+    if (t.kind == TypeKind::Plain && (t.flags & kPtrsInSize) && block_room(*h) >= t.size) {
+      const std::uint8_t* d = cage_.at(q);
+      for (std::uint32_t off : t.ptrs) release_child(ld<Ptr>(d + off), work_);
+      if (t.on_free) [[unlikely]]
+        t.on_free(cage_.at(q));
+    } else {
+      push_children(q, work_);
+      finalize(q);
+    }
+    ++(h->spare == kCollected ? stats_.freed_collector : stats_.freed_refcount);
     free_block(q);
     ++freed;
   }

@@ -1,6 +1,7 @@
 // The Dis heap inside the cage: typed blocks with a 16-byte header just
 // before the data (reference count, type index, block size, colour), size
-// classes with free lists kept outside the cage, and reference counting with
+// classes with free lists linked through the free blocks' headers (a link
+// is checked before it is followed), and reference counting with
 // iterative destruction. Blocks are laid end to end from kHeapStart to top(),
 // free ones included, so a collector can walk them in address order.
 //
@@ -54,6 +55,13 @@ enum class TypeKind : std::uint8_t {
 
 struct TypeInfo {
   TypeKind kind = TypeKind::Plain;
+  // Set by add_type (they live in what would be padding, so the table's
+  // layout is unchanged): kPtrsInSize when every pointer slot lies inside
+  // `size`; kSmallRecord when, besides, size <= kSmallRecordMax and
+  // ptr_bits marks the pointer words (bit i: the word at byte 4 * i), so a
+  // new object's data is written in one pass.
+  std::uint8_t flags = 0;
+  std::uint16_t ptr_bits = 0;
   std::uint32_t size = 0;           // bytes (Plain)
   std::vector<std::uint32_t> ptrs;  // byte offsets of pointer words
   std::vector<std::uint8_t> map;    // as in the module, for tools
@@ -64,9 +72,12 @@ struct TypeInfo {
   std::function<void(std::uint8_t*)> on_free;
 };
 
+inline constexpr std::uint8_t kPtrsInSize = 1, kSmallRecord = 2;
+inline constexpr std::uint32_t kSmallRecordMax = 64;
+
 struct BlockHeader {
   std::uint32_t ref;
-  std::uint32_t type;
+  std::uint32_t type;  // of a free block: the next free block of its size
   std::uint32_t size;  // whole block, header included
   std::uint8_t colour;
   std::uint8_t magic;   // kLive or kFree
@@ -233,6 +244,20 @@ class Heap {
     }
   }
   Ptr top() const { return top_; }
+  // Calls f(list's block size, block address (of its header)) for each entry
+  // of the free lists until f returns false (the verifier's check).
+  template <class F>
+  void walk_free(F&& f) {
+    auto list = [&](std::uint32_t size, Ptr b) {
+      for (; b != 0; b = reinterpret_cast<BlockHeader*>(cage_.at(b))->type)
+        if (!f(size, b)) return false;
+      return true;
+    };
+    for (std::uint32_t i = 0; i < small_free_.size(); ++i)
+      if (!list(i * 8, small_free_[i])) return;
+    for (const auto& [size, head] : large_free_)
+      if (!list(size, head)) return;
+  }
   const HeapStats& stats() const { return stats_; }
 
   // A safe point (no collector step running, no free block address held):
@@ -272,6 +297,9 @@ class Heap {
   void push_children(Ptr p, std::vector<Ptr>& work);
   void release_child(Ptr c, std::vector<Ptr>& work);
   Ptr carve(std::uint32_t block);
+  Ptr carve_top(std::uint32_t block);
+  Ptr take_free(Ptr& head, std::uint32_t block);
+  Ptr cut_above(Ptr head, Ptr new_top);
   BlockHeader* init_block(Ptr b, std::uint32_t block, std::uint32_t type, std::uint8_t colour);
   void free_block(Ptr p);
   void trim();
@@ -296,8 +324,12 @@ class Heap {
   static constexpr std::uint64_t kTrimMin = 4u << 20;  // frees between looks; least cut
   static constexpr std::uint32_t kReleaseAtFree = 64 * 1024;
   static constexpr std::uint32_t kSmallMax = 4096;
-  std::vector<std::vector<Ptr>> small_free_;  // index: block size / 8
-  std::map<std::uint32_t, std::vector<Ptr>> large_free_;
+  // Intrusive free lists: a free block's header links to the next free
+  // block of its size (BlockHeader::type; 0 ends a list, no block starts
+  // there), so a free or a reuse touches the block and the head only. The
+  // last freed is the first reused.
+  std::vector<Ptr> small_free_;  // heads (block addresses); index: block size / 8
+  std::map<std::uint32_t, Ptr> large_free_;
   std::vector<Ptr> work_;
   bool destroying_ = false;
   HeapHooks* hooks_ = nullptr;

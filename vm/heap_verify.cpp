@@ -13,7 +13,9 @@ struct Verifier {
   Impl& vm;
   Heap& heap;
   HeapVerifyResult res;
-  std::unordered_map<Ptr, std::uint64_t> counts;  // live block -> references found
+  std::unordered_map<Ptr, std::uint64_t> counts;       // live block -> references found
+  std::unordered_map<Ptr, std::uint32_t> free_blocks;  // block (its header) -> size
+  std::uint64_t bytes_live = 0;                        // of the live blocks walked
 
   void error(std::string msg) {
     if (res.errors.size() < 20) res.errors.push_back(std::move(msg));
@@ -96,14 +98,41 @@ struct Verifier {
           if (h->colour > kPropagator) error("block " + hex(p + 16) + ": bad colour");
           counts.emplace(p + 16, 0);
           ++res.live_blocks;
+          bytes_live += h->size;
         }
-      } else if (h->magic != kFree) {
+      } else if (h->magic == kFree) {
+        free_blocks.emplace(p, h->size);
+      } else {
         error("block " + hex(p + 16) + ": bad magic");
         return;
       }
       p += h->size;
     }
     if (p != heap.top()) error("heap walk ends at " + hex(p) + ", top " + hex(heap.top()));
+  }
+
+  // The free lists hold every free block once, each on its size's list; the
+  // heap's counters agree with the walk.
+  void check_free_lists_and_stats() {
+    std::uint64_t listed = 0;
+    heap.walk_free([&](std::uint32_t size, Ptr b) {
+      auto it = free_blocks.find(b);
+      if (it == free_blocks.end())
+        error("free list " + std::to_string(size) + ": " + hex(b + 16) + " is not a free block");
+      else if (it->second != size)
+        error("free list " + std::to_string(size) + ": " + hex(b + 16) + " has size " +
+              std::to_string(it->second));
+      // More entries than free blocks: a block listed twice, or a cycle.
+      return ++listed <= free_blocks.size() && res.errors.empty();
+    });
+    if (res.errors.empty() && listed != free_blocks.size())
+      error("free lists hold " + std::to_string(listed) + " blocks, the heap " +
+            std::to_string(free_blocks.size()));
+    const HeapStats& s = heap.stats();
+    if (s.live_blocks != res.live_blocks || s.bytes_live != bytes_live)
+      error("heap stats: " + std::to_string(s.live_blocks) + " live blocks, " +
+            std::to_string(s.bytes_live) + " bytes; walk: " + std::to_string(res.live_blocks) +
+            ", " + std::to_string(bytes_live));
   }
 
   void count(Ptr c) {
@@ -187,8 +216,10 @@ struct Verifier {
 }  // namespace
 
 HeapVerifyResult verify_heap(Impl& vm, bool check_counts) {
-  Verifier v{vm, vm.heap, {}, {}};
+  Verifier v{vm, vm.heap, {}, {}, {}, 0};
   v.walk_blocks();
+  if (!v.res.errors.empty()) return v.res;
+  v.check_free_lists_and_stats();
   if (!v.res.errors.empty()) return v.res;
   if (check_counts) v.check_counts();
   std::uint8_t sweeper = vm.gc ? vm.gc->sweeper() : 0xFF;
