@@ -31,6 +31,7 @@ CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every
 
 void CostRecorder::init_timers() {
   chained.set_overhead(probe_bucket_);
+  sampled.set_overhead(probe_bucket_);
   if (suspect_ticks_ > 0) {
     chained.set_suspects(&suspects_, suspect_ticks_);
     sampled.set_suspects(&suspects_, suspect_ticks_);
@@ -415,6 +416,7 @@ void CostRecorder::finish() { close_batch(now_ticks()); }
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
   // The intervals queued so far belong to the batch that ends here.
   chained.flush();
+  sampled.flush();
   if (mode_ != ProbeMode::Count) close_batch(now_ticks());
   suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
   // Raw ticks, as everywhere in the hot path (the base is applied to the

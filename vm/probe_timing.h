@@ -215,18 +215,30 @@ class ChainedTimer : public OpenInterval<Clock> {
   Closed queue_[kQueue];
 };
 
+// Sampled observations are queued as ChainedTimer's are: a close is one
+// read and two stores, and the statistics are added in a batch (when the
+// queue is full, timed into the overhead record, and at close() and
+// flush()). The records are complete after close() or flush().
 template <class Clock = DefaultClock>
 class SampledTimer : public OpenInterval<Clock> {
   using OpenInterval<Clock>::open_;
   using OpenInterval<Clock>::start_;
 
  public:
+  static constexpr std::uint32_t kQueue = 64;
+
   // every: mean gap between timed executions (>= 1; 1 times everything).
   SampledTimer(std::uint32_t every, std::uint64_t base_ticks,
                std::uint64_t seed = 0x9E3779B97F4A7C15u)
-      : every_(every < 1 ? 1 : every), base_(base_ticks), rng_(seed | 1) {
+      : every_(every < 1 ? 1 : every),
+        range_(2 * std::uint64_t{every_} - 1),
+        base_(base_ticks),
+        rng_(seed | 1) {
     left_ = next_gap();
   }
+
+  // Where the time of a batch goes (the probe bucket), or nowhere.
+  void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
 
   void begin(ProbeRecord& rec) noexcept { step(rec, left_); }
   // Counts the execution; the rare event when the countdown ends. (The
@@ -242,8 +254,18 @@ class SampledTimer : public OpenInterval<Clock> {
   void set_countdown(std::uint32_t left) noexcept { left_ = left; }
   std::uint64_t close() noexcept {
     std::uint64_t now = Clock::now();
-    if (open_) record(now);
+    if (open_) {
+      queue(now);
+      open_ = nullptr;
+    }
+    flush();
     return now;
+  }
+  // Adds the queued observations to their records (close() does it too).
+  void flush() {
+    for (std::uint32_t i = 0; i < queued_; ++i)
+      this->record_interval(queue_[i].rec, queue_[i].ticks, false);
+    queued_ = 0;
   }
   std::uint32_t every() const noexcept { return every_; }
 
@@ -254,14 +276,19 @@ class SampledTimer : public OpenInterval<Clock> {
   // opens one on `rec` (the same read, when both fall together). Returns
   // the countdown to the next event.
   [[gnu::noinline]] std::uint32_t event(ProbeRecord& rec) noexcept {
-    const std::uint64_t now = Clock::now();
-    std::uint32_t to_sample = 0;
+    std::uint64_t now = Clock::now();
     if (after_ > 0) {
-      if (open_) record(now);
-      to_sample = after_ - 1;
+      // open_ is null only when an exclusion or a slice's close ended it.
+      if (open_) [[likely]] {
+        if (queue(now)) [[unlikely]]
+          now = drain(now);
+        open_ = nullptr;
+      }
+      const std::uint32_t to_sample = after_ - 1;
       after_ = 0;
+      if (to_sample > 0) [[likely]]
+        return to_sample;
     }
-    if (to_sample > 0) return to_sample;
     open_ = &rec;
     start_ = now;
     after_ = next_gap();
@@ -269,24 +296,43 @@ class SampledTimer : public OpenInterval<Clock> {
   }
 
  private:
-  void record(std::uint64_t now) noexcept {
-    this->record_interval(open_, this->length(now, base_), false);
-    open_ = nullptr;
+  // Queues the open interval's observation ending at `now`; true when the
+  // queue is full.
+  [[gnu::always_inline]] bool queue(std::uint64_t now) noexcept {
+    queue_[queued_] = {open_, this->length(now, base_)};
+    return ++queued_ == kQueue;
   }
-  // Uniform in [1, 2N - 1]: mean N.
+  // A full queue: the batch is no instruction's time (none is open while it
+  // runs); returns the tick after it.
+  [[gnu::noinline]] std::uint64_t drain(std::uint64_t now) noexcept {
+    flush();
+    const std::uint64_t after = Clock::now();
+    if (overhead_) overhead_->add(after > now ? after - now : 0);
+    return after;
+  }
+  // Uniform in [1, 2N - 1] (mean N) from the top 32 bits, by a multiply
+  // rather than a division (Lemire's reduction; the bias is under
+  // 2N / 2^32).
   std::uint32_t next_gap() noexcept {
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 7;
     rng_ ^= rng_ << 17;
-    if (every_ == 1) return 1;
-    return 1 + static_cast<std::uint32_t>(rng_ % (2 * std::uint64_t{every_} - 1));
+    return 1 + static_cast<std::uint32_t>(((rng_ >> 32) * range_) >> 32);
   }
+  struct Closed {
+    ProbeRecord* rec;
+    std::uint64_t ticks;
+  };
   std::uint32_t every_;
+  std::uint64_t range_;  // 2N - 1: the gaps' choices
   std::uint64_t base_;
   std::uint64_t rng_;
   std::uint32_t left_ = 1;
   // After a sample point: the gap to the next one (0: none pending).
   std::uint32_t after_ = 0;
+  std::uint32_t queued_ = 0;
+  ProbeRecord* overhead_ = nullptr;
+  Closed queue_[kQueue];
 };
 
 // Per function slot (an index the caller assigns, e.g. per module entry pc)
