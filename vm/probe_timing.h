@@ -11,8 +11,10 @@
 // into a bucket and begin() again. Every begin() is eventually closed by the
 // next begin() or a close(), so counts stay exact.
 //
-// SampledTimer: counts every execution exactly, times about one in N
-// (random gaps with mean N, so no loop period can alias with the sampling).
+// SampledTimer: counts every execution exactly, times about one in N: runs
+// of kBurst consecutive executions, whose starts are random gaps of mean
+// kBurst x N apart (so no loop period can alias with the sampling, and
+// every execution has the same 1/N chance of being timed).
 //
 // CallTracker: a shadow call stack per Dis thread for inclusive time per
 // function (outermost activations only, so recursion is not counted twice)
@@ -226,12 +228,19 @@ class SampledTimer : public OpenInterval<Clock> {
 
  public:
   static constexpr std::uint32_t kQueue = 64;
+  // Executions timed in a row at each sample point. A timed execution costs
+  // two reads and two trips out of the interpreter (and out of a fused
+  // array loop, which then runs an iteration as plain instructions); in a
+  // run of k the read that closes one interval opens the next, so a timed
+  // execution costs (k + 1) / k of them and a loop's trip out 1 / k. Each
+  // observation is still one execution's interval, as in the timed view.
+  static constexpr std::uint32_t kBurst = 4;
 
   // every: mean gap between timed executions (>= 1; 1 times everything).
   SampledTimer(std::uint32_t every, std::uint64_t base_ticks,
                std::uint64_t seed = 0x9E3779B97F4A7C15u)
       : every_(every < 1 ? 1 : every),
-        range_(2 * std::uint64_t{every_} - 1),
+        range_(2 * std::uint64_t{kBurst} * (every_ - 1) + 1),
         base_(base_ticks),
         rng_(seed | 1) {
     left_ = next_gap();
@@ -272,17 +281,24 @@ class SampledTimer : public OpenInterval<Clock> {
   // (Public for a caller that counts executions itself, as cost's Sampled
   // policy does, and calls this only when its countdown ends.)
   // The countdown ended at the execution whose record is `rec`: after a
-  // timed execution it closes the interval (one read); at a sample point it
-  // opens one on `rec` (the same read, when both fall together). Returns
-  // the countdown to the next event.
+  // timed execution it closes the interval (one read) and, within a run,
+  // opens the next on `rec` (the same read); at a sample point it opens one
+  // on `rec` (the same read, when both fall together). Returns the
+  // countdown to the next event.
   [[gnu::noinline]] std::uint32_t event(ProbeRecord& rec) noexcept {
     std::uint64_t now = Clock::now();
     if (after_ > 0) {
-      // open_ is null only when an exclusion or a slice's close ended it.
+      // open_ is null only when a slice's close ended it.
       if (open_) [[likely]] {
         if (queue(now)) [[unlikely]]
           now = drain(now);
         open_ = nullptr;
+      }
+      if (run_left_ > 0) {
+        --run_left_;
+        open_ = &rec;
+        start_ = now;
+        return 1;
       }
       const std::uint32_t to_sample = after_ - 1;
       after_ = 0;
@@ -291,6 +307,7 @@ class SampledTimer : public OpenInterval<Clock> {
     }
     open_ = &rec;
     start_ = now;
+    run_left_ = kBurst - 1;
     after_ = next_gap();
     return 1;
   }
@@ -310,9 +327,12 @@ class SampledTimer : public OpenInterval<Clock> {
     if (overhead_) overhead_->add(after > now ? after - now : 0);
     return after;
   }
-  // Uniform in [1, 2N - 1] (mean N) from the top 32 bits, by a multiply
-  // rather than a division (Lemire's reduction; the bias is under
-  // 2N / 2^32).
+  // The countdown from the close of a run's last execution to the next
+  // run's first, plus one: a run starts kBurst + U executions after the
+  // last one started, U uniform in [0, 2 kBurst (N - 1)], i.e. a mean of
+  // kBurst x N (and back to back when N is 1). U from the top 32 bits, by a
+  // multiply rather than a division (Lemire's reduction; the bias is under
+  // 2^-32 of the range).
   std::uint32_t next_gap() noexcept {
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 7;
@@ -324,12 +344,14 @@ class SampledTimer : public OpenInterval<Clock> {
     std::uint64_t ticks;
   };
   std::uint32_t every_;
-  std::uint64_t range_;  // 2N - 1: the gaps' choices
+  std::uint64_t range_;  // 2 kBurst (N - 1) + 1: the gaps' choices
   std::uint64_t base_;
   std::uint64_t rng_;
   std::uint32_t left_ = 1;
-  // After a sample point: the gap to the next one (0: none pending).
+  // After a sample point: the countdown to the next one once the run has
+  // closed, plus one (0: none pending).
   std::uint32_t after_ = 0;
+  std::uint32_t run_left_ = 0;  // executions of the run still to open
   std::uint32_t queued_ = 0;
   ProbeRecord* overhead_ = nullptr;
   Closed queue_[kQueue];

@@ -182,6 +182,43 @@ TEST(ProbeCounts, ExactThroughArrayScanLoops) {
     expect_exact("tests/cost/fixtures/scans.b", limit);
 }
 
+// The sampled view times about one execution in N wherever it runs: its
+// chunks end inside the fill and scan loops (which then run an iteration
+// as plain instructions), its runs of timed executions cross loop-backs,
+// and no pc is timed more often than it ran or, when it ran often, much
+// less or more often than one in N.
+void expect_sampled_share(const std::string& name) {
+  SCOPED_TRACE(name);
+  (void)timer();
+  std::ostringstream out, err;
+  VM vm(options(out, err, 0));
+  constexpr std::uint32_t kEvery = 7;
+  CostRecorder rec(ProbeMode::Sampled, Base{}, kEvery);
+  rec.install(vm);
+  vm.run_file(corpus(name), {corpus(name)});
+  rec.finish();
+  std::uint64_t count = 0, timed = 0, busy = 0;
+  for (const ProgramRecords& pr : rec.programs())
+    for (const ProbeRecord& r : pr.records) {
+      EXPECT_LE(r.timed, r.count);
+      count += r.count;
+      timed += r.timed;
+      if (r.count >= 20000) {
+        ++busy;
+        EXPECT_GT(r.timed, r.count / kEvery * 80 / 100);
+        EXPECT_LT(r.timed, r.count / kEvery * 120 / 100);
+      }
+    }
+  EXPECT_EQ(count, rec.instructions());
+  EXPECT_GT(busy, 0u);
+  EXPECT_GT(timed, count / kEvery * 90 / 100);
+  EXPECT_LT(timed, count / kEvery * 110 / 100);
+}
+
+TEST(ProbeCounts, SampledViewTimesOneInNThroughFillAndScanLoops) {
+  expect_sampled_share("tests/cost/fixtures/sampled.b");
+}
+
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
   // 3000: the second slice stops after 952 of its 2048 instructions.
   expect_exact("recursion", 3000);

@@ -327,6 +327,76 @@ TEST(ProbeTiming, SampledTimerCountsEverythingTimesAFew) {
   EXPECT_EQ(all.timed, 50u);
 }
 
+// A clock an emulated instruction stream advances: each "instruction" of
+// record i takes cost[i] ticks, added after its begin().
+struct StreamClock {
+  static inline std::uint64_t t = 0;
+  static std::uint64_t now() noexcept { return t; }
+};
+
+// Every sampled observation is one execution's own interval, on its own
+// record (runs of kBurst chain one read into the next, and a batch of
+// queued observations lands where it belongs), whatever the period of the
+// stream; every record is timed about count / N times (no aliasing with a
+// period that divides the run length, or equals it); the counts are exact.
+TEST(ProbeTiming, SampledTimerTimesEachExecutionOnItsOwnRecord) {
+  for (std::uint32_t period : {3u, 4u, 5u, 8u, 13u}) {
+    SCOPED_TRACE(period);
+    std::vector<ProbeRecord> r(period);
+    StreamClock::t = 1000;
+    SampledTimer<StreamClock> t(10, 0, 777 + period);
+    constexpr std::uint32_t kN = 400000;
+    for (std::uint32_t i = 0; i < kN; ++i) {
+      const std::uint32_t k = i % period;
+      t.begin(r[k]);
+      StreamClock::t += 10 + 7 * k;
+    }
+    t.close();
+    std::uint64_t timed = 0;
+    for (std::uint32_t k = 0; k < period; ++k) {
+      EXPECT_EQ(r[k].count, kN / period + (k < kN % period ? 1 : 0));
+      ASSERT_GT(r[k].timed, 0u);
+      EXPECT_EQ(r[k].min, 10u + 7 * k);
+      EXPECT_EQ(r[k].max, 10u + 7 * k);
+      EXPECT_EQ(r[k].sum, r[k].timed * (10 + 7 * k));
+      EXPECT_GT(r[k].timed, r[k].count / 10 * 85 / 100);
+      EXPECT_LT(r[k].timed, r[k].count / 10 * 115 / 100);
+      timed += r[k].timed;
+    }
+    EXPECT_GT(timed, kN / 10 * 95 / 100);
+    EXPECT_LT(timed, kN / 10 * 105 / 100);
+  }
+}
+
+// The records are complete after flush() (a suspended slice) and close(),
+// with intervals still queued before.
+TEST(ProbeTiming, SampledTimerQueuedObservationsReachTheirRecords) {
+  ProbeRecord a;
+  StreamClock::t = 0;
+  SampledTimer<StreamClock> t(1, 0);
+  // Every execution timed: a's intervals of 5, closed and queued.
+  for (int i = 0; i < 11; ++i) {
+    t.begin(a);
+    StreamClock::t += 5;
+  }
+  t.flush();
+  EXPECT_EQ(a.timed, 10u);  // the 11th still open
+  EXPECT_EQ(a.sum, 50u);
+  t.close();
+  EXPECT_EQ(a.timed, 11u);
+  EXPECT_EQ(a.count, 11u);
+  // More than a queue's worth: the full queue is drained on the way.
+  ProbeRecord b;
+  const std::uint32_t n = 3 * SampledTimer<StreamClock>::kQueue + 5;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    t.begin(b);
+    StreamClock::t += 2;
+  }
+  t.close();
+  EXPECT_EQ(b.timed, n);
+  EXPECT_EQ(b.sum, 2u * n);
+}
+
 TEST(ProbeTiming, CallTrackerInclusiveTimes) {
   // f (slot 0) calls g (slot 1) from site 0, g recurses into g from site 1.
   CallTracker c(2, 2);
