@@ -70,7 +70,11 @@ void CostRecorder::wrap_builtins(Impl& vm) {
       builtin_sites_.push_back(std::move(sites));
       NativeFn orig = std::move(f.fn);
       f.fn = [this, orig, rec, bs](Call& c) {
-        const bool timed = mode_ != ProbeMode::Count;
+        // Sampled mode times only a call inside a sampled mcall (its
+        // interval is open): a random subset of the calls, like every other
+        // sampled statistic, without three clock reads on every call.
+        const bool timed =
+            mode_ == ProbeMode::Time || (mode_ == ProbeMode::Sampled && sampled.open());
         const std::uint64_t t0 = timed ? now_ticks() : 0;
         auto finish = [&] {
           const std::uint64_t t1 = timed ? now_ticks() : 0;
@@ -80,12 +84,12 @@ void CostRecorder::wrap_builtins(Impl& vm) {
           else
             rec->add_count();
           Prog& p = c.prog();
-          Modlink& ml = c.impl().modlink(p.ml);
-          auto it = program_index_.find(ml.prog);
-          if (it != program_index_.end()) {
-            ActivationTotals& s = bs->by_site[{it->second, p.pc - 1}];
-            ++s.calls;
-            s.ticks += d;
+          if (BuiltinSites::Site* s = bs->site(*this, c.impl().modlink(p.ml).prog, p.pc - 1)) {
+            ++s->calls;
+            if (timed) {
+              ++s->timed;
+              s->ticks += d;
+            }
           }
           if (timed) {
             // The wrapper's reads and records are the probe's, not the
@@ -107,6 +111,19 @@ void CostRecorder::wrap_builtins(Impl& vm) {
       };
     }
   }
+}
+
+CostRecorder::BuiltinSites::Site* CostRecorder::BuiltinSites::site(const CostRecorder& r,
+                                                                   const Program* prog,
+                                                                   std::int32_t pc) {
+  if (prog == last_prog && pc == last_pc) [[likely]]
+    return last;
+  auto it = r.program_index_.find(prog);
+  if (it == r.program_index_.end()) return nullptr;
+  last_prog = prog;
+  last_pc = pc;
+  last = &by_site[{it->second, pc}];
+  return last;
 }
 
 void CostRecorder::switch_program(const Program& pr, Current& cur) {
@@ -315,7 +332,16 @@ std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals>
 CostRecorder::builtin_sites() const {
   std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> out;
   for (const auto& b : builtin_sites_)
-    for (const auto& [key, t] : b->by_site) out[{key.first, key.second, b->name}] = t;
+    for (const auto& [key, t] : b->by_site) {
+      ActivationTotals& o = out[{key.first, key.second, b->name}];
+      o.calls = t.calls;
+      o.ticks = t.timed == t.calls || t.timed == 0
+                    ? t.ticks
+                    : static_cast<std::uint64_t>(static_cast<double>(t.ticks) *
+                                                     static_cast<double>(t.calls) /
+                                                     static_cast<double>(t.timed) +
+                                                 0.5);
+    }
   return out;
 }
 

@@ -125,7 +125,9 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   // (caller program, call pc, callee program or -1, callee entry pc) -> totals.
   using SiteKey = std::tuple<std::uint32_t, std::int32_t, std::int32_t, std::int32_t>;
   std::map<SiteKey, ActivationTotals> sites() const;
-  // Builtin calls by (caller program, call pc, builtin name).
+  // Builtin calls by (caller program, call pc, builtin name). In Sampled
+  // mode only the calls inside a sampled mcall are timed, and the ticks are
+  // estimated from them (timed ticks x calls / timed calls).
   std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> builtin_sites()
       const;
   const std::map<std::string, ProbeRecord>& buckets() const { return buckets_; }
@@ -217,7 +219,16 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   std::map<SiteKey, ActivationTotals> extra_sites_;  // a second callee at one pc
   struct BuiltinSites {
     std::string name;
-    std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> by_site;
+    struct Site {
+      std::uint64_t calls = 0, timed = 0, ticks = 0;
+    };
+    std::map<std::pair<std::uint32_t, std::int32_t>, Site> by_site;
+    // The site of the last call (map nodes do not move): a builtin called in
+    // a loop finds its totals without a lookup.
+    const Program* last_prog = nullptr;
+    std::int32_t last_pc = -1;
+    Site* last = nullptr;
+    Site* site(const CostRecorder& r, const Program* prog, std::int32_t pc);
   };
   std::vector<std::unique_ptr<BuiltinSites>> builtin_sites_;
   std::map<std::string, ProbeRecord> buckets_;

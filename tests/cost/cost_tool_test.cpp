@@ -32,6 +32,16 @@ using test::tool;
 
 std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
 
+// A run of `program` (a path under the source tree) whose output goes to
+// `sink`.
+RunSpec spec_for(const std::string& program, std::ostringstream& sink) {
+  RunSpec spec;
+  spec.program = src(program);
+  spec.args = {spec.program};
+  spec.vm.out = &sink;
+  return spec;
+}
+
 std::string tmp(const std::string& name) {
   auto dir =
       std::filesystem::temp_directory_path() / ("cost_tool_test_" + std::to_string(getpid()));
@@ -85,11 +95,8 @@ TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
 // fib(n) makes 2 fib(n+1) - 1 calls; the sample calls it for 0, 5, .. 20.
 TEST(CostTool, CountsAreExact) {
   Module m = load_program(src("samples/fib.b"));
-  RunSpec spec;
-  spec.program = src("samples/fib.b");
-  spec.args = {spec.program};
   std::ostringstream sink;
-  spec.vm.out = &sink;
+  RunSpec spec = spec_for("samples/fib.b", sink);
   spec.mode = vm::ProbeMode::Count;
   RunOutcome counted = run_costed(m, spec);
   auto fibs = [](int n) {
@@ -135,6 +142,50 @@ TEST(CostTool, CountsAreExact) {
       }
     }
   }
+}
+
+// Sampled mode times a builtin only inside a sampled mcall: its calls stay
+// exact (per builtin and per call site), about one in N is timed, and the
+// call sites' ticks are estimated from the timed ones.
+TEST(CostTool, SampledViewSamplesBuiltinCalls) {
+  Module m = load_program(src("samples/nbody.b"));
+  std::ostringstream sink;
+  RunSpec spec = spec_for("samples/nbody.b", sink);
+  auto sqrt_of = [](const RunOutcome& o) {
+    for (const NamedRecord& b : o.data.builtins)
+      if (b.name == "Math->sqrt") return b.rec;
+    return vm::ProbeRecord{};
+  };
+  auto site_calls = [](const RunOutcome& o) {
+    std::uint64_t calls = 0, ticks = 0;
+    for (const ModuleCost& mc : o.data.modules)
+      for (const CallSite& s : mc.call_sites)
+        if (s.callee_name == "Math->sqrt") calls += s.calls, ticks += s.inclusive_ticks;
+    return std::pair{calls, ticks};
+  };
+  spec.mode = vm::ProbeMode::Count;
+  RunOutcome counted = run_costed(m, spec);
+  const std::uint64_t calls = sqrt_of(counted).count;
+  ASSERT_GT(calls, 1000u);
+  spec.mode = vm::ProbeMode::Time;
+  RunOutcome timed = run_costed(m, spec);
+  EXPECT_EQ(sqrt_of(timed).count, calls);
+  EXPECT_EQ(sqrt_of(timed).timed, calls);
+  spec.mode = vm::ProbeMode::Sampled;
+  spec.sample_every = 10;
+  RunOutcome sampled = run_costed(m, spec);
+  const vm::ProbeRecord r = sqrt_of(sampled);
+  EXPECT_EQ(r.count, calls);
+  EXPECT_EQ(site_calls(sampled).first, calls);
+  // One in about 10 mcalls is sampled (random gaps: a wide margin).
+  EXPECT_GT(r.timed, calls / 30);
+  EXPECT_LT(r.timed, calls / 4);
+  // The sites' ticks are scaled up from the timed calls: about the
+  // record's estimated total, not the timed tenth of it.
+  const double est = r.total_estimate();
+  const auto ticks = static_cast<double>(site_calls(sampled).second);
+  EXPECT_GT(ticks, 0.8 * est);
+  EXPECT_LT(ticks, 1.2 * est + 1000);
 }
 
 // A sleep is no host preemption: the recorder ends its CPU-time batch when
