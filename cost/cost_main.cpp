@@ -124,7 +124,9 @@ int main(int argc, char** argv) {
   app.add_option("-c,--confidence", confidence, "confidence for --diff, in percent")
       ->check(CLI::Range(50.0, 99.999))
       ->capture_default_str();
-  app.add_option("--sample", sample, "time a random one in about N executions of each instruction")
+  app.add_option("--sample", sample,
+                 "time about one in N executions of each instruction (runs of 4 in a row from "
+                 "random points; counts stay exact)")
       ->check(CLI::Range(1u, 1000000000u));
   app.add_option("--out", out_path, "write the report to FILE instead of stdout");
   app.add_option("--heap-limit", heap_mb, "live heap limit in MiB")->capture_default_str();
