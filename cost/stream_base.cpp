@@ -144,6 +144,29 @@ init()
 	}
 }
 )"},
+    // Array scans (indw_FFF_beqw_scan): runs of 16 zeros ended by a one
+    // (about the gaps between primes in a sieve), and short scans that stop
+    // at once.
+    {"scan", R"(implement StreamScan;
+StreamScan: module { init: fn(); };
+init()
+{
+	t := array[256] of int;
+	n := 255;
+	for(k := 0; k <= n; k += 16)
+		t[k] = 1;
+	c := 0;
+	for(i := 0; i < N; i += 64) {
+		for(j := 0; j <= n; j++)
+			if(t[j] != 0)
+				c++;
+		m := (i & 7) + 1;
+		for(j = 0; j <= m; j++)
+			if(t[j] != 0)
+				c--;
+	}
+}
+)"},
 };
 
 // The unknowns: one base per cost class, then what each kind of fusion adds

@@ -305,11 +305,11 @@ int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]) 
 std::vector<Fusion> plain_fusion(const Program& p) {
   const std::size_t n = p.code.size();
   std::vector<Fusion> f(n, Fusion::None);
-  // A fill loop's pcs contain a pair and a triple: Fill wins.
+  // A fill or scan loop's pcs contain a pair and a triple: the loop wins.
   auto mark = [&](std::int64_t pc, Fusion k) {
-    if (pc >= 0 && static_cast<std::size_t>(pc) < n &&
-        f[static_cast<std::size_t>(pc)] != Fusion::Fill)
-      f[static_cast<std::size_t>(pc)] = k;
+    if (pc < 0 || static_cast<std::size_t>(pc) >= n) return;
+    Fusion& at = f[static_cast<std::size_t>(pc)];
+    if (at != Fusion::Fill && at != Fusion::Scan) at = k;
   };
   for (std::size_t pc = 0; pc < n; ++pc) {
     const unsigned h = p.code[pc].h;
@@ -321,9 +321,9 @@ std::vector<Fusion> plain_fusion(const Program& p) {
     }
     if (h == kH_indw_FFF_beqw_scan && pc + 1 < n) {
       // The same five, the increment and jump at the branch's target.
-      for (std::int64_t k = -1; k <= 1; ++k) mark(at + k, Fusion::Fill);
-      mark(p.code[pc + 1].aux, Fusion::Fill);
-      mark(std::int64_t{p.code[pc + 1].aux} + 1, Fusion::Fill);
+      for (std::int64_t k = -1; k <= 1; ++k) mark(at + k, Fusion::Scan);
+      mark(p.code[pc + 1].aux, Fusion::Scan);
+      mark(std::int64_t{p.code[pc + 1].aux} + 1, Fusion::Scan);
       continue;
     }
     bool pair = false;

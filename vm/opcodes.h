@@ -116,14 +116,14 @@ constexpr CostClass cost_class(Op op) {
 // How the plain run executes an instruction, as decode chose its handlers
 // (vm/decode.h plain_fusion): alone; inside a fused pair or loop-back triple
 // (one dispatch runs two or three instructions); or inside an array fill's
-// or scan's loop (whole iterations in one handler; a scan takes the fill's
-// kind, the nearest shape the streams calibrate). The timed view runs each
-// of them alone, so for a fused instruction the probe's cost looks larger by what
-// fusion saves the plain run: the stream base calibrates that per kind.
-enum class Fusion : std::uint8_t { None, Pair, Fill };
-inline constexpr std::size_t kNumFusions = 3;
+// or an array scan's loop (whole iterations in one handler). The timed view
+// runs each of them alone, so for a fused instruction the probe's cost looks
+// larger by what fusion saves the plain run: the stream base calibrates that
+// per kind (a scan's loop saves more per instruction than a fill's).
+enum class Fusion : std::uint8_t { None, Pair, Fill, Scan };
+inline constexpr std::size_t kNumFusions = 4;
 constexpr std::string_view fusion_name(Fusion f) {
-  constexpr std::string_view names[] = {"none", "pair", "fill"};
+  constexpr std::string_view names[] = {"none", "pair", "fill", "scan"};
   return names[static_cast<std::size_t>(f)];
 }
 

@@ -476,11 +476,11 @@ TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
   for (std::size_t pc = 0; pc < pair.size(); ++pc)
     EXPECT_EQ(pair[pc], pc == 6 || pc == 7 ? Fusion::Pair : Fusion::None) << pc;
   // A scan loop: its test (4), pair (5-6), increment and jump (8-9) take
-  // the fill's kind; the body (7) runs alone.
+  // the scan kind; the body (7) runs alone.
   const auto [scan, scan_n] = fusion_of(zero_scan(10, 3, "44(fp)", "next"));
   ASSERT_EQ(scan_n, 11u);
   for (std::size_t pc = 0; pc < scan.size(); ++pc)
-    EXPECT_EQ(scan[pc], (pc >= 4 && pc <= 6) || pc == 8 || pc == 9 ? Fusion::Fill : Fusion::None)
+    EXPECT_EQ(scan[pc], (pc >= 4 && pc <= 6) || pc == 8 || pc == 9 ? Fusion::Scan : Fusion::None)
         << pc;
 }
 
