@@ -35,6 +35,10 @@ std::string stat_line(const CostData& d, bool counts, std::string_view name, con
                      dur(d, static_cast<double>(r.min)), dur(d, static_cast<double>(r.max)),
                      dur(d, r.stddev()));
     if (r.sampled()) s += fmt::format("  (timed {} of {})", r.timed, r.count);
+  } else if (!counts && r.count > 0) {
+    // Sampling timed none of them: say so, rather than look like the count
+    // view.
+    s += fmt::format("  (timed 0 of {})", r.count);
   }
   return s + "\n";
 }

@@ -380,6 +380,14 @@ TEST(CostReport, SampledRecordsAreMarked) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("sampled: about 1 in 100 executions timed"), std::string::npos);
+  // An instruction none of whose executions was sampled says so.
+  ProbeRecord untimed;
+  for (int i = 0; i < 7; ++i) untimed.add_count();
+  d.modules[0].pcs[8] = untimed;
+  EXPECT_NE(render_text(d, opts(View::Line)).find("- movw      7  (timed 0 of 7)"),
+            std::string::npos)
+      << render_text(d, opts(View::Line));
+  d.modules[0].pcs[8] = r;
   json j = render_json_value(d, opts(View::Line, Format::Json));
   const json& line8 = j["modules"][0]["lines"][3];
   EXPECT_EQ(line8["line"], 8);
