@@ -72,11 +72,25 @@ struct Suspect {
 // each goes to its record. Empties `suspects`.
 void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket);
 
-// The interval a timer has open, if any: what ChainedTimer and SampledTimer
-// share for moving probe bookkeeping out of an instruction.
-template <class Clock>
+// The interval a timer has open, if any, and the queue of closed ones:
+// what ChainedTimer and SampledTimer share. Closed intervals are queued
+// (record, ticks), and the statistics added to the records in a batch (when
+// the queue is full, the batch timed into the overhead record, not into any
+// instruction; and at flush()), so their work is not done in the shadow of
+// the timestamp read. `kCounted`: each interval is an execution (add), or
+// an observation of one counted elsewhere (observe).
+template <class Clock, std::uint32_t kQueueLength, bool kCounted>
 class OpenInterval {
  public:
+  static constexpr std::uint32_t kQueue = kQueueLength;
+  // Where the time of a batch goes (the probe bucket), or nowhere.
+  void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
+  // Adds the queued intervals to their records.
+  void flush() {
+    for (std::uint32_t i = 0; i < queued_; ++i)
+      record_interval(queue_[i].rec, queue_[i].ticks, kCounted);
+    queued_ = 0;
+  }
   // Intervals of at least `ticks` go to `sink` instead of their records;
   // nullptr (the default) records every interval as it is.
   void set_suspects(std::vector<Suspect>* sink, std::uint64_t ticks) noexcept {
@@ -123,32 +137,46 @@ class OpenInterval {
     else
       rec->observe(ticks);
   }
+  // Queues the open interval as `ticks`; true when the queue is full.
+  [[gnu::always_inline]] bool queue_closed(std::uint64_t ticks) noexcept {
+    queue_[queued_] = {open_, ticks};
+    return ++queued_ == kQueue;
+  }
+  // A full queue, at `now`: adds the batch; returns the tick after it.
+  [[gnu::noinline]] std::uint64_t drain_queue(std::uint64_t now) noexcept {
+    flush();
+    const std::uint64_t after = Clock::now();
+    if (overhead_) overhead_->add(after > now ? after - now : 0);
+    return after;
+  }
   ProbeRecord* open_ = nullptr;
   std::uint64_t start_ = 0;
   std::vector<Suspect>* suspects_ = nullptr;
   std::uint64_t suspect_ticks_ = ~std::uint64_t{0};
+
+ private:
+  struct Closed {
+    ProbeRecord* rec;
+    std::uint64_t ticks;
+  };
+  std::uint32_t queued_ = 0;
+  ProbeRecord* overhead_ = nullptr;
+  Closed queue_[kQueue];
 };
 
 // The hot path keeps no running total: the ticks recorded so far are
 // start_ - skipped_ (every interval recorded moves the start by its own
 // length; anything else that moves the start adds to skipped_). Nor does it
-// update the statistics: each closed interval is queued (record, ticks) and
-// the queue is added to the records in a batch, when it is full (the batch
-// is timed into the overhead record, not into any instruction) and at
-// close(), so the work of the statistics is not done in the shadow of the
-// timestamp read. The records are complete after close().
+// update the statistics (OpenInterval's queue). The records are complete
+// after close().
 template <class Clock = DefaultClock>
-class ChainedTimer : public OpenInterval<Clock> {
-  using OpenInterval<Clock>::open_;
-  using OpenInterval<Clock>::start_;
-  using OpenInterval<Clock>::skipped_;
+class ChainedTimer : public OpenInterval<Clock, 256, true> {
+  using Base = OpenInterval<Clock, 256, true>;
+  using Base::open_;
+  using Base::skipped_;
+  using Base::start_;
 
  public:
-  static constexpr std::uint32_t kQueue = 256;
-
-  // Where the time of a batch goes (the probe bucket), or nowhere.
-  void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
-
   // Before an instruction whose record is `rec`.
   [[gnu::always_inline]] void begin(ProbeRecord& rec) noexcept {
     std::uint64_t now = Clock::now();
@@ -171,7 +199,7 @@ class ChainedTimer : public OpenInterval<Clock> {
       start_ = now;
     }
     open_ = nullptr;
-    flush();
+    this->flush();
     return now;
   }
   // Sum of the (raw) ticks recorded so far, queued included.
@@ -187,47 +215,25 @@ class ChainedTimer : public OpenInterval<Clock> {
       t = 0;
       skipped_ += now - start_;
     }
-    queue_[queued_] = {open_, t};
-    return ++queued_ == kQueue;
+    return this->queue_closed(t);
   }
-
- public:
-  // Adds the queued intervals to their records (close() does it too).
-  void flush() {
-    for (std::uint32_t i = 0; i < queued_; ++i)
-      this->record_interval(queue_[i].rec, queue_[i].ticks, true);
-    queued_ = 0;
-  }
-
- private:
   // A full queue: the batch is skipped time; returns the tick after it.
-  [[gnu::noinline]] std::uint64_t drain(std::uint64_t now) noexcept {
-    flush();
-    const std::uint64_t after = Clock::now();
-    if (overhead_) overhead_->add(after > now ? after - now : 0);
+  std::uint64_t drain(std::uint64_t now) noexcept {
+    const std::uint64_t after = this->drain_queue(now);
     skipped_ += after - now;
     return after;
   }
-  struct Closed {
-    ProbeRecord* rec;
-    std::uint64_t ticks;
-  };
-  std::uint32_t queued_ = 0;
-  ProbeRecord* overhead_ = nullptr;
-  Closed queue_[kQueue];
 };
 
-// Sampled observations are queued as ChainedTimer's are: a close is one
-// read and two stores, and the statistics are added in a batch (when the
-// queue is full, timed into the overhead record, and at close() and
-// flush()). The records are complete after close() or flush().
+// Sampled observations are queued as ChainedTimer's are (a close is one
+// read and two stores). The records are complete after close() or flush().
 template <class Clock = DefaultClock>
-class SampledTimer : public OpenInterval<Clock> {
-  using OpenInterval<Clock>::open_;
-  using OpenInterval<Clock>::start_;
+class SampledTimer : public OpenInterval<Clock, 64, false> {
+  using Base = OpenInterval<Clock, 64, false>;
+  using Base::open_;
+  using Base::start_;
 
  public:
-  static constexpr std::uint32_t kQueue = 64;
   // Executions timed in a row at each sample point. A timed execution costs
   // two reads and two trips out of the interpreter (and out of a fused
   // array loop, which then runs an iteration as plain instructions); in a
@@ -245,9 +251,6 @@ class SampledTimer : public OpenInterval<Clock> {
         rng_(seed | 1) {
     left_ = next_gap();
   }
-
-  // Where the time of a batch goes (the probe bucket), or nowhere.
-  void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
 
   void begin(ProbeRecord& rec) noexcept { step(rec, left_); }
   // Counts the execution; the rare event when the countdown ends. (The
@@ -267,14 +270,8 @@ class SampledTimer : public OpenInterval<Clock> {
       queue(now);
       open_ = nullptr;
     }
-    flush();
+    this->flush();
     return now;
-  }
-  // Adds the queued observations to their records (close() does it too).
-  void flush() {
-    for (std::uint32_t i = 0; i < queued_; ++i)
-      this->record_interval(queue_[i].rec, queue_[i].ticks, false);
-    queued_ = 0;
   }
   std::uint32_t every() const noexcept { return every_; }
 
@@ -291,7 +288,7 @@ class SampledTimer : public OpenInterval<Clock> {
       // open_ is null only when a slice's close ended it.
       if (open_) [[likely]] {
         if (queue(now)) [[unlikely]]
-          now = drain(now);
+          now = this->drain_queue(now);
         open_ = nullptr;
       }
       if (run_left_ > 0) {
@@ -316,16 +313,7 @@ class SampledTimer : public OpenInterval<Clock> {
   // Queues the open interval's observation ending at `now`; true when the
   // queue is full.
   [[gnu::always_inline]] bool queue(std::uint64_t now) noexcept {
-    queue_[queued_] = {open_, this->length(now, base_)};
-    return ++queued_ == kQueue;
-  }
-  // A full queue: the batch is no instruction's time (none is open while it
-  // runs); returns the tick after it.
-  [[gnu::noinline]] std::uint64_t drain(std::uint64_t now) noexcept {
-    flush();
-    const std::uint64_t after = Clock::now();
-    if (overhead_) overhead_->add(after > now ? after - now : 0);
-    return after;
+    return this->queue_closed(this->length(now, base_));
   }
   // The countdown from the close of a run's last execution to the next
   // run's first, plus one: a run starts kBurst + U executions after the
@@ -339,10 +327,6 @@ class SampledTimer : public OpenInterval<Clock> {
     rng_ ^= rng_ << 17;
     return 1 + static_cast<std::uint32_t>(((rng_ >> 32) * range_) >> 32);
   }
-  struct Closed {
-    ProbeRecord* rec;
-    std::uint64_t ticks;
-  };
   std::uint32_t every_;
   std::uint64_t range_;  // 2 kBurst (N - 1) + 1: the gaps' choices
   std::uint64_t base_;
@@ -352,9 +336,6 @@ class SampledTimer : public OpenInterval<Clock> {
   // closed, plus one (0: none pending).
   std::uint32_t after_ = 0;
   std::uint32_t run_left_ = 0;  // executions of the run still to open
-  std::uint32_t queued_ = 0;
-  ProbeRecord* overhead_ = nullptr;
-  Closed queue_[kQueue];
 };
 
 // Per function slot (an index the caller assigns, e.g. per module entry pc)
