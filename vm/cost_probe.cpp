@@ -175,7 +175,10 @@ const std::vector<ProgramRecords>& CostRecorder::programs() const {
     settle_suspects(suspects_, 0, none);
   }
   for (ProgramRecords& pr : programs_) {
-    if (mode_ == ProbeMode::Time) continue;
+    if (mode_ == ProbeMode::Time) {
+      for (ProbeRecord& r : pr.records) r.settle();
+      continue;
+    }
     const std::vector<DInst>& code = pr.program->code;
     const std::size_t n = code.size();
     auto count = [&](std::size_t pc) -> std::uint64_t& {

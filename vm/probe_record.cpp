@@ -14,6 +14,31 @@ void ProbeRecord::merge(const ProbeRecord& o) noexcept {
   hist.merge(o.hist);
 }
 
+void ProbeRecord::add_n(std::uint64_t ticks, std::uint64_t n) noexcept {
+  if (n == 0) return;
+  count += n;
+  timed += n;
+  sum += ticks * n;
+  sumsq += static_cast<unsigned __int128>(ticks) * ticks * n;
+  if (ticks < min) min = ticks;
+  if (ticks > max) max = ticks;
+  hist.add_n(ticks, n);
+}
+
+void ProbeRecord::settle() noexcept {
+  for (std::size_t v = 0; v < kTally; ++v) {
+    if (tally[v] == 0) continue;
+    add_n(v, tally[v]);
+    tally[v] = 0;
+  }
+}
+
+std::uint64_t ProbeRecord::min_so_far() const noexcept {
+  for (std::size_t v = 0; v < kTally && v < min; ++v)
+    if (tally[v] != 0) return v;
+  return min;
+}
+
 ProbeRecord ProbeRecord::rebased(std::uint64_t base) const noexcept {
   ProbeRecord r;
   r.count = count;

@@ -75,6 +75,12 @@ struct ProbeRecord {
   unsigned __int128 sumsq = 0;
   std::uint64_t min = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t max = 0;
+  // Executions of fewer than kTally ticks, counted by value (the timed
+  // view's batches add one to a counter here instead of updating nine
+  // statistics); settle() adds them to the statistics exactly. Everything
+  // above is complete only after settle().
+  static constexpr std::size_t kTally = 128;
+  std::array<std::uint16_t, kTally> tally{};
   LogHistogram hist;
 
   // One execution, counted only.
@@ -95,6 +101,19 @@ struct ProbeRecord {
     max = ticks > max ? ticks : max;
     hist.add(ticks);
   }
+
+  // One execution of `ticks` (< kTally), tallied until settle().
+  [[gnu::always_inline]] void add_tallied(std::uint64_t ticks) noexcept {
+    if (++tally[ticks] == 0) [[unlikely]]
+      add_n(ticks, std::uint64_t{1} << 16);  // the counter wrapped: 2^16 of them
+  }
+  // `n` executions of `ticks` each.
+  void add_n(std::uint64_t ticks, std::uint64_t n) noexcept;
+  // Moves the tallied executions into the statistics (idempotent).
+  void settle() noexcept;
+  // The shortest time seen so far, tallied executions included (none: the
+  // maximum value).
+  std::uint64_t min_so_far() const noexcept;
 
   // The record of the same executions with `base` subtracted from each
   // observation: min, max and the histogram clamp each one at zero, the sum

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace dis::vm {
@@ -82,7 +83,9 @@ void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeReco
     // What the instruction itself took is unknown; it keeps at least the
     // shortest time its record has seen, so a preempted execution never
     // becomes a new minimum (the base's min policy reads the minima).
-    const std::uint64_t floor = x.rec->timed ? std::min(x.rec->min, x.ticks) : 0;
+    const std::uint64_t seen = x.rec->min_so_far();
+    const std::uint64_t floor =
+        seen != std::numeric_limits<std::uint64_t>::max() ? std::min(seen, x.ticks) : 0;
     const auto take =
         static_cast<std::uint64_t>(std::min(left, static_cast<double>(x.ticks - floor)));
     if (take > 0) {
@@ -103,6 +106,7 @@ Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
   ChainedTimer<> t;
   for (std::uint32_t i = 0; i < samples; ++i) t.begin(empties[i % empties.size()]);
   t.close();
+  for (ProbeRecord& r : empties) r.settle();
   return base_from_records(policy, empties);
 }
 

@@ -85,10 +85,16 @@ class OpenInterval {
   static constexpr std::uint32_t kQueue = kQueueLength;
   // Where the time of a batch goes (the probe bucket), or nowhere.
   void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
-  // Adds the queued intervals to their records.
+  // Adds the queued intervals to their records (an execution of a few
+  // ticks to its record's tally: ProbeRecord::settle()).
   void flush() {
-    for (std::uint32_t i = 0; i < queued_; ++i)
-      record_interval(queue_[i].rec, queue_[i].ticks, kCounted);
+    for (std::uint32_t i = 0; i < queued_; ++i) {
+      const Closed c = queue_[i];
+      if (kCounted && c.ticks < ProbeRecord::kTally) [[likely]]
+        c.rec->add_tallied(c.ticks);
+      else
+        record_interval(c.rec, c.ticks, kCounted);
+    }
     queued_ = 0;
   }
   // Intervals of at least `ticks` go to `sink` instead of their records;
@@ -167,8 +173,8 @@ class OpenInterval {
 // The hot path keeps no running total: the ticks recorded so far are
 // start_ - skipped_ (every interval recorded moves the start by its own
 // length; anything else that moves the start adds to skipped_). Nor does it
-// update the statistics (OpenInterval's queue). The records are complete
-// after close().
+// update the statistics (OpenInterval's queue). After close() the records
+// are complete once settled (ProbeRecord::settle()).
 template <class Clock = DefaultClock>
 class ChainedTimer : public OpenInterval<Clock, 256, true> {
   using Base = OpenInterval<Clock, 256, true>;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -183,6 +184,37 @@ TEST(ProbeRecord, SampledTimingKeepsCountsExact) {
 namespace dis::vm {
 namespace {
 
+TEST(ProbeRecord, TalliedExecutionsSettleIntoTheSameStatistics) {
+  // Executions tallied by value, a counter wrapping past 2^16 included,
+  // settle into exactly what adding them one by one gives.
+  ProbeRecord direct, tallied;
+  std::uint64_t ticks[] = {0, 3, 3, 17, 40, ProbeRecord::kTally - 1};
+  for (std::uint64_t v : ticks) {
+    direct.add(v);
+    tallied.add_tallied(v);
+  }
+  for (int i = 0; i < 70000; ++i) {
+    direct.add(25);
+    tallied.add_tallied(25);
+  }
+  EXPECT_EQ(tallied.count, 65536u);  // the wrap moved 2^16 of them already
+  EXPECT_EQ(tallied.min_so_far(), 0u);
+  tallied.settle();
+  tallied.settle();  // idempotent
+  EXPECT_EQ(tallied.count, direct.count);
+  EXPECT_EQ(tallied.timed, direct.timed);
+  EXPECT_EQ(tallied.sum, direct.sum);
+  EXPECT_TRUE(tallied.sumsq == direct.sumsq);
+  EXPECT_EQ(tallied.min, 0u);
+  EXPECT_EQ(tallied.max, ProbeRecord::kTally - 1);
+  for (int i = 0; i < LogHistogram::kBuckets; ++i) EXPECT_EQ(tallied.hist.at(i), direct.hist.at(i));
+  ProbeRecord late;
+  late.add(90);
+  late.add_tallied(60);
+  EXPECT_EQ(late.min_so_far(), 60u);
+  EXPECT_EQ(ProbeRecord{}.min_so_far(), std::numeric_limits<std::uint64_t>::max());
+}
+
 // A clock the test drives: each read returns the next scripted tick.
 struct ScriptClock {
   static inline std::vector<std::uint64_t> ticks;
@@ -202,6 +234,8 @@ TEST(ProbeTiming, ChainedTimerRecordsRawIntervalsRebasedAfter) {
   EXPECT_TRUE(t.open());
   EXPECT_EQ(t.close(), 300u);  // b took 95
   EXPECT_FALSE(t.open());
+  a.settle();
+  b.settle();
   EXPECT_EQ(a.count, 2u);
   EXPECT_EQ(a.timed, 2u);
   EXPECT_EQ(a.sum, 35u);
@@ -241,6 +275,8 @@ TEST(ProbeTiming, ChainedTimerAttributesWhatItRecordsOnly) {
   EXPECT_EQ(t.attributed(), 10u + 10u + 0u + 20u + 130u);
   t.begin(b);                  // 310: the gap since close() is skipped
   EXPECT_EQ(t.close(), 330u);  // b took 20
+  a.settle();
+  b.settle();
   EXPECT_EQ(a.sum, 10u + 0u + 130u);
   EXPECT_EQ(b.sum, 10u + 20u + 20u);
   EXPECT_EQ(t.attributed(), a.sum + b.sum);
@@ -264,6 +300,7 @@ TEST(ProbeTiming, LongIntervalsWaitForThePreemptionAroundThem) {
   t.begin(c);  // 5730: b took 1500
   t.begin(b);  // 5740: c took 10
   t.close();   // 6740: b took 1000
+  c.settle();
   ASSERT_EQ(sink.size(), 3u);
   EXPECT_EQ(c.count, 3u);
   EXPECT_EQ(c.sum, 40u);
@@ -296,6 +333,14 @@ TEST(ProbeTiming, LongIntervalsWaitForThePreemptionAroundThem) {
   EXPECT_EQ(e.min, 50u);
   EXPECT_EQ(e.sum, 100u);
   EXPECT_EQ(moved.sum, 2950u);
+  // The same when the 50 ticks are still tallied.
+  ProbeRecord f, moved2;
+  f.add_tallied(50);
+  sink.push_back({&f, 3000, true});
+  settle_suspects(sink, 5000, moved2);
+  f.settle();
+  EXPECT_EQ(f.min, 50u);
+  EXPECT_EQ(moved2.sum, 2950u);
 }
 
 TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
@@ -304,6 +349,7 @@ TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
   for (int i = 0; i < 3000; ++i) t.begin(r[i % 3]);
   t.close();
   for (auto& x : r) {
+    x.settle();
     EXPECT_EQ(x.count, 1000u);
     EXPECT_EQ(x.timed, 1000u);
   }
