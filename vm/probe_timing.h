@@ -186,12 +186,13 @@ class ChainedTimer : public OpenInterval<Clock, 256, true> {
   // Before an instruction whose record is `rec`.
   [[gnu::always_inline]] void begin(ProbeRecord& rec) noexcept {
     std::uint64_t now = Clock::now();
-    if (open_) [[likely]] {
-      if (queue(now)) [[unlikely]]
-        now = drain(now);
-    } else {
-      this->move_start(now);  // the time since close() is no instruction's
-    }
+    // A short interval is one add to its record's tally; a long one (or a
+    // clock that went back) is queued, and nothing is open after close().
+    const std::uint64_t t = now - start_;
+    if (t < ProbeRecord::kTally && open_) [[likely]]
+      open_->add_tallied(t);
+    else
+      now = begin_long(now);
     open_ = &rec;
     start_ = now;
   }
@@ -222,6 +223,14 @@ class ChainedTimer : public OpenInterval<Clock, 256, true> {
       skipped_ += now - start_;
     }
     return this->queue_closed(t);
+  }
+  // begin() at `now` with no short interval open; returns the start.
+  [[gnu::noinline]] std::uint64_t begin_long(std::uint64_t now) noexcept {
+    if (!open_) {
+      this->move_start(now);  // the time since close() is no instruction's
+      return now;
+    }
+    return queue(now) ? drain(now) : now;
   }
   // A full queue: the batch is skipped time; returns the tick after it.
   std::uint64_t drain(std::uint64_t now) noexcept {
