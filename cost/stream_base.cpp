@@ -181,7 +181,11 @@ std::size_t fusion_unknown(Fusion f) { return kNumCostClasses + static_cast<std:
 // run holds several scheduler slices, short enough that a round is a few
 // milliseconds (a preemption then spoils few rounds; the median drops them).
 constexpr int kIterations = 4000;
-constexpr int kRounds = 11;
+// A timed stream run varies by about a tick per instruction from round to
+// round on a hypervisor; a program whose instructions take a tick or two
+// (a sieve) needs the median to a fraction of that. Measured, sieve 60's
+// cpu_ratio over six runs: 0.06-2.29 with 11 rounds, 1.49-1.96 with 33.
+constexpr int kRounds = 31;
 
 // A plain run timed per slice: the interpreter without probes (as
 // Impl::run_slice runs it) between two clock reads, so the VM's setup and

@@ -19,7 +19,7 @@ namespace dis::cost {
 // it: `mode` Time, or Sampled (timing every instruction, as a sampled
 // execution is timed), and the shadow call stack on or off (`calls`: its
 // bookkeeping at calls and returns perturbs the instructions around it).
-// Takes about 0.15 s. Sets glibc to keep freed memory for reuse, for the
+// Takes about 0.4 s. Sets glibc to keep freed memory for reuse, for the
 // rest of the process (stream_base.cpp says why).
 void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls);
 
