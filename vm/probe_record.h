@@ -2,8 +2,10 @@
 // policies accumulate for each instruction, and what the cost reports read.
 //
 // The hot path only adds and compares: count, an exact 64-bit tick sum, an
-// exact 128-bit sum of squares, min, max and one histogram bucket. Means,
-// deviations and percentiles are computed after the run.
+// exact 128-bit sum of squares, min, max and one histogram bucket; or, for
+// a short execution in the timed view, one counter per tick value (the
+// tally), from which settle() adds all of those exactly after the run.
+// Means, deviations and percentiles are computed after the run.
 //
 // Counts and timings are separate: `count` is every execution (always
 // exact), `timed` the executions that carried a time. With sampled timing
