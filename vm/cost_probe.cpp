@@ -480,14 +480,30 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   }
 }
 
+void CostRecorder::free_begin() {
+  frees_.add_count();
+  if (free_depth_++ == 0 && mode_ != ProbeMode::Count && --free_left_ == 0) {
+    free_left_ = kFreeSampleEvery;
+    free_timing_ = true;
+    free_t0_ = now_ticks();
+  }
+}
+
+void CostRecorder::free_end(std::uint64_t) {
+  if (--free_depth_ == 0 && free_timing_) {
+    free_timing_ = false;
+    // The free stays inside its instruction; the two reads that timed it
+    // do not.
+    const std::uint64_t t1 = now_ticks();
+    frees_.observe(minus_base(t1 - free_t0_, read_ticks_));
+    chained.exclude(2 * read_ticks_);
+    sampled.exclude(2 * read_ticks_);
+  }
+}
+
 void CostRecorder::gc_begin(GcEvent e) {
   if (e == GcEvent::Free) {
-    frees_.add_count();
-    if (free_depth_++ == 0 && mode_ != ProbeMode::Count && --free_left_ == 0) {
-      free_left_ = kFreeSampleEvery;
-      free_timing_ = true;
-      free_t0_ = now_ticks();
-    }
+    free_begin();
     return;
   }
   if (mode_ == ProbeMode::Count) return;
@@ -515,15 +531,7 @@ ProbeRecord& CostRecorder::gc_bucket(ProbeRecord*& slot, const char* name) {
 
 void CostRecorder::gc_end(GcEvent e, const GcWork& work) {
   if (e == GcEvent::Free) {
-    if (--free_depth_ == 0 && free_timing_) {
-      free_timing_ = false;
-      // The free stays inside its instruction; the two reads that timed it
-      // do not.
-      const std::uint64_t t1 = now_ticks();
-      frees_.observe(minus_base(t1 - free_t0_, read_ticks_));
-      chained.exclude(2 * read_ticks_);
-      sampled.exclude(2 * read_ticks_);
-    }
+    free_end(work.freed);
     return;
   }
   if (mode_ == ProbeMode::Count) return;

@@ -93,7 +93,7 @@ struct ProgramRecords {
   std::vector<SiteSlot> sites;  // per call pc
 };
 
-class CostRecorder final : public SliceRunner, public GcObserver {
+class CostRecorder final : public SliceRunner, public GcObserver, public FreeObserver {
  public:
   static constexpr std::uint32_t kFreeSampleEvery = 64;
 
@@ -162,6 +162,11 @@ class CostRecorder final : public SliceRunner, public GcObserver {
   // GcObserver
   void gc_begin(GcEvent e) override;
   void gc_end(GcEvent e, const GcWork& work) override;
+  FreeObserver* direct_free_observer() override { return this; }
+  // FreeObserver: reference-count frees, counted, one in kFreeSampleEvery
+  // timed.
+  void free_begin() override;
+  void free_end(std::uint64_t blocks) override;
 
   // ---- used by the inlined policies ----
   struct Activation {

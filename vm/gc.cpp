@@ -154,6 +154,10 @@ void Collector::set_observer(GcObserver* o) {
     heap_.set_free_observer(nullptr);
     return;
   }
+  if (FreeObserver* direct = o->direct_free_observer()) {
+    heap_.set_free_observer(direct);
+    return;
+  }
   if (!bridge_) bridge_ = new FreeBridge;
   bridge_->o = o;
   heap_.set_free_observer(bridge_);

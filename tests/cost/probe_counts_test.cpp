@@ -342,5 +342,29 @@ TEST(ProbeCounts, CallStackMatchesTraceAcrossModulesAndThreads) {
   expect_activations("channels");
 }
 
+// Every reference-count free reaches the recorder once, straight from the
+// heap, in every view; the timed views time exactly one in
+// kFreeSampleEvery of them.
+TEST(ProbeCounts, EveryReferenceCountFreeIsCountedOnce) {
+  (void)timer();
+  for (ProbeMode mode : {ProbeMode::Count, ProbeMode::Time, ProbeMode::Sampled}) {
+    std::ostringstream out, err;
+    VM vm(options(out, err, 0));
+    CostRecorder rec(mode, Base{}, 7);
+    rec.install(vm);
+    const std::string path = corpus("tests/cost/fixtures/frees.b");
+    ASSERT_EQ(vm.run_file(path, {path}).status, 0);
+    rec.finish();
+    // One free per iteration, of one block; the program's end frees a few
+    // more blocks, some in one cascade.
+    const std::uint64_t frees = rec.refcount_frees().count;
+    EXPECT_GE(frees, 5000u);
+    EXPECT_LE(frees, vm.stats().gc.freed_refcount);
+    EXPECT_LE(vm.stats().gc.freed_refcount, 5010u);
+    EXPECT_EQ(rec.refcount_frees().timed,
+              mode == ProbeMode::Count ? 0u : frees / CostRecorder::kFreeSampleEvery);
+  }
+}
+
 }  // namespace
 }  // namespace dis::vm
