@@ -85,16 +85,10 @@ class OpenInterval {
   static constexpr std::uint32_t kQueue = kQueueLength;
   // Where the time of a batch goes (the probe bucket), or nowhere.
   void set_overhead(ProbeRecord* r) noexcept { overhead_ = r; }
-  // Adds the queued intervals to their records (an execution of a few
-  // ticks to its record's tally: ProbeRecord::settle()).
+  // Adds the queued intervals to their records.
   void flush() {
-    for (std::uint32_t i = 0; i < queued_; ++i) {
-      const Closed c = queue_[i];
-      if (kCounted && c.ticks < ProbeRecord::kTally) [[likely]]
-        c.rec->add_tallied(c.ticks);
-      else
-        record_interval(c.rec, c.ticks, kCounted);
-    }
+    for (std::uint32_t i = 0; i < queued_; ++i)
+      record_interval(queue_[i].rec, queue_[i].ticks, kCounted);
     queued_ = 0;
   }
   // Intervals of at least `ticks` go to `sink` instead of their records;
@@ -196,13 +190,16 @@ class ChainedTimer : public OpenInterval<Clock, 256, true> {
     open_ = &rec;
     start_ = now;
   }
-  // Ends the open interval, if any, and brings the records up to date;
-  // returns the tick at which it ended (the start of whatever is timed
-  // next; the batch is after it).
+  // Ends the open interval, if any, and adds the queued ones to their
+  // records (short ones wait in the tally); returns the tick at which it
+  // ended (the start of whatever is timed next; the batch is after it).
   std::uint64_t close() noexcept {
     const std::uint64_t now = Clock::now();
     if (open_) {
-      queue(now);
+      if (now - start_ < ProbeRecord::kTally)
+        open_->add_tallied(now - start_);
+      else
+        queue(now);
       start_ = now;
     }
     open_ = nullptr;
