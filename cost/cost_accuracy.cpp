@@ -50,16 +50,22 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
   // (CostRecorder::preempted_ns): the instructions' share is theirs of that.
   // What the recorder found whole in one interval is in its bucket already;
   // the rest is shared.
-  double slept = 0, removed = 0;
+  // Interrupts were found inside instruction intervals: they count with the
+  // instructions' share.
+  double slept = 0, removed = 0, interrupts = 0;
   for (const NamedRecord& b : d.buckets) {
     if (b.name == "idle" || b.name == "gc.idle") slept += b.rec.total_estimate();
     if (b.name == vm::kPreemptedBucket) removed += b.rec.total_estimate();
+    if (b.name == vm::kInterruptsBucket) interrupts += b.rec.total_estimate();
   }
-  const double slices = raw + t.probe_ticks + std::max(0.0, t.outside_ticks - slept - removed);
+  a.interrupts_ns = d.ns(interrupts) / runs;
+  const double inside = raw + interrupts;
+  const double slices =
+      inside + t.probe_ticks + std::max(0.0, t.outside_ticks - slept - removed - interrupts);
   a.preempted_ns = d.preempted_ns / runs;
   a.preempted_removed_ns = d.ns(removed) / runs;
   const double rest = std::max(0.0, a.preempted_ns - a.preempted_removed_ns);
-  a.preempted_inside_ns = a.preempted_removed_ns + (slices > 0 ? rest * raw / slices : 0);
+  a.preempted_inside_ns = a.preempted_removed_ns + (slices > 0 ? rest * inside / slices : 0);
   for (const ModuleCost& mc : d.modules)
     for (const vm::ProbeRecord& r : mc.pcs) a.above_p99_ns += r.excess_over_percentile(99);
   a.above_p99_ns = d.ns(a.above_p99_ns) / runs;
@@ -76,7 +82,7 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
     pa.attributed_ns = d.ns(after + t.outside_ticks) / runs;
     pa.ratio = a.plain_ns > 0 ? pa.attributed_ns / a.plain_ns : 0;
     pa.bias_ns = a.instructions > 0 ? (pa.attributed_ns - a.plain_ns) / a.instructions : 0;
-    const double own = pa.attributed_ns - a.preempted_inside_ns;
+    const double own = pa.attributed_ns - a.preempted_inside_ns - a.interrupts_ns;
     pa.cpu_ratio = a.plain_cpu_ns > 0 ? own / a.plain_cpu_ns : 0;
     a.policies.push_back(pa);
   }
@@ -90,10 +96,12 @@ std::string accuracy_text(const Accuracy& a) {
       a.instructions);
   s += fmt::format(
       "accuracy: host preemption {} per run while the program ran, {} of it taken out of "
-      "instruction intervals (bucket {}), about {} more inside instructions; {} of the "
-      "attributed time lies above each instruction's p99\n",
+      "instruction intervals (bucket {}), about {} more inside instructions; interrupts {} "
+      "per run taken out of instruction intervals (bucket {}); {} of the attributed time "
+      "lies above each instruction's p99\n",
       format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_removed_ns),
       vm::kPreemptedBucket, format_duration_ns(a.preempted_inside_ns - a.preempted_removed_ns),
+      format_duration_ns(a.interrupts_ns), vm::kInterruptsBucket,
       format_duration_ns(a.above_p99_ns));
   for (const PolicyAccuracy& p : a.policies) {
     // The preemption estimate can exceed what a large base leaves: then the
@@ -102,7 +110,8 @@ std::string accuracy_text(const Accuracy& a) {
                                              : std::string("n/a (preemption exceeds it)");
     s += fmt::format(
         "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
-        "residual bias {:.2f} ns per instruction; less preemption, ratio {} to the CPU time{}\n",
+        "residual bias {:.2f} ns per instruction; less preemption and interrupts, ratio {} to "
+        "the CPU time{}\n",
         vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
         p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
         p.bias_ns, cpu,
@@ -138,6 +147,7 @@ nlohmann::json accuracy_json(const Accuracy& a) {
           {"preempted_ns", a.preempted_ns},
           {"preempted_inside_ns", a.preempted_inside_ns},
           {"preempted_removed_ns", a.preempted_removed_ns},
+          {"interrupts_ns", a.interrupts_ns},
           {"cpu_ratio", c.cpu_ratio},
           {"above_p99_ns", a.above_p99_ns},
           {"policies", std::move(policies)}};

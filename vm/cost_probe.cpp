@@ -437,7 +437,8 @@ void CostRecorder::close_batch(std::uint64_t now) {
   batch_.open = false;
   // Intervals set aside outside any batch are settled with none.
   if (!suspects_.empty())
-    settle_suspects(suspects_, preempted * timer().ticks_per_ns, buckets_[kPreemptedBucket]);
+    settle_suspects(suspects_, preempted * timer().ticks_per_ns, buckets_[kPreemptedBucket],
+                    {&buckets_[kInterruptsBucket], suspect_ticks_});
 }
 
 void CostRecorder::finish() { close_batch(now_ticks()); }

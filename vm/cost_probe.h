@@ -147,10 +147,11 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   static constexpr double kBatchNs = 1e6;
   // An instruction interval of at least kSuspectNs waits for its batch's
   // preemption to be measured; the batch's preemption is then taken out of
-  // its longest such intervals (into the bucket kPreemptedBucket), so the
-  // per-instruction figures hold the instruction's own time. A preemption
-  // spread thinner (interrupts of a few microseconds) stays where it fell.
-  static constexpr double kSuspectNs = 20e3;
+  // its longest such intervals (into the bucket kPreemptedBucket), and an
+  // interrupt out of what is left (into kInterruptsBucket, probe_timing.h
+  // Interrupts), so the per-instruction figures hold the instruction's own
+  // time. A preemption spread thinner stays where it fell.
+  static constexpr double kSuspectNs = 2e3;
 
   // SliceRunner
   std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;

@@ -75,7 +75,26 @@ Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties) 
   return b;
 }
 
-void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket) {
+namespace {
+
+// The ticks an interval of `ticks` on `rec` keeps if it was interrupted
+// (Interrupts), or `ticks`.
+std::uint64_t without_interrupt(ProbeRecord& rec, std::uint64_t ticks, const Interrupts& in) {
+  if (!in.bucket || ticks < in.ticks) return ticks;
+  rec.settle();  // the tallied executions into the histogram
+  if (rec.timed < Interrupts::kMinTimed) return ticks;
+  const double typical = rec.percentile(99.9);
+  if (static_cast<double>(ticks) < typical * Interrupts::kFactor) return ticks;
+  const auto own = static_cast<std::uint64_t>(std::llround(rec.median()));
+  if (own >= ticks) return ticks;
+  in.bucket->observe(ticks - own);
+  return own;
+}
+
+}  // namespace
+
+void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeRecord& bucket,
+                     Interrupts interrupts) {
   std::sort(suspects.begin(), suspects.end(),
             [](const Suspect& a, const Suspect& b) { return a.ticks > b.ticks; });
   double left = preempted > 0 ? preempted : 0;
@@ -92,10 +111,11 @@ void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeReco
       bucket.observe(take);
       left -= static_cast<double>(take);
     }
+    const std::uint64_t own = without_interrupt(*x.rec, x.ticks - take, interrupts);
     if (x.counted)
-      x.rec->add(x.ticks - take);
+      x.rec->add(own);
     else
-      x.rec->observe(x.ticks - take);
+      x.rec->observe(own);
   }
   suspects.clear();
 }

@@ -70,6 +70,31 @@ TEST(AccuracyReport, EveryPolicyFromTheSameRawTicks) {
   }
 }
 
+// The interrupts found inside instruction intervals (400 ticks) are
+// attributed, as every bucket is, but left out of the CPU comparison, and
+// they count with the instructions for the share of the preemption.
+TEST(AccuracyReport, InterruptsAreLeftOutOfTheCpuComparison) {
+  CostData d = make_data();
+  NamedRecord irq{vm::kInterruptsBucket, {}};
+  irq.rec.observe(400);
+  d.buckets.push_back(irq);
+  const Accuracy a = accuracy_of(d, {2000}, {1000});
+  EXPECT_DOUBLE_EQ(a.interrupts_ns, 200);
+  EXPECT_DOUBLE_EQ(a.preempted_inside_ns, 500.0 * (5150 + 400) / (6650 + 400));
+  const double expected_ns[] = {2525 + 200, 1500 + 200, 2000 + 200};
+  ASSERT_EQ(a.policies.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(a.policies[i].attributed_ns, expected_ns[i]) << i;
+    EXPECT_DOUBLE_EQ(a.policies[i].cpu_ratio, (expected_ns[i] - a.preempted_inside_ns - 200) / 1000)
+        << i;
+  }
+  EXPECT_NE(accuracy_text(a).find("interrupts 200 ns per run taken out of instruction intervals "
+                                  "(bucket interrupts)"),
+            std::string::npos)
+      << accuracy_text(a);
+  EXPECT_DOUBLE_EQ(accuracy_json(a)["interrupts_ns"].get<double>(), 200);
+}
+
 TEST(AccuracyReport, TextNamesEveryPolicyAndMarksTheReportedOne) {
   const std::string t = accuracy_text(accuracy_of(make_data(), {2000}, {1000}));
   EXPECT_NE(t.find("accuracy: plain run 2.00 us wall, 1.00 us CPU (medians of 1); 110 "
@@ -91,10 +116,11 @@ TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTi
   CostData d = make_data();
   d.preempted_ns = 5000;  // about 4558 ns of it inside instructions
   const std::string t = accuracy_text(accuracy_of(d, {2000}, {1000}));
-  EXPECT_NE(t.find("(base min, 5 ns): attributed 2.52 us per run, ratio 1.262 to the wall time, "
-                   "residual bias 4.77 ns per instruction; less preemption, ratio n/a "
-                   "(preemption exceeds it) to the CPU time\n"),
-            std::string::npos)
+  EXPECT_NE(
+      t.find("(base min, 5 ns): attributed 2.52 us per run, ratio 1.262 to the wall time, "
+             "residual bias 4.77 ns per instruction; less preemption and interrupts, ratio n/a "
+             "(preemption exceeds it) to the CPU time\n"),
+      std::string::npos)
       << t;
 }
 

@@ -343,6 +343,47 @@ TEST(ProbeTiming, LongIntervalsWaitForThePreemptionAroundThem) {
   EXPECT_EQ(moved2.sum, 2950u);
 }
 
+TEST(ProbeTiming, AnIntervalFarAboveItsHotRecordIsInterrupted) {
+  // A hot record: 2000 executions of 30 ticks (tallied, as the step leaves
+  // them), 2 of 60. An interval of 50000 ticks on it keeps the median,
+  // the rest goes to the interrupts bucket; after 8000 ticks of preemption
+  // are taken first.
+  ProbeRecord hot, preempted, irq;
+  for (int i = 0; i < 2000; ++i) hot.add_tallied(30);
+  hot.add(60);
+  hot.add(60);
+  ProbeRecord before = hot;
+  before.settle();
+  // The histogram's median: 30 lies in the bucket [30, 32).
+  const auto median = static_cast<std::uint64_t>(std::llround(before.median()));
+  EXPECT_EQ(median, 31u);
+  std::vector<Suspect> sink{{&hot, 50000, true}};
+  settle_suspects(sink, 8000, preempted, {&irq, 1000});
+  hot.settle();
+  EXPECT_EQ(hot.count, 2003u);
+  EXPECT_EQ(hot.sum, 2000u * 30 + 120 + median);
+  EXPECT_EQ(hot.max, 60u);
+  EXPECT_EQ(preempted.sum, 8000u);
+  EXPECT_EQ(irq.timed, 1u);
+  EXPECT_EQ(irq.sum, 50000u - 8000 - median);
+  // Kept whole: below the threshold; on a record seen too few times; on a
+  // record whose p99.9 is within kFactor of it; without a bucket.
+  ProbeRecord few, slow, none;
+  for (int i = 0; i < 10; ++i) few.add(30);
+  for (std::uint64_t i = 0; i < 2000; ++i) slow.add(i % 100 == 0 ? 40000 : 30);
+  sink = {{&hot, 900, true}, {&few, 50000, true}, {&slow, 50000, true}};
+  settle_suspects(sink, 0, preempted, {&irq, 1000});
+  sink = {{&hot, 50000, false}};
+  settle_suspects(sink, 0, none);
+  hot.settle();
+  EXPECT_EQ(hot.sum, 2000u * 30 + 120 + median + 900 + 50000);
+  EXPECT_EQ(hot.timed, 2005u);
+  EXPECT_EQ(few.sum, 300u + 50000);
+  EXPECT_EQ(slow.max, 50000u);
+  EXPECT_EQ(irq.timed, 1u);
+  EXPECT_EQ(none.timed, 0u);
+}
+
 TEST(ProbeTiming, ChainedTimerOnTheRealClockCountsExactly) {
   ProbeRecord r[3];
   ChainedTimer<> t;
