@@ -46,27 +46,37 @@ init()
 	}
 }
 )"},
-    {"memory", R"(implement StreamMemory;
-StreamMemory: module { init: fn(); };
-P: adt { x, y: int; };
+    {"index", R"(implement StreamIndex;
+StreamIndex: module { init: fn(); };
 init()
 {
 	t := array[64] of int;
 	s := "a stream of characters";
-	l: list of int;
-	p := ref P(1, 2);
-	q := p;
 	x := 0;
 	for(i := 0; i < N; i++) {
 		x += t[i & 63];
 		t[x & 63] = i;
 		x += s[i & 15];
 		x += len s + len t;
+	}
+}
+)"},
+    {"memory", R"(implement StreamMemory;
+StreamMemory: module { init: fn(); };
+P: adt { x, y: int; };
+init()
+{
+	l: list of int;
+	p := ref P(1, 2);
+	q := p;
+	x := 0;
+	for(i := 0; i < N; i++) {
 		q = p;
 		p = q;
 		l = x :: l;
 		x += hd l;
 		l = tl l;
+		x ^= i;
 	}
 }
 )"},
@@ -170,6 +180,24 @@ init()
 	}
 }
 )"},
+    // Calls and returns by recursion rather than a loop: the call class
+    // with little loop fusion around it (the call stream's calls sit in a
+    // fused loop, which couples the two unknowns).
+    {"recurse", R"(implement StreamRecurse;
+StreamRecurse: module { init: fn(); };
+down(n, s: int): int
+{
+	if(n <= 0)
+		return s;
+	return down(n - 1, s ^ n) + 1;
+}
+init()
+{
+	s := 0;
+	for(i := 0; i < N; i += 16)
+		s = down(16, s) & 16rFFFF;
+}
+)"},
 };
 
 // The unknowns: one base per cost class, then what each kind of fusion adds
@@ -248,8 +276,8 @@ Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
   return r;
 }
 
-// Solves a x = b (Gaussian elimination, partial pivoting); false when a is
-// singular.
+// Solves a x = b for square a (Gaussian elimination, partial pivoting);
+// false when a is singular.
 template <std::size_t N>
 bool solve(std::array<std::array<double, N>, N> a, std::array<double, N> b,
            std::array<double, N>& x) {
@@ -272,6 +300,22 @@ bool solve(std::array<std::array<double, N>, N> a, std::array<double, N> b,
     x[c] = v / a[c][c];
   }
   return true;
+}
+
+// Least squares over more equations than unknowns: the normal equations
+// (a^T a) x = a^T b. Each row is one stream per instruction, so every
+// stream weighs alike.
+template <std::size_t M, std::size_t N>
+bool least_squares(const std::array<std::array<double, N>, M>& a, const std::array<double, M>& b,
+                   std::array<double, N>& x) {
+  std::array<std::array<double, N>, N> ata{};
+  std::array<double, N> atb{};
+  for (std::size_t r = 0; r < M; ++r)
+    for (std::size_t i = 0; i < N; ++i) {
+      atb[i] += a[r][i] * b[r];
+      for (std::size_t j = 0; j < N; ++j) ata[i][j] += a[r][i] * a[r][j];
+    }
+  return solve(ata, atb, x);
 }
 
 double median(std::vector<double> v) {
@@ -304,7 +348,7 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     modules.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
   }
   constexpr std::size_t kS = std::size(kStreams);
-  static_assert(kS == kUnknowns, "one stream per unknown: the system is square");
+  static_assert(kS > kUnknowns, "more streams than unknowns: the fit leaves residuals");
   std::vector<double> rounds;
   std::array<std::vector<double>, kS> extra;  // per stream: the probe's ticks per round
   std::array<std::array<double, kUnknowns>, kS> mix{};
@@ -341,9 +385,24 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   // that class's base, plus over its fused instructions of executions x
   // what their kind adds: one equation per stream, one per unknown.
   std::array<double, kS> rhs{};
-  for (std::size_t i = 0; i < kS; ++i) rhs[i] = median(extra[i]);
+  std::array<std::array<double, kUnknowns>, kS> rows{};
+  for (std::size_t i = 0; i < kS; ++i) {
+    // Per instruction of the stream (the fused kinds are counted on top of
+    // the classes, so the classes' sum is the instructions).
+    double n = 0;
+    for (std::size_t c = 0; c < kNumCostClasses; ++c) n += mix[i][c];
+    rhs[i] = n > 0 ? median(extra[i]) / n : 0;
+    for (std::size_t u = 0; u < kUnknowns; ++u) rows[i][u] = n > 0 ? mix[i][u] / n : 0;
+  }
   std::array<double, kUnknowns> per{};
-  const bool solved = solve(mix, rhs, per);
+  const bool solved = least_squares(rows, rhs, per);
+  double sq = 0;
+  for (std::size_t i = 0; i < kS; ++i) {
+    double fit = 0;
+    for (std::size_t u = 0; u < kUnknowns; ++u) fit += rows[i][u] * per[u];
+    sq += (fit - rhs[i]) * (fit - rhs[i]);
+  }
+  const double residual = std::sqrt(sq / static_cast<double>(kS));
   for (std::size_t c = 0; c < kNumCostClasses; ++c)
     base.stream_class_ticks[c] =
         solved && std::isfinite(per[c]) && per[c] > 0 ? per[c] : base.stream_ticks;
@@ -352,15 +411,21 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     const double x = per[fusion_unknown(static_cast<Fusion>(f))];
     base.stream_fusion_ticks[f] = solved && std::isfinite(x) ? x : 0;
   }
-  if (std::getenv("DIS_STREAM_DEBUG"))
+  if (std::getenv("DIS_STREAM_DEBUG")) {
     for (std::size_t i = 0; i < kS; ++i) {
-      double n = 0;
-      for (double x : mix[i]) n += x;
-      std::fprintf(stderr, "stream %s: %.2f ticks per instruction; mix", kStreams[i].name,
-                   n > 0 ? rhs[i] / n : 0);
-      for (double x : mix[i]) std::fprintf(stderr, " %.2f", n > 0 ? x / n : 0);
-      std::fprintf(stderr, "; unknown %zu: %.2f\n", i, per[i]);
+      double fit = 0;
+      for (std::size_t u = 0; u < kUnknowns; ++u) fit += rows[i][u] * per[u];
+      std::fprintf(stderr, "stream %s: %.2f ticks per instruction (fit %.2f); mix",
+                   kStreams[i].name, rhs[i], fit);
+      for (double x : rows[i]) std::fprintf(stderr, " %.2f", x);
+      std::fprintf(stderr, "\n");
     }
+    std::fprintf(stderr, "unknowns:");
+    for (double x : per) std::fprintf(stderr, " %.2f", x);
+    std::fprintf(stderr, "; residual %.3f\n", residual);
+  }
+  base.stream_streams = static_cast<std::uint32_t>(kS);
+  base.stream_residual_ticks = solved ? residual : 0;
   base.stream_rounds = static_cast<std::uint32_t>(rounds.size());
   base.stream_instructions = instructions;
   if (!rounds.empty())

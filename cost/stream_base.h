@@ -2,9 +2,11 @@
 // executed instruction inside the real interpreter loop, measured before the
 // run on small synthetic Dis instruction streams (Limbo compiled in memory,
 // nothing read from disk), each run both plain and under the probe in this
-// process: base = (raw timed ticks - plain ticks) / instructions, the median
-// over rounds that alternate the two. Unlike the empty-measurement bases
-// (min, median, mean) it includes how the clock read overlaps real work: an
+// process: each stream's (raw timed ticks - plain ticks) per instruction,
+// the median over rounds that alternate the two, and one base per cost
+// class and fused kind fitted to all the streams by least squares (more
+// streams than unknowns, so the residual says how well the model fits). Unlike the
+// empty-measurement bases (min, median, mean) it includes how the clock read overlaps real work: an
 // unfenced read hides a short instruction, a fenced one serialises it.
 // Nothing about the program being costed enters it.
 #pragma once

@@ -89,12 +89,14 @@ constexpr bool mid_optional(Op op) {
 // timing probe adds to an instruction depends on what it does: a fenced
 // clock read serialises a floating-point latency, the call tracking works
 // at calls and returns). From the table: the call and return family is
-// Call; any string, array, list or pointer operand makes Memory; any real
-// operand Real; the rest (integer arithmetic, moves, branches) Arith.
-enum class CostClass : std::uint8_t { Arith, Memory, Real, Call };
-inline constexpr std::size_t kNumCostClasses = 4;
+// Call; indexing and lengths (an address computed, nothing referenced or
+// freed) Index; any other string, array, list or pointer operand makes
+// Memory (reference counts, allocation, frees); any real operand Real; the
+// rest (integer arithmetic, moves, branches) Arith.
+enum class CostClass : std::uint8_t { Arith, Index, Memory, Real, Call };
+inline constexpr std::size_t kNumCostClasses = 5;
 constexpr std::string_view cost_class_name(CostClass c) {
-  constexpr std::string_view names[] = {"arith", "memory", "real", "call"};
+  constexpr std::string_view names[] = {"arith", "index", "memory", "real", "call"};
   return names[static_cast<std::size_t>(c)];
 }
 constexpr CostClass cost_class(Op op) {
@@ -102,6 +104,9 @@ constexpr CostClass cost_class(Op op) {
   for (std::string_view n :
        {"call", "frame", "mcall", "mframe", "spawn", "mspawn", "ret", "load", "exit", "runt"})
     if (i.name == n) return CostClass::Call;
+  for (std::string_view n :
+       {"indx", "indw", "indf", "indb", "indl", "indc", "lena", "lenc", "lenl"})
+    if (i.name == n) return CostClass::Index;
   auto any = [&](auto pred) { return pred(i.src) || pred(i.mid) || pred(i.dst); };
   if (any([](OperandKind k) {
         return k == OperandKind::C || k == OperandKind::A || k == OperandKind::P ||

@@ -166,7 +166,9 @@ struct Base {
   // difference of two means), and over all the streams' instructions; the
   // rounds (each runs every stream plain and timed), instructions per
   // round, its spread ((max - min) of the rounds' overall bases, ticks) and
-  // its cost.
+  // its cost; the streams and the root mean square of the fit's residuals
+  // (ticks per instruction: how far the streams disagree with one base per
+  // class and fused kind).
   std::array<double, kNumCostClasses> stream_class_ticks{};
   // Added to the class base of an instruction the plain run executes fused
   // (per opcodes.h Fusion; the None entry stays 0): what fusion saves the
@@ -177,6 +179,8 @@ struct Base {
   std::uint64_t stream_instructions = 0;
   double stream_spread_ticks = 0;
   double stream_ms = 0;
+  std::uint32_t stream_streams = 0;
+  double stream_residual_ticks = 0;
   // The ticks each policy would subtract from one observation (min, median
   // and mean are always measured; stream when calibrated).
   std::uint64_t ticks_for(BasePolicy p) const noexcept {

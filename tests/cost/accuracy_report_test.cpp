@@ -155,6 +155,7 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
   d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Call)] = 5;
   d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Memory)] = 1000;
   d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Real)] = 1000;
+  d.base.stream_class_ticks[static_cast<std::size_t>(CostClass::Index)] = 1000;
   Accuracy a = accuracy_of(d, {2000}, {1000});
   ASSERT_EQ(a.policies.size(), 4u);
   const PolicyAccuracy& p = a.policies[3];
@@ -193,3 +194,25 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
 
 }  // namespace
 }  // namespace dis::cost
+
+namespace dis {
+namespace {
+
+// The classes the stream base is fitted by: indexing and lengths compute an
+// address and touch no reference count, unlike the other pointer operands.
+TEST(CostClasses, FollowTheOperandsAndTheCallFamily) {
+  EXPECT_EQ(cost_class(Op::addw_), CostClass::Arith);
+  EXPECT_EQ(cost_class(Op::beqw_), CostClass::Arith);
+  EXPECT_EQ(cost_class(Op::indw_), CostClass::Index);
+  EXPECT_EQ(cost_class(Op::indc_), CostClass::Index);
+  EXPECT_EQ(cost_class(Op::lena_), CostClass::Index);
+  EXPECT_EQ(cost_class(Op::movp_), CostClass::Memory);
+  EXPECT_EQ(cost_class(Op::consw_), CostClass::Memory);
+  EXPECT_EQ(cost_class(Op::addf_), CostClass::Real);
+  EXPECT_EQ(cost_class(Op::call_), CostClass::Call);
+  EXPECT_EQ(cost_class(Op::ret_), CostClass::Call);
+  EXPECT_EQ(cost_class_name(CostClass::Index), "index");
+}
+
+}  // namespace
+}  // namespace dis

@@ -140,6 +140,12 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusi
     EXPECT_TRUE(std::isfinite(c));
     EXPECT_GT(c, 0);
   }
+  // More streams than unknowns (a base per class and per fused kind): the
+  // fit leaves a residual, small beside the bases themselves.
+  EXPECT_GT(b.stream_streams, kNumCostClasses + kNumFusions - 1);
+  EXPECT_TRUE(std::isfinite(b.stream_residual_ticks));
+  EXPECT_GE(b.stream_residual_ticks, 0);
+  EXPECT_LT(b.stream_residual_ticks, b.stream_ticks / 4);
   EXPECT_EQ(b.stream_fusion_ticks[static_cast<std::size_t>(Fusion::None)], 0);
   for (double f : b.stream_fusion_ticks) EXPECT_TRUE(std::isfinite(f));
   double raw = 0, after = 0, taken = 0, instructions = 0;
