@@ -151,7 +151,7 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // interrupt out of what is left (into kInterruptsBucket, probe_timing.h
   // Interrupts), so the per-instruction figures hold the instruction's own
   // time. A preemption spread thinner stays where it fell.
-  static constexpr double kSuspectNs = 2e3;
+  static constexpr double kSuspectNs = 1e3;
 
   // SliceRunner
   std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
