@@ -252,8 +252,8 @@ Run run_plain_stream(const Module& m) {
   return r;
 }
 
-// The raw ticks of the instruction records (preempted intervals already
-// moved to their bucket by the recorder).
+// The raw ticks of the instruction records (preempted and interrupted
+// intervals already moved to their buckets by the recorder).
 Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
   vm::VM machine;
   vm::CostRecorder rec(mode, vm::Base{}, 1);
@@ -383,7 +383,8 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   base.stream_ticks = std::max(0.0, median(rounds));
   // Each stream's extra ticks are the sum over its classes of executions x
   // that class's base, plus over its fused instructions of executions x
-  // what their kind adds: one equation per stream, one per unknown.
+  // what their kind adds: one equation per stream, more equations than
+  // unknowns.
   std::array<double, kS> rhs{};
   std::array<std::array<double, kUnknowns>, kS> rows{};
   for (std::size_t i = 0; i < kS; ++i) {
