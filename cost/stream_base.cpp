@@ -397,11 +397,11 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   }
   std::array<double, kUnknowns> per{};
   const bool solved = least_squares(rows, rhs, per);
+  std::array<double, kS> fit{};  // each stream's ticks per instruction as fitted
   double sq = 0;
   for (std::size_t i = 0; i < kS; ++i) {
-    double fit = 0;
-    for (std::size_t u = 0; u < kUnknowns; ++u) fit += rows[i][u] * per[u];
-    sq += (fit - rhs[i]) * (fit - rhs[i]);
+    for (std::size_t u = 0; u < kUnknowns; ++u) fit[i] += rows[i][u] * per[u];
+    sq += (fit[i] - rhs[i]) * (fit[i] - rhs[i]);
   }
   const double residual = std::sqrt(sq / static_cast<double>(kS));
   for (std::size_t c = 0; c < kNumCostClasses; ++c)
@@ -414,10 +414,8 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   }
   if (std::getenv("DIS_STREAM_DEBUG")) {
     for (std::size_t i = 0; i < kS; ++i) {
-      double fit = 0;
-      for (std::size_t u = 0; u < kUnknowns; ++u) fit += rows[i][u] * per[u];
       std::fprintf(stderr, "stream %s: %.2f ticks per instruction (fit %.2f); mix",
-                   kStreams[i].name, rhs[i], fit);
+                   kStreams[i].name, rhs[i], fit[i]);
       for (double x : rows[i]) std::fprintf(stderr, " %.2f", x);
       std::fprintf(stderr, "\n");
     }

@@ -69,8 +69,8 @@ struct Suspect {
 
 // Interrupts: the kernel's timer tick and device interrupts land at random
 // in the run and are charged to the thread's CPU time (without
-// IRQ_TIME_ACCOUNTING nothing tells them apart), at tens of microseconds
-// each under a hypervisor. The timed run is ten to thirty times longer
+// IRQ_TIME_ACCOUNTING nothing tells them apart), at 1.2 us to tens of
+// microseconds each under a hypervisor. The timed run is ten to thirty times longer
 // than the plain one, so it holds that many times more of them: about 1% of
 // a sieve's timed intervals, a third of its plain run time. An interval is
 // taken as interrupted when it is at least `ticks` long and at least
