@@ -376,6 +376,7 @@ struct ProbeTime : ProbeCommon {
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
+    settle_before_read();
     r.probe_overhead(r.chained.restart());
   }
 };
@@ -423,7 +424,10 @@ struct ProbeSampled : ProbeCounting {
   }
   [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
-    if (r.sampled.open()) r.probe_overhead(r.sampled.restart());
+    if (r.sampled.open()) {
+      settle_before_read();
+      r.probe_overhead(r.sampled.restart());
+    }
   }
 };
 
