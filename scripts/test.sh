@@ -19,6 +19,7 @@ ctest --test-dir build -j "$jobs" --output-on-failure
 echo "== perf harness (tiny sizes: it runs and every checksum matches)"
 python3 perf/update.py --check --no-run
 python3 perf/run.py --size tiny --rounds 1
+python3 perf/accuracy.py --size tiny --repeats 1
 
 echo "== tests (switch dispatch)"
 cmake -S . -B build-switch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIS_DISPATCH=switch >/dev/null
