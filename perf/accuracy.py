@@ -81,7 +81,7 @@ def main():
     ap.add_argument("--timer", choices=["rdtsc", "rdtscp", "clock"],
                     help="cost's --timer (default: cost's own)")
     ap.add_argument("--json", metavar="FILE",
-                    help="write the JSON here (default perf/results/<date>-<time>-<size>-accuracy.json)")
+                    help="write the JSON here (default perf/results/<date>-<time>-accuracy[-tiny].json)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run is killed")
     args = ap.parse_args()
     if args.repeats < 1:
@@ -179,7 +179,7 @@ def main():
         "all_classic_within": all_within,
     }
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(args.json) if args.json else RESULTS_DIR / f"{stamp}-{args.size}-accuracy.json"
+    out = Path(args.json) if args.json else RESULTS_DIR / (f"{stamp}-accuracy.json" if args.size == "accuracy" else f"{stamp}-accuracy-{args.size}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nJSON written to {out}")
