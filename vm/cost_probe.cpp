@@ -93,9 +93,12 @@ void CostRecorder::wrap_builtins(Impl& vm) {
           }
           if (timed) {
             // The wrapper's reads and records are the probe's, not the
-            // mcall's: the builtin's own time stays in the mcall.
+            // mcall's: the builtin's own time stays in the mcall. Of its
+            // three reads t2's is inside t2 - t1; t0's and t1's are two
+            // more (one left in, each builtin call was a read too long).
+            settle_before_read();
             const std::uint64_t t2 = now_ticks();
-            const std::uint64_t own = t2 - t1 + read_ticks_;
+            const std::uint64_t own = t2 - t1 + 2 * read_ticks_;
             chained.exclude(own);
             sampled.exclude(own);
             probe_bucket_->add(own);
