@@ -59,10 +59,11 @@ struct DefaultClock {
 };
 
 // Waits for the instructions before it to complete before a clock read that
-// ends bookkeeping (the shadow call stack): the TSC read does not wait, so
-// without it the bookkeeping's tail ran on into the next instruction's
-// interval (in fib, about 5 ns on the instruction after each call and
-// return). Off the per-instruction path: one fence per call or return.
+// ends the probe's own bookkeeping (the shadow call stack, a builtin call's
+// records): the TSC read does not wait, so without it the bookkeeping's tail
+// ran on into the instruction's interval (in fib, about 5 ns on the
+// instruction after each call and return). Off the per-instruction path:
+// one fence per call, return or builtin call.
 [[gnu::always_inline]] inline void settle_before_read() noexcept {
 #if DIS_HAVE_TSC
   _mm_lfence();
