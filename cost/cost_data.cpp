@@ -245,4 +245,13 @@ Fusion fusion_at(const ModuleCost& mc, std::size_t pc) {
   return pc < mc.fusion.size() ? mc.fusion[pc] : Fusion::None;
 }
 
+std::vector<double> builtin_calls_by_pc(const ModuleCost& mc) {
+  std::vector<double> calls(mc.pcs.size(), 0);
+  for (const CallSite& s : mc.call_sites)
+    if (s.callee_module < 0 && !s.callee_name.empty() && s.pc >= 0 &&
+        static_cast<std::size_t>(s.pc) < calls.size())
+      calls[static_cast<std::size_t>(s.pc)] += static_cast<double>(s.calls);
+  return calls;
+}
+
 }  // namespace dis::cost

@@ -96,6 +96,8 @@ struct ModuleCost {
 
 // The fusion of a pc (Fusion::None past the end of mc.fusion).
 Fusion fusion_at(const ModuleCost& mc, std::size_t pc);
+// Per pc, the builtin calls made there (call sites with a builtin callee).
+std::vector<double> builtin_calls_by_pc(const ModuleCost& mc);
 
 struct NamedRecord {
   std::string name;

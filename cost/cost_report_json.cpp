@@ -146,6 +146,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
       for (std::size_t f = 1; f < kNumFusions; ++f)
         fused[std::string(fusion_name(static_cast<Fusion>(f)))] = d.base.stream_fusion_ticks[f];
       b["stream_fusion_ticks"] = std::move(fused);
+      b["stream_builtin_ticks"] = d.base.stream_builtin_ticks;
       b["stream_rounds"] = d.base.stream_rounds;
       b["stream_instructions"] = d.base.stream_instructions;
       b["stream_spread_ticks"] = d.base.stream_spread_ticks;

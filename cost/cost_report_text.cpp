@@ -88,6 +88,7 @@ std::string header(const CostData& d, const ReportOptions& o) {
     for (std::size_t f = 1; f < kNumFusions; ++f)
       s += fmt::format("{} {} {:.2f} ticks", f > 1 ? "," : "", fusion_name(static_cast<Fusion>(f)),
                        base.stream_fusion_ticks[f]);
+    s += fmt::format("; an mcall plus {:.2f} ticks per builtin call", base.stream_builtin_ticks);
     s += fmt::format(
         "; {:.2f} ticks over all: (timed raw - plain) / instructions on {} synthetic streams run "
         "in this process, fitted by least squares (residual {:.2f} ticks per instruction, RMS); "

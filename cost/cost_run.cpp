@@ -48,16 +48,39 @@ std::uint64_t less_base(std::uint64_t ticks, std::uint64_t instructions, double 
   return t > b ? static_cast<std::uint64_t>(std::llround(t - b)) : 0;
 }
 
+// Per program of the recorder, per pc: the builtin calls made there.
+std::vector<std::vector<double>> builtin_calls_of(const vm::CostRecorder& rec) {
+  std::vector<std::vector<double>> calls(rec.programs().size());
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    calls[i].assign(rec.programs()[i].program->mod.code.size(), 0);
+  for (const auto& [key, t] : rec.builtin_sites()) {
+    const auto [caller, pc, name] = key;
+    if (caller < calls.size() && pc >= 0 && static_cast<std::size_t>(pc) < calls[caller].size())
+      calls[caller][static_cast<std::size_t>(pc)] += static_cast<double>(t.calls);
+  }
+  return calls;
+}
+
+// One execution's base at `pc` of program `i`.
+double base_at(const vm::Base& b, const vm::ProgramRecords& pr, const std::vector<Fusion>& fusion,
+               const std::vector<double>& builtin_calls, std::size_t pc) {
+  const auto n = static_cast<double>(pr.records[pc].count);
+  return b.exact_for(b.policy, pr.program->mod.code[pc].op, fusion[pc],
+                     n > 0 ? builtin_calls[pc] / n : 0);
+}
+
 // The base per instruction of this run on average: the stream base differs
 // by instruction class, and inclusive figures know only how many
 // instructions ran inside, not which.
-double mean_base(const vm::CostRecorder& rec, const vm::Base& b) {
+double mean_base(const vm::CostRecorder& rec, const vm::Base& b,
+                 const std::vector<std::vector<double>>& builtin_calls) {
   double sum = 0, n = 0;
-  for (const vm::ProgramRecords& pr : rec.programs()) {
+  for (std::size_t i = 0; i < rec.programs().size(); ++i) {
+    const vm::ProgramRecords& pr = rec.programs()[i];
     const std::vector<Fusion> fusion = vm::plain_fusion(*pr.program);
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
       const auto c = static_cast<double>(pr.records[pc].count);
-      sum += c * b.exact_for(b.policy, pr.program->mod.code[pc].op, fusion[pc]);
+      sum += c * base_at(b, pr, fusion, builtin_calls[i], pc);
       n += c;
     }
   }
@@ -65,7 +88,8 @@ double mean_base(const vm::CostRecorder& rec, const vm::Base& b) {
 }
 
 void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
-  const double base = mean_base(rec, d.base);
+  const std::vector<std::vector<double>> builtin_calls = builtin_calls_of(rec);
+  const double base = mean_base(rec, d.base, builtin_calls);
   std::vector<std::int32_t> module_of(rec.programs().size(), -1);
   for (std::size_t i = 0; i < rec.programs().size(); ++i) {
     const vm::ProgramRecords& pr = rec.programs()[i];
@@ -91,8 +115,8 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
       if (!pr.counts.empty()) {
         mc.pcs[pc].count += pr.counts[pc];
       } else if (pc < pr.records.size()) {
-        const ProbeRecord r = pr.records[pc].rebased_exact(
-            d.base.exact_for(d.base.policy, m.code[pc].op, fusion_at(mc, pc)));
+        const ProbeRecord r =
+            pr.records[pc].rebased_exact(base_at(d.base, pr, mc.fusion, builtin_calls[i], pc));
         mc.pcs[pc].merge(r);
         if (pc < mc.raw_pc_ticks.size()) mc.raw_pc_ticks[pc] += pr.records[pc].total_estimate();
         if (runs > 1 && run < mc.run_pc_ticks.size())

@@ -196,6 +196,21 @@ init()
 			s = (s + j) ^ i;
 }
 )"},
+    // Builtin calls (math->sqrt): the mcall's frame, argument and call, and
+    // what the timed view's wrapper around every builtin adds to the mcall,
+    // about 20 ticks per call that no class base holds.
+    {"builtin", R"(implement StreamBuiltin;
+include "math.m";
+	math: Math;
+StreamBuiltin: module { init: fn(); };
+init()
+{
+	math = load Math Math->PATH;
+	x := 0.0;
+	for(i := 0; i < N; i++)
+		x = math->sqrt(x + 2.0);
+}
+)"},
     // Calls and returns by recursion rather than a loop: the call class
     // with little loop fusion around it (the call stream's calls sit in a
     // fused loop, which couples the two unknowns).
@@ -217,9 +232,11 @@ init()
 };
 
 // The unknowns: one base per cost class, then what each kind of fusion adds
-// (Fusion::None adds nothing, so it is no unknown).
-constexpr std::size_t kUnknowns = kNumCostClasses + kNumFusions - 1;
+// (Fusion::None adds nothing, so it is no unknown), then what each builtin
+// call adds to its mcall.
+constexpr std::size_t kUnknowns = kNumCostClasses + kNumFusions;
 std::size_t fusion_unknown(Fusion f) { return kNumCostClasses + static_cast<std::size_t>(f) - 1; }
+constexpr std::size_t kBuiltinUnknown = kUnknowns - 1;
 
 // The instructions of one stream run, about: long enough that each timed
 // run holds several scheduler slices, short enough that a round is a few
@@ -252,7 +269,8 @@ class PlainSlices final : public vm::SliceRunner {
 struct Run {
   double ticks = 0;
   std::uint64_t instructions = 0;
-  // Timed runs: executions per unknown (cost classes, then fused kinds).
+  // Timed runs: executions per unknown (cost classes, then fused kinds,
+  // then builtin calls).
   std::array<double, kUnknowns> by_class{};
 };
 
@@ -289,6 +307,8 @@ Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
       if (fusion[pc] != Fusion::None) r.by_class[fusion_unknown(fusion[pc])] += n;
     }
   }
+  for (const auto& [name, b] : rec.builtins())
+    r.by_class[kBuiltinUnknown] += static_cast<double>(b.count);
   return r;
 }
 
@@ -428,6 +448,8 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     const double x = per[fusion_unknown(static_cast<Fusion>(f))];
     base.stream_fusion_ticks[f] = solved && std::isfinite(x) ? x : 0;
   }
+  const double builtin = per[kBuiltinUnknown];
+  base.stream_builtin_ticks = solved && std::isfinite(builtin) && builtin > 0 ? builtin : 0;
   if (std::getenv("DIS_STREAM_DEBUG")) {
     for (std::size_t i = 0; i < kS; ++i) {
       std::fprintf(stderr, "stream %s: %.2f ticks per instruction (fit %.2f); mix",

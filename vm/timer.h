@@ -174,6 +174,10 @@ struct Base {
   // (per opcodes.h Fusion; the None entry stays 0): what fusion saves the
   // plain run, which the timed view does not run fused. May be negative.
   std::array<double, kNumFusions> stream_fusion_ticks{};
+  // Added to an mcall's base per builtin call it makes: the timed view
+  // wraps each builtin (its own record, three clock reads), which no class
+  // base holds. Never below zero.
+  double stream_builtin_ticks = 0;
   double stream_ticks = 0;
   std::uint32_t stream_rounds = 0;
   std::uint64_t stream_instructions = 0;
@@ -205,6 +209,12 @@ struct Base {
     const double b = stream_class_ticks[static_cast<std::size_t>(cost_class(op))] +
                      stream_fusion_ticks[static_cast<std::size_t>(fusion)];
     return b > 0 ? b : 0;
+  }
+  // exact_for() of an instruction that makes `builtin_calls` builtin calls
+  // per execution on average (an mcall of a builtin; 0 for everything else).
+  double exact_for(BasePolicy p, Op op, Fusion fusion, double builtin_calls) const noexcept {
+    const double b = exact_for(p, op, fusion);
+    return p == BasePolicy::Stream ? b + stream_builtin_ticks * builtin_calls : b;
   }
 };
 inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Median,
