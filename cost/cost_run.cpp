@@ -61,7 +61,8 @@ std::vector<std::vector<double>> builtin_calls_of(const vm::CostRecorder& rec) {
   return calls;
 }
 
-// One execution's base at `pc` of program `i`.
+// One execution's base at `pc` of `pr` (its builtin calls per execution
+// included: `builtin_calls` is per pc of `pr`).
 double base_at(const vm::Base& b, const vm::ProgramRecords& pr, const std::vector<Fusion>& fusion,
                const std::vector<double>& builtin_calls, std::size_t pc) {
   const auto n = static_cast<double>(pr.records[pc].count);
