@@ -26,11 +26,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-PERF_DIR = Path(__file__).resolve().parent
-REPO_DIR = PERF_DIR.parent
-PROGRAMS_DIR = PERF_DIR / "programs"
-SPEC_FILE = PROGRAMS_DIR / "programs.json"
-RESULTS_DIR = PERF_DIR / "results"
+# The harness's paths (run.py runs nothing when imported).
+from run import PROGRAMS_DIR, REPO_DIR, RESULTS_DIR, SPEC_FILE
+
 SCHEMA = "disvm-accuracy/1"
 
 # The targets: attributed within 50% of the plain run on each classic
