@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "assembler.h"
 #include "vm.h"
@@ -78,7 +79,9 @@ void CostRecorder::wrap_builtins(Impl& vm) {
         const std::uint64_t t0 = timed ? now_ticks() : 0;
         auto finish = [&] {
           const std::uint64_t t1 = timed ? now_ticks() : 0;
-          const std::uint64_t d = timed ? minus_base(t1 - t0, read_ticks_) : 0;
+          const std::uint64_t kept = std::exchange(release_bookkeeping_, 0);
+          const std::uint64_t d =
+              timed ? minus_base(t1 - t0 - std::min(kept, t1 - t0), read_ticks_) : 0;
           if (timed)
             rec->add(d);
           else
@@ -446,27 +449,37 @@ void CostRecorder::close_batch(std::uint64_t now) {
 
 void CostRecorder::finish() { close_batch(now_ticks()); }
 
+// Both ends of a release run inside the mcall's open interval and inside
+// the builtin's own timing: what they take (batch syscalls, the map) is
+// the probe's, so resume_slice moves it out of both into the probe bucket.
 void CostRecorder::suspend_slice(Impl&, Prog& p) {
+  const bool timed = mode_ != ProbeMode::Count;
+  const std::uint64_t t0 = timed ? now_ticks() : 0;
   // The intervals queued so far belong to the batch that ends here.
   chained.flush();
   sampled.flush();
-  if (mode_ != ProbeMode::Count) close_batch(now_ticks());
-  suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_});
+  if (timed) close_batch(now_ticks());
+  SuspendedSlice& saved =
+      suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, 0})
+          .first->second;
   // Raw ticks, as everywhere in the hot path (the base is applied to the
   // records after the run).
   chained = ChainedTimer<>();
   sampled = SampledTimer<>(sampled.every(), 0);
   init_timers();
   // The next slice's gap starts here, not where this slice began.
-  if (mode_ != ProbeMode::Count) {
+  if (timed) {
     last_close_ = now_ticks();
     have_close_ = true;
+    saved.bookkeeping = last_close_ - t0 + read_ticks_;
   }
   idled_ = false;
   gc_in_gap_ = 0;
 }
 
 void CostRecorder::resume_slice(Impl&, Prog& p) {
+  const bool timed = mode_ != ProbeMode::Count;
+  const std::uint64_t t0 = timed ? now_ticks() : 0;
   auto it = suspended_.find(p.id);
   if (it == suspended_.end()) return;
   SuspendedSlice& s = it->second;
@@ -474,13 +487,20 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   sampled = s.sampled;
   current_ = s.current;
   slice_attr0_ = s.attr0;
+  const std::uint64_t before = s.bookkeeping;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
   suspended_.erase(it);
-  if (mode_ != ProbeMode::Count) {
+  if (timed) {
     // The slices run meanwhile had their own batch (on another host thread).
     const std::uint64_t now = now_ticks();
     close_batch(now);
     open_batch(now);
+    settle_before_read();
+    const std::uint64_t own = before + (now_ticks() - t0) + read_ticks_;
+    chained.exclude(own);
+    sampled.exclude(own);
+    probe_bucket_->add(own);
+    release_bookkeeping_ += own;
   }
 }
 

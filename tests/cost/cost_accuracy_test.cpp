@@ -94,6 +94,34 @@ TEST(CostAccuracy, ProbeBookkeepingIsABucketOutsideTheAttributedTotal) {
   for (const ProfileEntry& e : profile_of(o.data).entries) EXPECT_NE(e.what, vm::kProbeBucket);
 }
 
+// A blocking builtin's release and re-acquisition close and reopen the
+// recorder's CPU-time batch (system calls): that is the probe's work, so
+// each release adds one observation to the probe bucket, beside one per
+// frame change and one per builtin call.
+TEST(CostAccuracy, ReleaseBookkeepingIsProbeTime) {
+  const std::string prog = src("tests/cost/fixtures/cost/busec.b");
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  RunOutcome o = run_costed(m, spec_for(prog, sink));
+  ASSERT_EQ(o.status, 0) << sink.str();
+  ASSERT_EQ(sink.str(), "reads 50\n");
+  const NamedRecord* probe = find_bucket(o.data, vm::kProbeBucket);
+  ASSERT_NE(probe, nullptr);
+  std::uint64_t frame_changes = 0;
+  for (const ModuleCost& mc : o.data.modules)
+    for (std::size_t pc = 0; pc < pc_count(mc); ++pc)
+      if (mc.module->code[pc].op == Op::call_ || mc.module->code[pc].op == Op::ret_)
+        frame_changes += mc.pcs[pc].count;
+  std::uint64_t builtin_calls = 0, reads = 0;
+  for (const NamedRecord& b : o.data.builtins) {
+    builtin_calls += b.rec.count;
+    if (b.name == "Sys->read") reads = b.rec.count;
+  }
+  ASSERT_EQ(reads, 50u);
+  // A few slices in all: their ends cannot stand in for the fifty releases.
+  EXPECT_GE(probe->rec.count, frame_changes + builtin_calls + reads);
+}
+
 TEST(CostAccuracy, RebasingSubtractsFromTheSumNotFromEachObservation) {
   vm::ProbeRecord r;
   for (std::uint64_t v : {10u, 20u, 30u, 100u}) r.add(v);
