@@ -25,11 +25,31 @@ constexpr int kSlicesBeforeYield = 2;  // Inferno: hand over on the third slice
 
 struct Kprocs::Kproc {
   std::condition_variable cv;
-  bool granted = false;  // the interpreter was handed to this kproc
-  std::thread thread;    // not joinable for the main kproc
+  // The interpreter was handed to this kproc. Written under m_; also read
+  // without it while spinning (spin_until).
+  std::atomic<bool> granted{false};
+  std::thread thread;  // not joinable for the main kproc
 };
 
 Kprocs::Kprocs(Impl& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
+
+// A handover that sleeps at once costs a wake-up of a halted processor on
+// each side: tens of microseconds under a hypervisor. Most waits here end
+// within microseconds (a blocking builtin's host work, a release right after
+// a park), so a waiter first polls for a bounded time. Never on a single
+// processor: the spinner would only delay the thread it waits for.
+bool Kprocs::spin_until(const std::function<bool()>& done) const {
+  if (!spin_) return done();
+  using clock = std::chrono::steady_clock;
+  const auto until = clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      __builtin_ia32_pause();
+    }
+    if (clock::now() >= until) return done();
+  }
+}
 
 Kprocs::~Kprocs() {
   // run() joins its threads before returning; this only covers a run() that
@@ -45,6 +65,9 @@ void Kprocs::grant_locked(Kproc* k) {
 }
 
 bool Kprocs::park_locked(std::unique_lock<std::mutex>& lk, Kproc& self) {
+  lk.unlock();
+  spin_until([&] { return self.granted.load(std::memory_order_acquire); });
+  lk.lock();
   self.cv.wait(lk, [&] { return self.granted || finished_; });
   self.granted = false;
   return finished_;
@@ -65,6 +88,8 @@ void Impl::schedule() { kprocs->run(); }
 void Kprocs::run() {
   {
     std::lock_guard lk(m_);
+    cpu_set_t allowed;
+    spin_ = sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 1;
     finished_ = false;
     error_ = nullptr;
     holder_ = main_.get();
@@ -185,6 +210,9 @@ void Kprocs::idle(Kproc& self) {
       return queued_.load(std::memory_order_acquire) > 0;
     });
   }
+  spin_until([&] {
+    return queued_.load(std::memory_order_acquire) > 0 || (first && clock::now() >= first->wake);
+  });
   {
     std::unique_lock lk(m_);
     auto wanted = [&] { return !vmq_.empty(); };
@@ -237,6 +265,9 @@ void Kprocs::acquire(Kproc* self, Prog& p) {
     vmq_.push_back(self);
     queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
     if (holder_) holder_->cv.notify_one();  // it may be idle, waiting for us
+    lk.unlock();
+    spin_until([&] { return self->granted.load(std::memory_order_acquire); });
+    lk.lock();
     while (!self->granted) self->cv.wait(lk);
     self->granted = false;
   }

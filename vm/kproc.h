@@ -16,6 +16,12 @@
 // the run queue: the same thing). So the mcall of a blocking builtin
 // contains the wait for the interpreter, as in the paper.
 //
+// A kproc about to sleep for the interpreter (parked, idle, or queued in
+// acquire()) first polls for up to kSpin when the process may run on more
+// than one processor: a blocking builtin's host work is often a microsecond,
+// and a sleep costs two wake-ups of halted processors (tens of microseconds
+// each under a hypervisor). On one processor it sleeps at once.
+//
 // Idle GC stops when a kproc queues (or a sleeper is due); IdleGc::Fixed
 // also calls sched_yield() after every step, so a kproc that finished its
 // host work gets the processor to queue (the perform paper's fix).
@@ -26,10 +32,12 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -71,6 +79,9 @@ class Kprocs {
   void grant_locked(Kproc* k);
   bool park_locked(std::unique_lock<std::mutex>& lk, Kproc& self);  // true: program over
   void finish_locked(Kproc& self);
+  // Polls `done` for up to kSpin before the caller sleeps; its last answer.
+  bool spin_until(const std::function<bool()>& done) const;
+  static constexpr std::chrono::microseconds kSpin{50};
 
   Impl& vm_;
   std::mutex m_;
@@ -82,6 +93,7 @@ class Kprocs {
   std::atomic<int> queued_{0};  // vmq_.size(), read without the lock by the holder
   int released_ = 0;
   bool finished_ = false;
+  bool spin_ = false;  // more than one processor to run on (run())
   std::exception_ptr error_;
 };
 
