@@ -41,8 +41,18 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
                      const std::vector<double>& plain_cpu) {
   Accuracy a;
   a.plain_runs = static_cast<int>(plain_wall.size());
-  a.plain_ns = plain_wall.empty() ? 0 : describe(plain_wall).median;
-  a.plain_cpu_ns = plain_cpu.empty() ? 0 : describe(plain_cpu).median;
+  if (!plain_wall.empty()) {
+    const auto [lo, hi] = std::minmax_element(plain_wall.begin(), plain_wall.end());
+    a.plain_ns = describe(plain_wall).median;
+    a.plain_min_ns = *lo;
+    a.plain_max_ns = *hi;
+  }
+  if (!plain_cpu.empty()) {
+    const auto [lo, hi] = std::minmax_element(plain_cpu.begin(), plain_cpu.end());
+    a.plain_cpu_ns = describe(plain_cpu).median;
+    a.plain_cpu_min_ns = *lo;
+    a.plain_cpu_max_ns = *hi;
+  }
   a.chosen = d.base.policy;
   const double runs = d.runs;
   const Totals t = totals_of(d);
@@ -97,6 +107,22 @@ std::string accuracy_text(const Accuracy& a) {
       "\naccuracy: plain run {} wall, {} CPU (medians of {}); {:.0f} instructions per run\n",
       format_duration_ns(a.plain_ns), format_duration_ns(a.plain_cpu_ns), a.plain_runs,
       a.instructions);
+  if (a.plain_runs > 1) {
+    const double spread =
+        a.plain_cpu_ns > 0 ? (a.plain_cpu_max_ns - a.plain_cpu_min_ns) / a.plain_cpu_ns : 0;
+    s += fmt::format(
+        "accuracy: the plain runs took {}..{} wall, {}..{} CPU: {:.0f}% of the median CPU time "
+        "between the fastest and the slowest\n",
+        format_duration_ns(a.plain_min_ns), format_duration_ns(a.plain_max_ns),
+        format_duration_ns(a.plain_cpu_min_ns), format_duration_ns(a.plain_cpu_max_ns),
+        100 * spread);
+    if (spread > kNoisyPlainSpread)
+      s += fmt::format(
+          "accuracy: warning: the host is noisy (the same plain run varies by {:.0f}%); a ratio "
+          "off by about that much says nothing about the probes: repeat, or rerun when it is "
+          "quiet\n",
+          100 * spread);
+  }
   s += fmt::format(
       "accuracy: host preemption {} per run while the program ran, {} of it taken out of "
       "instruction intervals (bucket {}), about {} more inside instructions; interrupts {} "
@@ -144,6 +170,10 @@ nlohmann::json accuracy_json(const Accuracy& a) {
           {"plain_ns", a.plain_ns},
           {"plain_cpu_ns", a.plain_cpu_ns},
           {"plain_runs", a.plain_runs},
+          {"plain_min_ns", a.plain_min_ns},
+          {"plain_max_ns", a.plain_max_ns},
+          {"plain_cpu_min_ns", a.plain_cpu_min_ns},
+          {"plain_cpu_max_ns", a.plain_cpu_max_ns},
           {"attributed_ns", c.attributed_ns},
           {"ratio", c.ratio},
           {"bias_ns_per_instruction", c.bias_ns},

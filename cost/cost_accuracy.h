@@ -27,6 +27,9 @@ struct PolicyAccuracy {
 
 struct Accuracy {
   double plain_ns = 0, plain_cpu_ns = 0;  // medians of the plain runs
+  // The plain runs' spread: the truth itself varies by this much on this
+  // host, so a ratio off by less says nothing about the probes.
+  double plain_min_ns = 0, plain_max_ns = 0, plain_cpu_min_ns = 0, plain_cpu_max_ns = 0;
   int plain_runs = 0;
   double instructions = 0;  // per run
   // Per run: elapsed less CPU time of the timed slices; the part the
@@ -44,6 +47,10 @@ struct Accuracy {
   vm::BasePolicy chosen = vm::BasePolicy::Min;
   std::vector<PolicyAccuracy> policies;  // min, median, mean
 };
+
+// Plain runs whose CPU times (max - min) differ by more than this share of
+// their median: the text warns that the host is noisy.
+constexpr double kNoisyPlainSpread = 0.20;
 
 // `plain_wall` and `plain_cpu`: one entry per plain run, in ns.
 Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,

@@ -101,6 +101,8 @@ def main():
 
     # name -> policy -> [ratio per repeat]
     results = {n: {p: [] for p in POLICIES} for n in names}
+    # name -> [the plain runs' (max - min) / median per repeat]: the host's own noise
+    spreads = {n: [] for n in names}
     reported = {}
     failed = False
     for r in range(args.repeats):
@@ -124,6 +126,13 @@ def main():
                       file=sys.stderr)
                 failed = True
             reported[name] = report["accuracy"]["base"]
+            acc = report["accuracy"]
+            lo, hi, mid = ((acc.get("plain_min_ns"), acc.get("plain_max_ns"), acc.get("plain_ns"))
+                           if name == BASE_SAMPLE else
+                           (acc.get("plain_cpu_min_ns"), acc.get("plain_cpu_max_ns"),
+                            acc.get("plain_cpu_ns")))
+            if lo is not None and hi is not None and mid:
+                spreads[name].append((hi - lo) / mid)
             for policy, ratio in ratios(report, key).items():
                 results[name].setdefault(policy, []).append(ratio)
 
@@ -132,8 +141,11 @@ def main():
           f"{datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print("(classic programs: CPU time, target within "
           f"{CLASSIC_TOLERANCE:.0%}; {BASE_SAMPLE}: wall time, target within {BASE_TOLERANCE:.0%};"
-          " each cell: min..max median, then repeats within the target)")
-    header = f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES)
+          " each cell: min..max median, then repeats within the target;"
+          " plain spread: the plain runs' (max - min) / median, median and largest over the"
+          " repeats: the host's own noise)")
+    header = f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES) + f"{'plain spread':>16}"
+
     print(header)
     print("-" * len(header))
     table = {}
@@ -148,7 +160,10 @@ def main():
             table[name][policy] = {"values": values, "within": ok, **(s or {})}
             cells.append("n/a" if s is None else
                          f"{s['min']:.2f}..{s['max']:.2f} {s['median']:.2f} {ok}/{len(values)}")
-        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells))
+        sp = spreads[name]
+        table[name]["plain_spread"] = sp
+        spread = f"{statistics.median(sp):.0%} ({max(sp):.0%})" if sp else "n/a"
+        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}")
 
     all_within = {}
     for policy in POLICIES:

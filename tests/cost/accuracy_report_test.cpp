@@ -112,6 +112,34 @@ TEST(AccuracyReport, TextNamesEveryPolicyAndMarksTheReportedOne) {
       << t;
 }
 
+// The plain runs' spread is the host's own noise: reported, and warned
+// about when it exceeds kNoisyPlainSpread of the median CPU time.
+TEST(AccuracyReport, PlainRunsSpreadIsReportedAndANoisyHostWarned) {
+  const Accuracy quiet = accuracy_of(make_data(), {1900, 2000, 2100}, {990, 1000, 1050});
+  EXPECT_DOUBLE_EQ(quiet.plain_min_ns, 1900);
+  EXPECT_DOUBLE_EQ(quiet.plain_max_ns, 2100);
+  EXPECT_DOUBLE_EQ(quiet.plain_cpu_min_ns, 990);
+  EXPECT_DOUBLE_EQ(quiet.plain_cpu_max_ns, 1050);
+  const std::string t = accuracy_text(quiet);
+  EXPECT_NE(t.find("accuracy: the plain runs took 1.90 us..2.10 us wall, 990 ns..1.05 us CPU: "
+                   "6% of the median CPU time between the fastest and the slowest\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("warning"), std::string::npos) << t;
+  const nlohmann::json j = accuracy_json(quiet);
+  EXPECT_DOUBLE_EQ(j["plain_cpu_max_ns"].get<double>(), 1050);
+  EXPECT_DOUBLE_EQ(j["plain_min_ns"].get<double>(), 1900);
+
+  const std::string noisy =
+      accuracy_text(accuracy_of(make_data(), {2000, 2000}, {900, 1000, 1200}));
+  EXPECT_NE(noisy.find("accuracy: warning: the host is noisy (the same plain run varies by 30%)"),
+            std::string::npos)
+      << noisy;
+  // One plain run has no spread to speak of.
+  EXPECT_EQ(accuracy_text(accuracy_of(make_data(), {2000}, {1000})).find("plain runs took"),
+            std::string::npos);
+}
+
 TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTime) {
   CostData d = make_data();
   d.preempted_ns = 5000;  // about 4558 ns of it inside instructions
