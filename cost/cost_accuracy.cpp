@@ -97,6 +97,11 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
     pa.bias_ns = a.instructions > 0 ? (pa.attributed_ns - a.plain_ns) / a.instructions : 0;
     const double own = pa.attributed_ns - a.preempted_inside_ns - a.interrupts_ns;
     pa.cpu_ratio = a.plain_cpu_ns > 0 ? own / a.plain_cpu_ns : 0;
+    if (p == vm::BasePolicy::Stream) {
+      const double uncertain_ns = d.ns(2 * d.base.stream_se_ticks) * a.instructions;
+      pa.ratio_uncertainty = a.plain_ns > 0 ? uncertain_ns / a.plain_ns : 0;
+      pa.cpu_ratio_uncertainty = a.plain_cpu_ns > 0 ? uncertain_ns / a.plain_cpu_ns : 0;
+    }
     a.policies.push_back(pa);
   }
   return a;
@@ -140,10 +145,14 @@ std::string accuracy_text(const Accuracy& a) {
     s += fmt::format(
         "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
         "residual bias {:.2f} ns per instruction; less preemption and interrupts, ratio {} to "
-        "the CPU time{}\n",
+        "the CPU time{}{}\n",
         vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
         p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
         p.bias_ns, cpu,
+        p.cpu_ratio_uncertainty > 0
+            ? fmt::format(" (+/- {:.3f} from the calibration's scatter alone: two standard errors)",
+                          p.cpu_ratio_uncertainty)
+            : "",
         p.clipped_ns > 0 ? fmt::format("; {} of it where the base exceeded a pc's ticks (clamped)",
                                        format_duration_ns(p.clipped_ns))
                          : "");
@@ -162,6 +171,8 @@ nlohmann::json accuracy_json(const Accuracy& a) {
                         {"ratio", p.ratio},
                         {"bias_ns_per_instruction", p.bias_ns},
                         {"cpu_ratio", p.cpu_ratio},
+                        {"ratio_uncertainty", p.ratio_uncertainty},
+                        {"cpu_ratio_uncertainty", p.cpu_ratio_uncertainty},
                         {"clipped_ns", p.clipped_ns}});
   }
   const PolicyAccuracy none;

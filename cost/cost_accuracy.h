@@ -20,6 +20,11 @@ struct PolicyAccuracy {
   double ratio = 0;          // attributed_ns / plain wall
   double bias_ns = 0;        // (attributed_ns - plain wall) per instruction
   double cpu_ratio = 0;      // (attributed_ns - preemption inside - interrupts) / plain CPU
+  // The stream policy: two standard errors of the calibration's median
+  // (Base::stream_se_ticks) per instruction, as a share of the plain run
+  // (wall, CPU): how far the ratios could move on the calibration's scatter
+  // alone. 0 for the other policies.
+  double ratio_uncertainty = 0, cpu_ratio_uncertainty = 0;
   // Per run: what clamping each pc at zero added back where this base
   // exceeded the pc's raw ticks (included in attributed_ns).
   double clipped_ns = 0;

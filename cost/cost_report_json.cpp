@@ -150,6 +150,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
       b["stream_rounds"] = d.base.stream_rounds;
       b["stream_instructions"] = d.base.stream_instructions;
       b["stream_spread_ticks"] = d.base.stream_spread_ticks;
+      b["stream_se_ticks"] = d.base.stream_se_ticks;
       b["stream_ms"] = d.base.stream_ms;
       b["stream_streams"] = d.base.stream_streams;
       b["stream_residual_ticks"] = d.base.stream_residual_ticks;

@@ -92,9 +92,10 @@ std::string header(const CostData& d, const ReportOptions& o) {
     s += fmt::format(
         "; {:.2f} ticks over all: (timed raw - plain) / instructions on {} synthetic streams run "
         "in this process, fitted by least squares (residual {:.2f} ticks per instruction, RMS); "
-        "median of {} rounds of {} instructions (spread {:.2f} ticks), calibrated in {:.0f} ms\n",
+        "median of {} rounds of {} instructions (spread {:.2f} ticks, standard error of the median "
+        "{:.2f} ticks), calibrated in {:.0f} ms\n",
         base.stream_ticks, base.stream_streams, base.stream_residual_ticks, base.stream_rounds,
-        base.stream_instructions, base.stream_spread_ticks, base.stream_ms);
+        base.stream_instructions, base.stream_spread_ticks, base.stream_se_ticks, base.stream_ms);
   }
   if (d.sample_every > 0)
     s += fmt::format("sampled: about 1 in {} executions timed; counts exact\n", d.sample_every);

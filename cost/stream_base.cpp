@@ -360,6 +360,24 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The q-quantile of v, interpolated between order statistics.
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto i = static_cast<std::size_t>(at);
+  const double frac = at - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] + frac * (v[i + 1] - v[i]) : v[i];
+}
+
+// Standard error of the median of `v`: 1.2533 sigma / sqrt(n) for a normal
+// sample, sigma estimated as IQR / 1.349.
+double median_standard_error(const std::vector<double>& v) {
+  if (v.size() < 4) return 0;
+  const double sigma = (quantile(v, 0.75) - quantile(v, 0.25)) / 1.349;
+  return 1.2533 * sigma / std::sqrt(static_cast<double>(v.size()));
+}
+
 }  // namespace
 
 void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
@@ -417,6 +435,7 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     if (instructions > 0) rounds.push_back((raw - plain) / static_cast<double>(instructions));
   }
   base.stream_ticks = std::max(0.0, median(rounds));
+  base.stream_se_ticks = median_standard_error(rounds);
   // Each stream's extra ticks are the sum over its classes of executions x
   // that class's base, plus over its fused instructions of executions x
   // what their kind adds: one equation per stream, more equations than

@@ -103,6 +103,8 @@ def main():
     results = {n: {p: [] for p in POLICIES} for n in names}
     # name -> [the plain runs' (max - min) / median per repeat]: the host's own noise
     spreads = {n: [] for n in names}
+    # name -> [the stream ratio's uncertainty per repeat: two standard errors of the calibration]
+    uncertain = {n: [] for n in names}
     reported = {}
     failed = False
     for r in range(args.repeats):
@@ -133,6 +135,10 @@ def main():
                             acc.get("plain_cpu_ns")))
             if lo is not None and hi is not None and mid:
                 spreads[name].append((hi - lo) / mid)
+            for p in acc["policies"]:
+                u = p.get("ratio_uncertainty" if name == BASE_SAMPLE else "cpu_ratio_uncertainty")
+                if p["base"] == "stream" and u is not None:
+                    uncertain[name].append(u)
             for policy, ratio in ratios(report, key).items():
                 results[name].setdefault(policy, []).append(ratio)
 
@@ -143,9 +149,10 @@ def main():
           f"{CLASSIC_TOLERANCE:.0%}; {BASE_SAMPLE}: wall time, target within {BASE_TOLERANCE:.0%};"
           " each cell: min..max median, then repeats within the target;"
           " plain spread: the plain runs' (max - min) / median, median and largest over the"
-          " repeats: the host's own noise)")
-    header = f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES) + f"{'plain spread':>16}"
-
+          " repeats: the host's own noise; stream +/-: median over the repeats of two standard"
+          " errors of the stream base's calibration, as a share of the plain run)")
+    header = (f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES) + f"{'plain spread':>16}"
+              + f"{'stream +/-':>12}")
     print(header)
     print("-" * len(header))
     table = {}
@@ -163,7 +170,10 @@ def main():
         sp = spreads[name]
         table[name]["plain_spread"] = sp
         spread = f"{statistics.median(sp):.0%} ({max(sp):.0%})" if sp else "n/a"
-        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}")
+        un = uncertain[name]
+        table[name]["stream_uncertainty"] = un
+        band = f"{statistics.median(un):.2f}" if un else "n/a"
+        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}{band:>12}")
 
     all_within = {}
     for policy in POLICIES:

@@ -182,6 +182,11 @@ struct Base {
   std::uint32_t stream_rounds = 0;
   std::uint64_t stream_instructions = 0;
   double stream_spread_ticks = 0;
+  // Standard error of the rounds' median (1.2533 x sigma / sqrt(rounds),
+  // sigma from the interquartile range, so one disturbed round does not set
+  // it): how far stream_ticks may sit from where more rounds would put it.
+  // It knows nothing of a host that changes between calibration and run.
+  double stream_se_ticks = 0;
   double stream_ms = 0;
   std::uint32_t stream_streams = 0;
   double stream_residual_ticks = 0;

@@ -140,6 +140,34 @@ TEST(AccuracyReport, PlainRunsSpreadIsReportedAndANoisyHostWarned) {
             std::string::npos);
 }
 
+// The stream base's calibration scatter, as an uncertainty of its ratios:
+// two standard errors (0.5 ticks each, at 2 ticks per ns) on each of the
+// 110 instructions is 55 ns per run, against 2000 ns wall and 1000 CPU.
+TEST(AccuracyReport, StreamRatiosCarryTheCalibrationsUncertainty) {
+  CostData d = make_data();
+  d.base.stream_rounds = 31;
+  d.base.stream_ticks = 20;
+  d.base.stream_class_ticks.fill(20);
+  d.base.stream_se_ticks = 0.5;
+  const Accuracy a = accuracy_of(d, {2000}, {1000});
+  ASSERT_EQ(a.policies.size(), 4u);
+  for (const PolicyAccuracy& p : a.policies) {
+    const bool stream = p.policy == vm::BasePolicy::Stream;
+    EXPECT_DOUBLE_EQ(p.ratio_uncertainty, stream ? 55.0 / 2000 : 0) << base_policy_name(p.policy);
+    EXPECT_DOUBLE_EQ(p.cpu_ratio_uncertainty, stream ? 55.0 / 1000 : 0);
+  }
+  const std::string t = accuracy_text(a);
+  EXPECT_NE(t.find("ratio 1.613 to the CPU time (+/- 0.055 from the calibration's scatter "
+                   "alone: two standard errors)"),
+            std::string::npos)
+      << t;
+  const nlohmann::json j = accuracy_json(a);
+  EXPECT_DOUBLE_EQ(j["policies"][3]["cpu_ratio_uncertainty"].get<double>(), 0.055);
+  std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
+  test::SchemaChecker checker(nlohmann::json::parse(in)["properties"]["accuracy"]);
+  EXPECT_TRUE(checker.check(j).empty());
+}
+
 TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTime) {
   CostData d = make_data();
   d.preempted_ns = 5000;  // about 4558 ns of it inside instructions

@@ -174,6 +174,12 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusi
   EXPECT_TRUE(std::isfinite(b.stream_residual_ticks));
   EXPECT_GE(b.stream_residual_ticks, 0);
   EXPECT_LT(b.stream_residual_ticks, b.stream_ticks / 4);
+  // The median's standard error: from the rounds' scatter, so within their
+  // spread, and far below the base itself.
+  EXPECT_TRUE(std::isfinite(b.stream_se_ticks));
+  EXPECT_GT(b.stream_se_ticks, 0);
+  EXPECT_LE(b.stream_se_ticks, b.stream_spread_ticks);
+  EXPECT_LT(b.stream_se_ticks, b.stream_ticks / 4);
   EXPECT_EQ(b.stream_fusion_ticks[static_cast<std::size_t>(Fusion::None)], 0);
   for (double f : b.stream_fusion_ticks) EXPECT_TRUE(std::isfinite(f));
   EXPECT_TRUE(std::isfinite(b.stream_builtin_ticks));

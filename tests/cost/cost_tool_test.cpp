@@ -464,9 +464,13 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
   EXPECT_EQ(j["base"]["policy"], "stream");
   EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
+  EXPECT_GT(j["base"]["stream_se_ticks"].get<double>(), 0);
   auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("accuracy (base stream, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("from the calibration's scatter alone: two standard errors)"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("accuracy (base min, "), std::string::npos) << r.out;
 }
 
