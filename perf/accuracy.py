@@ -19,6 +19,7 @@ Standard library only. See perf/README.md.
 import argparse
 import datetime
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -52,6 +53,19 @@ def run_cost(cost, args, timeout):
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(argv)}: exit {p.returncode}: {p.stderr.strip()[:400]}")
         return p.stdout, json.loads(out.read_text())
+
+
+def steal_seconds():
+    """The host's steal time so far, all processors (/proc/stat), or None.
+
+    Time a hypervisor gave our virtual processors to another guest: no clock
+    inside the guest sees it as anything but a slower program."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def ratios(report, key):
@@ -105,6 +119,8 @@ def main():
     spreads = {n: [] for n in names}
     # name -> [the stream ratio's uncertainty per repeat: two standard errors of the calibration]
     uncertain = {n: [] for n in names}
+    # name -> [seconds of steal (/proc/stat) during its cost run, per repeat]
+    stolen = {n: [] for n in names}
     reported = {}
     failed = False
     for r in range(args.repeats):
@@ -117,6 +133,7 @@ def main():
                 size = spec[name]["sizes"][args.size]
                 cost_args = timer + [str(PROGRAMS_DIR / f"{name}.b"), str(size)]
                 key, expected = "cpu_ratio", spec[name]["expected"][str(size)]
+            steal0 = steal_seconds()
             try:
                 output, report = run_cost(cost, cost_args, args.timeout)
             except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
@@ -127,6 +144,9 @@ def main():
                 print(f"accuracy.py: {name}: printed {output.strip()!r}, expected {expected!r}",
                       file=sys.stderr)
                 failed = True
+            steal1 = steal_seconds()
+            if steal0 is not None and steal1 is not None:
+                stolen[name].append(steal1 - steal0)
             reported[name] = report["accuracy"]["base"]
             acc = report["accuracy"]
             lo, hi, mid = ((acc.get("plain_min_ns"), acc.get("plain_max_ns"), acc.get("plain_ns"))
@@ -150,9 +170,10 @@ def main():
           " each cell: min..max median, then repeats within the target;"
           " plain spread: the plain runs' (max - min) / median, median and largest over the"
           " repeats: the host's own noise; stream +/-: median over the repeats of two standard"
-          " errors of the stream base's calibration, as a share of the plain run)")
+          " errors of the stream base's calibration, as a share of the plain run; steal: the"
+          " hypervisor's steal time during the cost run, median and largest, ms)")
     header = (f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES) + f"{'plain spread':>16}"
-              + f"{'stream +/-':>12}")
+              + f"{'stream +/-':>12}" + f"{'steal':>14}")
     print(header)
     print("-" * len(header))
     table = {}
@@ -173,7 +194,11 @@ def main():
         un = uncertain[name]
         table[name]["stream_uncertainty"] = un
         band = f"{statistics.median(un):.2f}" if un else "n/a"
-        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}{band:>12}")
+        st = stolen[name]
+        table[name]["steal_s"] = st
+        steal = f"{statistics.median(st) * 1e3:.0f} ({max(st) * 1e3:.0f})" if st else "n/a"
+        print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}{band:>12}"
+              f"{steal:>14}")
 
     all_within = {}
     for policy in POLICIES:
