@@ -42,16 +42,16 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
   Accuracy a;
   a.plain_runs = static_cast<int>(plain_wall.size());
   if (!plain_wall.empty()) {
-    const auto [lo, hi] = std::minmax_element(plain_wall.begin(), plain_wall.end());
-    a.plain_ns = describe(plain_wall).median;
-    a.plain_min_ns = *lo;
-    a.plain_max_ns = *hi;
+    const SampleStats w = describe(plain_wall);
+    a.plain_ns = w.median;
+    a.plain_min_ns = w.min;
+    a.plain_max_ns = w.max;
   }
   if (!plain_cpu.empty()) {
-    const auto [lo, hi] = std::minmax_element(plain_cpu.begin(), plain_cpu.end());
-    a.plain_cpu_ns = describe(plain_cpu).median;
-    a.plain_cpu_min_ns = *lo;
-    a.plain_cpu_max_ns = *hi;
+    const SampleStats c = describe(plain_cpu);
+    a.plain_cpu_ns = c.median;
+    a.plain_cpu_min_ns = c.min;
+    a.plain_cpu_max_ns = c.max;
   }
   a.chosen = d.base.policy;
   const double runs = d.runs;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler.h"
@@ -354,13 +355,7 @@ bool least_squares(const std::array<std::array<double, N>, M>& a, const std::arr
   return solve(ata, atb, x);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// The q-quantile of v, interpolated between order statistics.
+// The q-quantile of v, interpolated between order statistics (0 if empty).
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -369,6 +364,9 @@ double quantile(std::vector<double> v, double q) {
   const double frac = at - static_cast<double>(i);
   return i + 1 < v.size() ? v[i] + frac * (v[i + 1] - v[i]) : v[i];
 }
+
+// The middle value, or the mean of the two middle values.
+double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
 
 // Standard error of the median of `v`: 1.2533 sigma / sqrt(n) for a normal
 // sample, sigma estimated as IQR / 1.349.
