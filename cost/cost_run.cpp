@@ -189,6 +189,7 @@ Module load_program(const std::string& path) {
 RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   RunOutcome out;
   CostData& d = out.data;
+  std::unique_ptr<StreamCalibration> cal;
   d.program = spec.program;
   d.mode = spec.mode == vm::ProbeMode::Count ? Mode::Count : Mode::Time;
   // The count view reads no clock: it neither calibrates the timer nor
@@ -196,8 +197,12 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   if (spec.mode != vm::ProbeMode::Count) {
     d.timer = vm::timer();
     d.base = vm::measure_interpreter_base(spec.base_policy, spec.mode);
-    if (spec.stream_base || spec.base_policy == vm::BasePolicy::Stream)
-      calibrate_stream_base(d.base, spec.mode, spec.calls);
+    if (spec.stream_base || spec.base_policy == vm::BasePolicy::Stream) {
+      cal = std::make_unique<StreamCalibration>(spec.mode, spec.calls);
+      for (int r = 0; r < StreamCalibration::kRounds; ++r) cal->round();
+      cal->fit(d.base);
+      cal->mark();
+    }
   }
   d.base.policy = spec.base_policy;
   d.runs = std::max<std::uint32_t>(1, spec.repeat);
@@ -207,12 +212,35 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     // Declared after the VM: destroyed first, while the VM it hooks is alive.
     vm::CostRecorder rec(spec.mode, d.base, spec.sample_every);
     rec.track_calls(spec.calls);
+    if (cal) {
+      // Calibration rounds between the run's slices, about a fifth of its
+      // time at first, then thinner (a round per 1/kRounds of the run so
+      // far), so the base sees the host the run saw.
+      const auto round_ticks =
+          static_cast<std::uint64_t>(cal->round_ms() * 1e6 * vm::timer().ticks_per_ns);
+      const std::uint64_t start = vm::now_ticks();
+      rec.set_interlude(
+          [&cal, &rec, round_ticks, start] {
+            cal->round();
+            const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
+            return std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
+          },
+          4 * round_ticks);
+    }
     rec.install(machine);
     std::uint64_t t0 = vm::MonoClock::now();
     vm::RunResult rr = machine.run_module(main, spec.program, spec.args);
     std::uint64_t t1 = vm::MonoClock::now();
     rec.finish();
-    out.run_ns += static_cast<double>(t1 - t0);
+    // The rounds in it are not the run's (and the count view reads no
+    // clock, so it converts none).
+    const double hidden = rec.hidden_ticks() > 0 ? vm::to_ns(rec.hidden_ticks()) : 0;
+    out.run_ns += std::max(0.0, static_cast<double>(t1 - t0) - hidden);
+    if (cal) {
+      const vm::BasePolicy policy = d.base.policy;
+      cal->fit(d.base);
+      d.base.policy = policy;
+    }
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;

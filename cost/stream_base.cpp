@@ -243,11 +243,6 @@ constexpr std::size_t kBuiltinUnknown = kUnknowns - 1;
 // run holds several scheduler slices, short enough that a round is a few
 // milliseconds (a preemption then spoils few rounds; the median drops them).
 constexpr int kIterations = 4000;
-// A timed stream run varies by about a tick per instruction from round to
-// round on a hypervisor; a program whose instructions take a tick or two
-// (a sieve) needs the median to a fraction of that. Measured, sieve 60's
-// cpu_ratio over six runs: 0.06-2.29 with 11 rounds, 1.49-1.96 with 33.
-constexpr int kRounds = 31;
 
 // A plain run timed per slice: the interpreter without probes (as
 // Impl::run_slice runs it) between two clock reads, so the VM's setup and
@@ -378,7 +373,8 @@ double median_standard_error(const std::vector<double>& v) {
 
 }  // namespace
 
-void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
+StreamCalibration::StreamCalibration(vm::ProbeMode mode, bool calls)
+    : mode_(mode == vm::ProbeMode::Sampled ? mode : vm::ProbeMode::Time), calls_(calls) {
   (void)vm::timer();
 #ifdef __GLIBC__
   // Each stream run builds a VM and a recorder. Memory fresh from the
@@ -391,47 +387,62 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
   const std::uint64_t t0 = vm::MonoClock::now();
-  const vm::ProbeMode timed = mode == vm::ProbeMode::Sampled ? mode : vm::ProbeMode::Time;
-  std::vector<Module> modules;
   for (const Stream& s : kStreams) {
     std::string text = s.source;
     const std::string n = std::to_string(kIterations);
     for (std::size_t at; (at = text.find("< N;")) != std::string::npos;) text.replace(at + 2, 1, n);
-    modules.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
+    modules_.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
   }
-  constexpr std::size_t kS = std::size(kStreams);
-  static_assert(kS > kUnknowns, "more streams than unknowns: the fit leaves residuals");
-  std::vector<double> rounds;
-  std::array<std::vector<double>, kS> extra;  // per stream: the probe's ticks per round
-  std::array<std::array<double, kUnknowns>, kS> mix{};
-  std::uint64_t instructions = 0;
+  extra_.resize(std::size(kStreams));
+  mix_.assign(std::size(kStreams), std::vector<double>(kUnknowns));
   // A round that is not kept: it takes the memory the rounds will reuse.
-  for (const Module& m : modules) {
-    (void)run_timed_stream(m, timed, calls);
+  for (const Module& m : modules_) {
+    (void)run_timed_stream(m, mode_, calls_);
     (void)run_plain_stream(m);
   }
-  for (int r = 0; r < kRounds; ++r) {
-    double plain = 0, raw = 0;
-    instructions = 0;
-    for (std::size_t i = 0; i < kS; ++i) {
-      // Alternate which goes first, so a drift in the clock rate or in the
-      // host's load falls on both alike.
-      Run p, t;
-      if (r % 2) {
-        p = run_plain_stream(modules[i]);
-        t = run_timed_stream(modules[i], timed, calls);
-      } else {
-        t = run_timed_stream(modules[i], timed, calls);
-        p = run_plain_stream(modules[i]);
-      }
-      plain += p.ticks;
-      raw += t.ticks;
-      instructions += t.instructions;
-      extra[i].push_back(t.ticks - p.ticks);
-      mix[i] = t.by_class;  // the same every round: the streams are deterministic
+  ms_ += static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
+}
+
+StreamCalibration::~StreamCalibration() = default;
+
+void StreamCalibration::round() {
+  const std::uint64_t t0 = vm::MonoClock::now();
+  const std::size_t r = rounds_.size();
+  double plain = 0, raw = 0;
+  std::uint64_t instructions = 0;
+  for (std::size_t i = 0; i < modules_.size(); ++i) {
+    // Alternate which goes first, so a drift in the clock rate or in the
+    // host's load falls on both alike.
+    Run p, t;
+    if (r % 2) {
+      p = run_plain_stream(modules_[i]);
+      t = run_timed_stream(modules_[i], mode_, calls_);
+    } else {
+      t = run_timed_stream(modules_[i], mode_, calls_);
+      p = run_plain_stream(modules_[i]);
     }
-    if (instructions > 0) rounds.push_back((raw - plain) / static_cast<double>(instructions));
+    plain += p.ticks;
+    raw += t.ticks;
+    instructions += t.instructions;
+    extra_[i].push_back(t.ticks - p.ticks);
+    // The same every round: the streams are deterministic.
+    std::copy(t.by_class.begin(), t.by_class.end(), mix_[i].begin());
   }
+  instructions_ = instructions;
+  rounds_.push_back(instructions > 0 ? (raw - plain) / static_cast<double>(instructions) : 0);
+  const double ms = static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
+  ms_ += ms;
+  round_ms_ = round_ms_ == 0 ? ms : std::min(round_ms_, ms);
+}
+
+void StreamCalibration::fit(vm::Base& base) const {
+  // The rounds the base rests on: the run's own when there are enough of
+  // them (the host then was the run's host), else all.
+  const std::size_t from = rounds_.size() - from_mark_ >= kMinRunRounds ? from_mark_ : 0;
+  const std::vector<double> rounds(rounds_.begin() + static_cast<std::ptrdiff_t>(from),
+                                   rounds_.end());
+  constexpr std::size_t kS = std::size(kStreams);
+  static_assert(kS > kUnknowns, "more streams than unknowns: the fit leaves residuals");
   base.stream_ticks = std::max(0.0, median(rounds));
   base.stream_se_ticks = median_standard_error(rounds);
   // Each stream's extra ticks are the sum over its classes of executions x
@@ -444,9 +455,11 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     // Per instruction of the stream (the fused kinds are counted on top of
     // the classes, so the classes' sum is the instructions).
     double n = 0;
-    for (std::size_t c = 0; c < kNumCostClasses; ++c) n += mix[i][c];
-    rhs[i] = n > 0 ? median(extra[i]) / n : 0;
-    for (std::size_t u = 0; u < kUnknowns; ++u) rows[i][u] = n > 0 ? mix[i][u] / n : 0;
+    for (std::size_t c = 0; c < kNumCostClasses; ++c) n += mix_[i][c];
+    const std::vector<double> extra(extra_[i].begin() + static_cast<std::ptrdiff_t>(from),
+                                    extra_[i].end());
+    rhs[i] = n > 0 ? median(extra) / n : 0;
+    for (std::size_t u = 0; u < kUnknowns; ++u) rows[i][u] = n > 0 ? mix_[i][u] / n : 0;
   }
   std::array<double, kUnknowns> per{};
   const bool solved = least_squares(rows, rhs, per);
@@ -477,15 +490,18 @@ void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls) {
     std::fprintf(stderr, "unknowns:");
     for (double x : per) std::fprintf(stderr, " %.2f", x);
     std::fprintf(stderr, "; residual %.3f\n", residual);
+    std::fprintf(stderr, "rounds: %zu in all, %zu of them the run's; the base rests on %zu\n",
+                 rounds_.size(), rounds_.size() - from_mark_, rounds.size());
   }
   base.stream_streams = static_cast<std::uint32_t>(kS);
   base.stream_residual_ticks = solved ? residual : 0;
   base.stream_rounds = static_cast<std::uint32_t>(rounds.size());
-  base.stream_instructions = instructions;
-  if (!rounds.empty())
-    base.stream_spread_ticks = *std::max_element(rounds.begin(), rounds.end()) -
-                               *std::min_element(rounds.begin(), rounds.end());
-  base.stream_ms = static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
+  base.stream_run_rounds = static_cast<std::uint32_t>(rounds_.size() - from_mark_);
+  base.stream_instructions = instructions_;
+  base.stream_spread_ticks = rounds.empty() ? 0
+                                            : *std::max_element(rounds.begin(), rounds.end()) -
+                                                  *std::min_element(rounds.begin(), rounds.end());
+  base.stream_ms = ms_;
   if (base.policy == vm::BasePolicy::Stream) {
     base.ticks = base.ticks_for(vm::BasePolicy::Stream);
     base.ns = vm::to_ns(base.ticks);

@@ -1,6 +1,6 @@
 // The stream base (cost --base stream): what the timing probe adds to each
-// executed instruction inside the real interpreter loop, measured before the
-// run on small synthetic Dis instruction streams (Limbo compiled in memory,
+// executed instruction inside the real interpreter loop, measured before and
+// during the run on small synthetic Dis instruction streams (Limbo compiled in memory,
 // nothing read from disk), each run both plain and under the probe in this
 // process: each stream's (raw timed ticks - plain ticks) per instruction,
 // the median over rounds that alternate the two, and one base per cost
@@ -13,17 +13,56 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "cost_probe.h"
+#include "module.h"
 
 namespace dis::cost {
 
-// Calibrates base.stream_* (vm/timer.h) for the probe as the run will use
-// it: `mode` Time, or Sampled (timing every instruction, as a sampled
-// execution is timed), and the shadow call stack on or off (`calls`: its
-// bookkeeping at calls and returns perturbs the instructions around it).
-// Takes about 0.5 s. Sets glibc to keep freed memory for reuse, for the
-// rest of the process (stream_base.cpp says why).
-void calibrate_stream_base(vm::Base& base, vm::ProbeMode mode, bool calls);
+// The calibration, round by round, so rounds can run during the costed run
+// itself (between its slices: CostRecorder::set_interlude): a host whose
+// speed drifts (a hypervisor's neighbours) then gives the base the same
+// conditions as the run. On a program of one or two ticks per instruction
+// against a base of about 27, a drift of a few percent between calibration
+// and run was a ratio off by half or more.
+class StreamCalibration {
+ public:
+  // A timed stream run varies by about a tick per instruction from round to
+  // round on a hypervisor; a program whose instructions take a tick or two
+  // (a sieve) needs the median to a fraction of that. Measured, sieve 60's
+  // cpu_ratio over six runs: 0.06-2.29 with 11 rounds, 1.49-1.96 with 33.
+  static constexpr int kRounds = 31;
+  // Rounds since mark() that fit() prefers to all rounds.
+  static constexpr std::size_t kMinRunRounds = 11;
+
+  // Compiles the streams and runs one round that is not kept. `mode` Time
+  // or Sampled, `calls` the shadow call stack on or off, as the run will.
+  // A round takes about 15 ms. Sets glibc to keep freed memory for reuse,
+  // for the rest of the process (stream_base.cpp says why).
+  StreamCalibration(vm::ProbeMode mode, bool calls);
+  ~StreamCalibration();
+  // One kept round: every stream plain and timed, in this thread.
+  void round();
+  // The rounds from here on are the run's own.
+  void mark() { from_mark_ = rounds_.size(); }
+  std::size_t rounds() const { return rounds_.size(); }
+  // The shortest kept round, ms (0 before the first).
+  double round_ms() const { return round_ms_; }
+  // Sets base.stream_* from the run's own rounds when there are at least
+  // kMinRunRounds of them, else from all.
+  void fit(vm::Base& base) const;
+
+ private:
+  vm::ProbeMode mode_;
+  bool calls_;
+  std::vector<Module> modules_;
+  std::vector<double> rounds_;              // per round: the probe's ticks per instruction
+  std::vector<std::vector<double>> extra_;  // per stream, per round: the probe's ticks
+  std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
+  std::uint64_t instructions_ = 0;          // of one round
+  std::size_t from_mark_ = 0;
+  double ms_ = 0, round_ms_ = 0;
+};
 
 }  // namespace dis::cost

@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -143,6 +144,17 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // the rest is reported beside the records. Call finish() after the run to
   // close the last batch (records are complete only then).
   double preempted_ns() const { return preempted_ns_ > 0 ? preempted_ns_ : 0; }
+  // Work that runs between two slices, outside everything the recorder
+  // measures (its time is in no bucket, no batch, no gap): `f` is called
+  // at the end of a timed slice once `first` ticks of the run have passed
+  // since install(), and returns the ticks of run to wait before the next
+  // call. hidden_ticks(): the ticks the calls took.
+  using Interlude = std::function<std::uint64_t()>;
+  void set_interlude(Interlude f, std::uint64_t first) {
+    interlude_ = std::move(f);
+    interlude_wait_ = first;
+  }
+  std::uint64_t hidden_ticks() const { return hidden_ticks_; }
   void finish();
   static constexpr double kBatchNs = 1e6;
   // An instruction interval of at least kSuspectNs waits for its batch's
@@ -283,6 +295,9 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   std::uint64_t free_t0_ = 0;
   bool free_timing_ = false;
   Impl* vm_ = nullptr;
+  Interlude interlude_;
+  std::uint64_t interlude_wait_ = 0, interlude_at_ = 0, hidden_ticks_ = 0;
+  void run_interlude(std::uint64_t now);
 };
 
 // ---- the policies (inlined into interpret<>) ----

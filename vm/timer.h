@@ -179,7 +179,10 @@ struct Base {
   // base holds. Never below zero.
   double stream_builtin_ticks = 0;
   double stream_ticks = 0;
-  std::uint32_t stream_rounds = 0;
+  std::uint32_t stream_rounds = 0;  // the rounds the base rests on
+  // Of all rounds, those run between the costed run's slices (0: all ran
+  // before it). The base rests on these alone when there are enough.
+  std::uint32_t stream_run_rounds = 0;
   std::uint64_t stream_instructions = 0;
   double stream_spread_ticks = 0;
   // Standard error of the rounds' median (1.2533 x sigma / sqrt(rounds),

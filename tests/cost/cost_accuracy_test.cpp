@@ -14,6 +14,7 @@
 #include "cost_run.h"
 #include "decode.h"
 #include "heap.h"
+#include "stream_base.h"
 #include "tool_runner.h"
 
 namespace dis::cost {
@@ -230,6 +231,76 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusi
       *std::max_element(b.stream_class_ticks.begin(), b.stream_class_ticks.end()) +
       std::max(0.0, *std::max_element(b.stream_fusion_ticks.begin(), b.stream_fusion_ticks.end()));
   EXPECT_LE(raw - after, instructions * most + builtin_base + instructions / 256 + 1);
+}
+
+// Work between two slices (the stream base's calibration rounds) is outside
+// everything the recorder measures: with four interludes of 5 ms each, the
+// instruction intervals and every bucket together still fit in the run's
+// elapsed time less the interludes' (the gaps would hold 20 ms otherwise).
+TEST(CostAccuracy, InterludeTimeIsOutsideTheRun) {
+  const std::string prog = src("perf/programs/loop.b");
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  vm::Options o;
+  o.out = &sink;
+  vm::VM machine(o);
+  vm::CostRecorder rec(vm::ProbeMode::Time,
+                       vm::measure_interpreter_base(vm::BasePolicy::Min, vm::ProbeMode::Time));
+  const auto spin = static_cast<std::uint64_t>(5e6 * vm::timer().ticks_per_ns);
+  int calls = 0;
+  rec.set_interlude(
+      [&] {
+        const std::uint64_t t0 = vm::now_ticks();
+        while (vm::now_ticks() - t0 < spin) {
+        }
+        return ++calls < 4 ? 0 : std::uint64_t{1} << 62;
+      },
+      0);
+  rec.install(machine);
+  const std::uint64_t t0 = vm::now_ticks();
+  vm::RunResult rr = machine.run_module(m, prog, {prog, "200000"});
+  const std::uint64_t elapsed = vm::now_ticks() - t0;
+  rec.finish();
+  ASSERT_EQ(rr.status, 0) << sink.str();
+  ASSERT_EQ(calls, 4) << "one per slice end until it asks for no more";
+  EXPECT_GE(rec.hidden_ticks(), 4 * spin);
+  double measured = 0;
+  for (const vm::ProgramRecords& pr : rec.programs())
+    for (const ProbeRecord& r : pr.records) measured += r.total_estimate();
+  double gaps = 0;
+  for (const auto& [name, r] : rec.buckets()) {
+    measured += r.total_estimate();
+    if (name == "scheduler" || name == "idle") gaps += r.total_estimate();
+  }
+  EXPECT_LT(gaps, static_cast<double>(spin));
+  EXPECT_LE(measured, static_cast<double>(elapsed - rec.hidden_ticks()));
+}
+
+// The stream base calibrates between the run's slices too, and its rounds
+// there are kept out of the run's wall time.
+TEST(CostAccuracy, StreamBaseRoundsRunBetweenTheSlicesOutsideTheRun) {
+  const std::string prog = src("perf/programs/sieve.b");
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  RunSpec spec = spec_for(prog, sink);
+  spec.args = {prog, "5"};  // about 150 ms timed: a round or two between its slices
+  spec.base_policy = vm::BasePolicy::Stream;
+  spec.calls = false;
+  const std::uint64_t t0 = vm::MonoClock::now();
+  RunOutcome o = run_costed(m, spec);
+  const auto elapsed = static_cast<double>(vm::MonoClock::now() - t0);
+  ASSERT_EQ(o.status, 0);
+  const vm::Base& b = o.data.base;
+  ASSERT_GE(b.stream_run_rounds, 1u);
+  // Too few of the run's own to stand alone: the base rests on all rounds.
+  if (b.stream_run_rounds < StreamCalibration::kMinRunRounds)
+    EXPECT_EQ(b.stream_rounds, StreamCalibration::kRounds + b.stream_run_rounds);
+  else
+    EXPECT_EQ(b.stream_rounds, b.stream_run_rounds);
+  // The calibration (before and during) and the run's wall time are
+  // disjoint parts of the whole.
+  EXPECT_GT(o.data.wall_ns, 0);
+  EXPECT_LE(o.data.wall_ns + b.stream_ms * 1e6, elapsed);
 }
 
 TEST(CostAccuracy, CountViewDoesNotCalibrateTheTimer) {
