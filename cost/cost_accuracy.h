@@ -48,6 +48,9 @@ struct Accuracy {
   // thirty times the plain run's share of it, so the CPU comparison leaves
   // it out; the plain run keeps its own (about 1% of its time).
   double interrupts_ns = 0;
+  // Per run: what the records and buckets hold twice (CostData::
+  // overlap_ticks), counted once in every attributed_ns.
+  double overlap_ns = 0;
   double above_p99_ns = 0;  // per run, included in every attributed_ns
   vm::BasePolicy chosen = vm::BasePolicy::Min;
   std::vector<PolicyAccuracy> policies;  // min, median, mean

@@ -116,6 +116,10 @@ struct CostData {
   // Elapsed time of the timed slices less the thread's CPU time in them, all
   // runs: the host ran something else (inside instruction intervals).
   double preempted_ns = 0;
+  // All runs: ticks the records and buckets hold twice (a thread's mcall
+  // open over its wait in a blocking builtin, and what was recorded
+  // meanwhile: vm::CostRecorder::overlap_ticks).
+  double overlap_ticks = 0;
   // Whether the timer had been calibrated when the runs ended (the count
   // view must leave it alone: fast start).
   bool timer_calibrated = false;

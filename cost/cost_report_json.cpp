@@ -168,6 +168,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
     tot["attributed_ns"] = d.ns(t.instruction_ticks + t.outside_ticks);
     tot["probe_ns"] = d.ns(t.probe_ticks);
     tot["wall_ns"] = d.wall_ns;
+    tot["overlap_ns"] = d.ns(d.overlap_ticks);
   }
   j["totals"] = std::move(tot);
   json mods = json::array();

@@ -110,6 +110,11 @@ std::string header(const CostData& d, const ReportOptions& o) {
   s += fmt::format("instructions: {}; attributed {} (instructions {}, outside instructions {})",
                    t.instructions, dur(d, t.instruction_ticks + t.outside_ticks),
                    dur(d, t.instruction_ticks), dur(d, t.outside_ticks));
+  if (d.overlap_ticks > 0)
+    s += fmt::format(
+        "; {} of it counted twice (recorded while a thread waited in a builtin, whose mcall holds "
+        "the wait)",
+        dur(d, d.overlap_ticks));
   if (d.wall_ns > 0) s += fmt::format("; wall {}", format_duration_ns(d.wall_ns));
   if (d.preempted_ns > 0) {
     s += fmt::format("; host preemption {} (in the timed slices",
@@ -377,6 +382,11 @@ void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
   }
   s += fmt::format("total: {} attributed: instructions {}, outside instructions {}\n",
                    dur(d, p.total_ticks), dur(d, p.instruction_ticks), dur(d, p.outside_ticks));
+  if (d.overlap_ticks > 0 && p.total_ticks > 0)
+    s += fmt::format(
+        "({} of the total, {:.1f}%, is counted twice: recorded while a thread waited in a "
+        "builtin, and also in that builtin's mcall)\n",
+        dur(d, d.overlap_ticks), 100 * d.overlap_ticks / p.total_ticks);
   s += fmt::format("{:>10} {:>6}  {}\n", "time", "%", "where");
   for (const auto& e : p.entries)
     s += fmt::format("{:>10} {:>6.1f}  {}\n", dur(d, e.ticks), e.percent, e.what);

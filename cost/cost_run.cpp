@@ -177,6 +177,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
     if (r.count > 0) merge_named(d.builtins, name, r);
   d.refcount_frees.merge(rec.refcount_frees());
   d.preempted_ns += rec.preempted_ns();
+  d.overlap_ticks += static_cast<double>(rec.overlap_ticks());
 }
 
 }  // namespace

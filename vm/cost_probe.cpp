@@ -358,8 +358,12 @@ CostRecorder::builtin_sites() const {
 std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   const bool timed = mode_ != ProbeMode::Count;
   std::uint64_t start = 0;
+  // Another thread waits in a builtin: its mcall holds this gap and slice.
+  const bool overlapping = timed && !suspended_.empty();
+  std::uint64_t from = 0;
   if (timed) {
     start = now_ticks();
+    from = have_close_ ? last_close_ : start;
     if (have_close_) {
       std::uint64_t gap = start - last_close_;
       gap = gap > gc_in_gap_ ? gap - gc_in_gap_ : 0;
@@ -407,6 +411,7 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     last_close_ = now_ticks();
     have_close_ = true;
     probe_bucket_->add(last_close_ - close);
+    if (overlapping) overlap_ticks_ += last_close_ - from;
     // Not while a thread is released in a builtin: its mcall's open
     // interval would hold the interlude.
     if (interlude_ && last_close_ >= interlude_at_ && suspended_.empty())
@@ -476,7 +481,10 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   // The intervals queued so far belong to the batch that ends here.
   chained.flush();
   sampled.flush();
-  if (timed) close_batch(now_ticks());
+  if (timed) {
+    close_batch(now_ticks());
+    count_waits(t0);
+  }
   SuspendedSlice& saved =
       suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, 0})
           .first->second;
@@ -493,6 +501,9 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   }
   idled_ = false;
   gc_in_gap_ = 0;
+  // No instruction interval is open until it resumes: GC meanwhile (idle
+  // GC, other slices' quantum ends) is between slices.
+  in_slice_ = false;
 }
 
 void CostRecorder::resume_slice(Impl&, Prog& p) {
@@ -507,7 +518,15 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   slice_attr0_ = s.attr0;
   const std::uint64_t before = s.bookkeeping;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
+  if (timed) {
+    count_waits(t0);
+    // Idle GC ran while this thread waited, with no slice after it: its
+    // bucket and the mcall both hold it, and no later gap does.
+    overlap_ticks_ += gc_in_gap_;
+    gc_in_gap_ = 0;
+  }
   suspended_.erase(it);
+  in_slice_ = true;
   if (timed) {
     // The slices run meanwhile had their own batch (on another host thread).
     const std::uint64_t now = now_ticks();
@@ -520,6 +539,11 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
     probe_bucket_->add(own);
     release_bookkeeping_ += own;
   }
+}
+
+void CostRecorder::count_waits(std::uint64_t now) {
+  if (suspended_.size() > 1) overlap_ticks_ += (suspended_.size() - 1) * (now - waiting_since_);
+  waiting_since_ = now;
 }
 
 void CostRecorder::free_begin() {

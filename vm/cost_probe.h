@@ -144,6 +144,13 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // the rest is reported beside the records. Call finish() after the run to
   // close the last batch (records are complete only then).
   double preempted_ns() const { return preempted_ns_ > 0 ? preempted_ns_ : 0; }
+  // Ticks recorded twice: a thread released in a blocking builtin keeps its
+  // mcall's interval open over the wait (as in Dis), so whatever else is
+  // recorded meanwhile (other threads' slices and the gaps before them, idle
+  // GC) is also in that mcall, and two threads waiting at once cover the
+  // same time twice. The records' and buckets' sum less this is the time
+  // they cover.
+  std::uint64_t overlap_ticks() const { return overlap_ticks_; }
   // Work that runs between two slices, outside everything the recorder
   // measures (its time is in no bucket, no batch, no gap): `f` is called
   // at the end of a timed slice once `first` ticks of the run have passed
@@ -295,6 +302,11 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   std::uint64_t free_t0_ = 0;
   bool free_timing_ = false;
   Impl* vm_ = nullptr;
+  std::uint64_t overlap_ticks_ = 0;
+  std::uint64_t waiting_since_ = 0;  // when suspended_ last changed
+  // Before suspended_ changes: the time since the last change, once for
+  // each thread waiting beyond the first.
+  void count_waits(std::uint64_t now);
   Interlude interlude_;
   std::uint64_t interlude_wait_ = 0, interlude_at_ = 0, hidden_ticks_ = 0;
   void run_interlude(std::uint64_t now);

@@ -95,6 +95,25 @@ TEST(AccuracyReport, InterruptsAreLeftOutOfTheCpuComparison) {
   EXPECT_DOUBLE_EQ(accuracy_json(a)["interrupts_ns"].get<double>(), 200);
 }
 
+// Time a waiting mcall and the work recorded meanwhile both hold counts
+// once: every policy's attributed time loses it, and the text says so.
+TEST(AccuracyReport, TimeCountedTwiceIsCountedOnce) {
+  const Accuracy a = accuracy_of(make_data(), {2000}, {1000});
+  CostData twice = make_data();
+  twice.overlap_ticks = 600;  // 300 ns
+  const Accuracy b = accuracy_of(twice, {2000}, {1000});
+  EXPECT_DOUBLE_EQ(b.overlap_ns, 300);
+  ASSERT_EQ(a.policies.size(), b.policies.size());
+  for (std::size_t i = 0; i < a.policies.size(); ++i)
+    EXPECT_DOUBLE_EQ(b.policies[i].attributed_ns, a.policies[i].attributed_ns - 300) << i;
+  EXPECT_NE(accuracy_text(b).find("accuracy: 300 ns per run was recorded while a thread waited "
+                                  "in a builtin"),
+            std::string::npos)
+      << accuracy_text(b);
+  EXPECT_EQ(accuracy_text(a).find("waited in a builtin"), std::string::npos);
+  EXPECT_DOUBLE_EQ(accuracy_json(b)["overlap_ns"].get<double>(), 300);
+}
+
 TEST(AccuracyReport, TextNamesEveryPolicyAndMarksTheReportedOne) {
   const std::string t = accuracy_text(accuracy_of(make_data(), {2000}, {1000}));
   EXPECT_NE(t.find("accuracy: plain run 2.00 us wall, 1.00 us CPU (medians of 1); 110 "
