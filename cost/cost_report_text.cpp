@@ -28,8 +28,8 @@ std::string dur(const CostData& d, double ticks) { return format_duration_ns(d.n
 
 // Where the stream base's rounds ran: before the run, or between its slices.
 std::string rounds_when(const vm::Base& b) {
-  if (b.stream_run_rounds == 0) return " run before the program";
-  if (b.stream_run_rounds >= b.stream_rounds) return " run between the program's slices";
+  if (b.stream_run_rounds == 0) return ", run before the program";
+  if (b.stream_run_rounds >= b.stream_rounds) return ", run between the program's slices";
   return fmt::format(", {} of them between the program's slices", b.stream_run_rounds);
 }
 
@@ -99,10 +99,10 @@ std::string header(const CostData& d, const ReportOptions& o) {
     s += fmt::format(
         "; {:.2f} ticks over all: (timed raw - plain) / instructions on {} synthetic streams run "
         "in this process, fitted by least squares (residual {:.2f} ticks per instruction, RMS); "
-        "median of {} rounds{} of {} instructions (spread {:.2f} ticks, standard error of the "
+        "median of {} rounds of {} instructions{} (spread {:.2f} ticks, standard error of the "
         "median {:.2f} ticks), calibrated in {:.0f} ms\n",
         base.stream_ticks, base.stream_streams, base.stream_residual_ticks, base.stream_rounds,
-        rounds_when(base), base.stream_instructions, base.stream_spread_ticks, base.stream_se_ticks,
+        base.stream_instructions, rounds_when(base), base.stream_spread_ticks, base.stream_se_ticks,
         base.stream_ms);
   }
   if (d.sample_every > 0)

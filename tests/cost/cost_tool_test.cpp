@@ -458,12 +458,17 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
       << report;
   EXPECT_NE(report.find("\nbase stream: per instruction arith "), std::string::npos) << report;
   EXPECT_NE(report.find(", call "), std::string::npos) << report;
+  // A run of a few milliseconds: no round between its slices.
+  EXPECT_NE(report.find("median of 31 rounds of "), std::string::npos) << report;
+  EXPECT_NE(report.find(" instructions, run before the program (spread "), std::string::npos)
+      << report;
   auto [s2, plain] = cost_report(src("samples/loop.b"), "nostream.txt");
   EXPECT_EQ(plain.find("base stream:"), std::string::npos) << "calibrated only when needed";
   json j = timed_json("--base stream " + src("samples/loop.b"), "stream.json");
   EXPECT_EQ(j["base"]["policy"], "stream");
   EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
+  EXPECT_EQ(j["base"]["stream_run_rounds"].get<int>(), 0);
   EXPECT_GT(j["base"]["stream_se_ticks"].get<double>(), 0);
   auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
