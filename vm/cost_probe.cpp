@@ -358,12 +358,11 @@ CostRecorder::builtin_sites() const {
 std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   const bool timed = mode_ != ProbeMode::Count;
   std::uint64_t start = 0;
-  // Another thread waits in a builtin: its mcall holds this gap and slice.
-  const bool overlapping = timed && !suspended_.empty();
-  std::uint64_t from = 0;
   if (timed) {
     start = now_ticks();
-    from = have_close_ ? last_close_ : start;
+    // Another thread waits in a builtin: its mcall holds this gap too.
+    if (have_close_ && !suspended_.empty()) overlap_ticks_ += start - last_close_;
+    begin_segment(start);
     if (have_close_) {
       std::uint64_t gap = start - last_close_;
       gap = gap > gc_in_gap_ ? gap - gc_in_gap_ : 0;
@@ -411,7 +410,7 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     last_close_ = now_ticks();
     have_close_ = true;
     probe_bucket_->add(last_close_ - close);
-    if (overlapping) overlap_ticks_ += last_close_ - from;
+    end_segment(last_close_);
     // Not while a thread is released in a builtin: its mcall's open
     // interval would hold the interlude.
     if (interlude_ && last_close_ >= interlude_at_ && suspended_.empty())
@@ -482,6 +481,7 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   chained.flush();
   sampled.flush();
   if (timed) {
+    end_segment(t0);
     close_batch(now_ticks());
     count_waits(t0);
   }
@@ -527,6 +527,7 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   }
   suspended_.erase(it);
   in_slice_ = true;
+  if (timed) begin_segment(t0);
   if (timed) {
     // The slices run meanwhile had their own batch (on another host thread).
     const std::uint64_t now = now_ticks();
@@ -539,6 +540,16 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
     probe_bucket_->add(own);
     release_bookkeeping_ += own;
   }
+}
+
+void CostRecorder::begin_segment(std::uint64_t now) {
+  segment_start_ = now;
+  segment_overlaps_ = !suspended_.empty();
+}
+
+void CostRecorder::end_segment(std::uint64_t now) {
+  if (segment_overlaps_) overlap_ticks_ += now - segment_start_;
+  segment_overlaps_ = false;
 }
 
 void CostRecorder::count_waits(std::uint64_t now) {

@@ -304,6 +304,13 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   Impl* vm_ = nullptr;
   std::uint64_t overlap_ticks_ = 0;
   std::uint64_t waiting_since_ = 0;  // when suspended_ last changed
+  // The running part of a slice: from its start or resumption to its end or
+  // suspension. No other thread suspends or resumes meanwhile, so whether
+  // one waits (its mcall holding the segment too) is known at the start.
+  std::uint64_t segment_start_ = 0;
+  bool segment_overlaps_ = false;
+  void begin_segment(std::uint64_t now);
+  void end_segment(std::uint64_t now);
   // Before suspended_ changes: the time since the last change, once for
   // each thread waiting beyond the first.
   void count_waits(std::uint64_t now);
