@@ -804,13 +804,17 @@ class Report:
             ("old", self.old), ("fixed", self.fixed), ("old2", self.old2),
             ("bare_old", self.bare_old), ("bare_fixed", self.bare_fixed))}
         gi, gb = percentile(self.gcidle, 50), percentile(self.gcidle_bare, 50)
+        # A short run (--quick, a sanitizer build) may see no idle episode
+        # without the heap at all.
+        bare_most = max(self.gcidle_bare) if self.gcidle_bare else None
+        bare = (f"only {fmt_us(gb)} (at most {fmt_us(bare_most)}) without it" if bare_most is not None
+                else "none was observed without it")
         text = (f"Delays of 1 ms or more per round of 1000 observations: {rate['old']:.2f} (old policy), "
                 f"{rate['fixed']:.2f} (fixed), {rate['old2']:.2f} (old, all processors), "
                 f"{rate['bare_old']:.2f} and {rate['bare_fixed']:.2f} (old and fixed without the live "
-                f"heap). Three idle epochs take {fmt_us(gi)} (median) over the live heap but only "
-                f"{fmt_us(gb)} (at most {fmt_us(max(self.gcidle_bare))}) without it")
+                f"heap). Three idle epochs take {fmt_us(gi)} (median) over the live heap but {bare}")
         v_bare = self.bare_verdict
-        if max(self.gcidle_bare) < 1000.0 and rate["bare_old"] > 0:
+        if bare_most is not None and bare_most < 1000.0 and rate["bare_old"] > 0:
             text += (f". Without the heap an idle episode cannot last a millisecond, yet "
                      f"{rate['bare_old']:.2f} delays per round remain there under the old policy "
                      f"({rate['bare_fixed']:.2f} under the fixed one; bstat on the rounds' maxima: "
