@@ -237,11 +237,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     // clock, so it converts none).
     const double hidden = rec.hidden_ticks() > 0 ? vm::to_ns(rec.hidden_ticks()) : 0;
     out.run_ns += std::max(0.0, static_cast<double>(t1 - t0) - hidden);
-    if (cal) {
-      const vm::BasePolicy policy = d.base.policy;
-      cal->fit(d.base);
-      d.base.policy = policy;
-    }
+    if (cal) cal->fit(d.base);
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;

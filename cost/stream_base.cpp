@@ -403,8 +403,6 @@ StreamCalibration::StreamCalibration(vm::ProbeMode mode, bool calls)
   ms_ += static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
 }
 
-StreamCalibration::~StreamCalibration() = default;
-
 void StreamCalibration::round() {
   const std::uint64_t t0 = vm::MonoClock::now();
   const std::size_t r = rounds_.size();

@@ -41,12 +41,10 @@ class StreamCalibration {
   // A round takes about 15 ms. Sets glibc to keep freed memory for reuse,
   // for the rest of the process (stream_base.cpp says why).
   StreamCalibration(vm::ProbeMode mode, bool calls);
-  ~StreamCalibration();
   // One kept round: every stream plain and timed, in this thread.
   void round();
   // The rounds from here on are the run's own.
   void mark() { from_mark_ = rounds_.size(); }
-  std::size_t rounds() const { return rounds_.size(); }
   // The shortest kept round, ms (0 before the first).
   double round_ms() const { return round_ms_; }
   // Sets base.stream_* from the run's own rounds when there are at least
