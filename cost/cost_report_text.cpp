@@ -27,10 +27,13 @@ void widen(Widths& w, std::string_view name, std::uint64_t count) {
 std::string dur(const CostData& d, double ticks) { return format_duration_ns(d.ns(ticks)); }
 
 // Where the stream base's rounds ran: before the run, or between its slices.
+// With rounds during the run, the level they set (StreamCalibration::fit).
 std::string rounds_when(const vm::Base& b) {
   if (b.stream_run_rounds == 0) return ", run before the program";
-  if (b.stream_run_rounds >= b.stream_rounds) return ", run between the program's slices";
-  return fmt::format(", {} of them between the program's slices", b.stream_run_rounds);
+  const std::string level = fmt::format(
+      ", scaled by {:.3f} to the rounds beside each stretch of the run", b.stream_level);
+  if (b.stream_run_rounds >= b.stream_rounds) return ", run between the program's slices" + level;
+  return fmt::format(", {} of them between the program's slices", b.stream_run_rounds) + level;
 }
 
 // `- name count mean min max std` (counts only: `- name count`).

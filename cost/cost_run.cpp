@@ -220,9 +220,10 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       const auto round_ticks =
           static_cast<std::uint64_t>(cal->round_ms() * 1e6 * vm::timer().ticks_per_ns);
       const std::uint64_t start = vm::now_ticks();
+      cal->begin_run();
       rec.set_interlude(
           [&cal, &rec, round_ticks, start] {
-            cal->round();
+            cal->round_in_run(rec.instructions());
             const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
             return std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
           },
@@ -237,7 +238,10 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     // clock, so it converts none).
     const double hidden = rec.hidden_ticks() > 0 ? vm::to_ns(rec.hidden_ticks()) : 0;
     out.run_ns += std::max(0.0, static_cast<double>(t1 - t0) - hidden);
-    if (cal) cal->fit(d.base);
+    if (cal) {
+      cal->end_run(rec.instructions());
+      cal->fit(d.base);
+    }
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;

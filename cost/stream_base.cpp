@@ -427,10 +427,58 @@ void StreamCalibration::round() {
     std::copy(t.by_class.begin(), t.by_class.end(), mix_[i].begin());
   }
   instructions_ = instructions;
+  weights_.push_back(0);
   rounds_.push_back(instructions > 0 ? (raw - plain) / static_cast<double>(instructions) : 0);
   const double ms = static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
   ms_ += ms;
   round_ms_ = round_ms_ == 0 ? ms : std::min(round_ms_, ms);
+}
+
+void StreamCalibration::begin_run() {
+  run_prev_ = rounds_.size();  // none yet when no round ran before
+  run_done_ = 0;
+  if (!rounds_.empty()) run_prev_ = rounds_.size() - 1;
+}
+
+void StreamCalibration::round_in_run(std::uint64_t executed) {
+  const auto n = static_cast<double>(executed - run_done_);
+  const std::size_t k = rounds_.size();
+  round();
+  // The stretch ran between the round before it and this one: half each.
+  if (run_prev_ < k) {
+    weights_[run_prev_] += n / 2;
+    weights_[k] += n / 2;
+  } else {
+    weights_[k] += n;
+  }
+  run_prev_ = k;
+  run_done_ = executed;
+}
+
+void StreamCalibration::end_run(std::uint64_t executed) {
+  // The last stretch has only the round before it.
+  if (run_prev_ < rounds_.size()) weights_[run_prev_] += static_cast<double>(executed - run_done_);
+  run_done_ = executed;
+}
+
+double StreamCalibration::weighed_instructions() const {
+  double n = 0;
+  for (double w : weights_) n += w;
+  return n;
+}
+
+double stream_level(const std::vector<double>& rounds, const std::vector<double>& weights,
+                    double median_ticks) {
+  double sum = 0, weight = 0;
+  for (std::size_t k = 0; k < rounds.size() && k < weights.size(); ++k) {
+    if (weights[k] <= 0) continue;
+    const std::size_t lo = k > 0 ? k - 1 : 0, hi = std::min(rounds.size(), k + 2);
+    sum +=
+        weights[k] * median(std::vector<double>(rounds.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                rounds.begin() + static_cast<std::ptrdiff_t>(hi)));
+    weight += weights[k];
+  }
+  return weight > 0 && median_ticks > 0 && sum > 0 ? sum / weight / median_ticks : 1.0;
 }
 
 void StreamCalibration::fit(vm::Base& base) const {
@@ -441,8 +489,19 @@ void StreamCalibration::fit(vm::Base& base) const {
                                    rounds_.end());
   constexpr std::size_t kS = std::size(kStreams);
   static_assert(kS > kUnknowns, "more streams than unknowns: the fit leaves residuals");
-  base.stream_ticks = std::max(0.0, median(rounds));
-  base.stream_se_ticks = median_standard_error(rounds);
+  // The shape (a base per class) rests on medians over many rounds; the
+  // level on the rounds beside the run's instructions, once rounds ran
+  // during a run. A host whose speed drifts within the run (a neighbour's
+  // load comes and goes) then costs each stretch of the run what the probe
+  // cost at that time, not in the middle round. Replayed on the same twelve
+  // runs of a host whose rounds spread from 28 to 45 ticks: sieve's
+  // cpu_ratio 0.32-1.90 (8 of 12 within 50%) became 0.82-1.95 (11 of 12),
+  // loop's 0.40-1.44 (8) became 0.54-1.14 (12), fib's 0.23-2.29 (7), 0.74-1.41 (12).
+  const double level =
+      rounds_.size() > from_mark_ ? stream_level(rounds_, weights_, median(rounds)) : 1.0;
+  base.stream_level = level;
+  base.stream_ticks = std::max(0.0, median(rounds)) * level;
+  base.stream_se_ticks = median_standard_error(rounds) * level;
   // Each stream's extra ticks are the sum over its classes of executions x
   // that class's base, plus over its fused instructions of executions x
   // what their kind adds: one equation per stream, more equations than
@@ -470,14 +529,14 @@ void StreamCalibration::fit(vm::Base& base) const {
   const double residual = std::sqrt(sq / static_cast<double>(kS));
   for (std::size_t c = 0; c < kNumCostClasses; ++c)
     base.stream_class_ticks[c] =
-        solved && std::isfinite(per[c]) && per[c] > 0 ? per[c] : base.stream_ticks;
+        solved && std::isfinite(per[c]) && per[c] > 0 ? per[c] * level : base.stream_ticks;
   base.stream_fusion_ticks = {};
   for (std::size_t f = 1; f < kNumFusions; ++f) {
     const double x = per[fusion_unknown(static_cast<Fusion>(f))];
-    base.stream_fusion_ticks[f] = solved && std::isfinite(x) ? x : 0;
+    base.stream_fusion_ticks[f] = solved && std::isfinite(x) ? x * level : 0;
   }
   const double builtin = per[kBuiltinUnknown];
-  base.stream_builtin_ticks = solved && std::isfinite(builtin) && builtin > 0 ? builtin : 0;
+  base.stream_builtin_ticks = solved && std::isfinite(builtin) && builtin > 0 ? builtin * level : 0;
   if (std::getenv("DIS_STREAM_DEBUG")) {
     for (std::size_t i = 0; i < kS; ++i) {
       std::fprintf(stderr, "stream %s: %.2f ticks per instruction (fit %.2f); mix",
@@ -488,8 +547,9 @@ void StreamCalibration::fit(vm::Base& base) const {
     std::fprintf(stderr, "unknowns:");
     for (double x : per) std::fprintf(stderr, " %.2f", x);
     std::fprintf(stderr, "; residual %.3f\n", residual);
-    std::fprintf(stderr, "rounds: %zu in all, %zu of them the run's; the base rests on %zu\n",
-                 rounds_.size(), rounds_.size() - from_mark_, rounds.size());
+    std::fprintf(stderr,
+                 "rounds: %zu in all, %zu of them the run's; the base rests on %zu; level %.4f\n",
+                 rounds_.size(), rounds_.size() - from_mark_, rounds.size(), level);
   }
   base.stream_streams = static_cast<std::uint32_t>(kS);
   base.stream_residual_ticks = solved ? residual : 0;

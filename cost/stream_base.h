@@ -45,10 +45,20 @@ class StreamCalibration {
   void round();
   // The rounds from here on are the run's own.
   void mark() { from_mark_ = rounds_.size(); }
+  // A costed run starts, runs a round between its slices once it has
+  // executed `executed` instructions, and ends: each stretch of the run
+  // between two rounds weighs on those two, by its instructions.
+  void begin_run();
+  void round_in_run(std::uint64_t executed);
+  void end_run(std::uint64_t executed);
+  // The instructions weighed so far, all runs (what the runs executed).
+  double weighed_instructions() const;
   // The shortest kept round, ms (0 before the first).
   double round_ms() const { return round_ms_; }
-  // Sets base.stream_* from the run's own rounds when there are at least
-  // kMinRunRounds of them, else from all.
+  // Sets base.stream_*: the per-class shape from the median over the run's
+  // own rounds when there are at least kMinRunRounds of them, else over
+  // all; when rounds ran during a run, its level from the rounds beside
+  // each stretch of the run (stream_level).
   void fit(vm::Base& base) const;
 
  private:
@@ -56,11 +66,21 @@ class StreamCalibration {
   bool calls_;
   std::vector<Module> modules_;
   std::vector<double> rounds_;              // per round: the probe's ticks per instruction
+  std::vector<double> weights_;             // per round: the run's instructions beside it
+  std::size_t run_prev_ = 0;                // the round before the run's current stretch
+  std::uint64_t run_done_ = 0;              // the run's instructions up to that round
   std::vector<std::vector<double>> extra_;  // per stream, per round: the probe's ticks
   std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
   std::uint64_t instructions_ = 0;          // of one round
   std::size_t from_mark_ = 0;
   double ms_ = 0, round_ms_ = 0;
 };
+
+// The level of the probe's cost over the run, relative to `median`: the
+// rounds, each the median of itself and its neighbours in time (one
+// disturbed round moves nothing), averaged with `weights` (the run's
+// instructions beside each), over `median`. 1 when nothing weighs.
+double stream_level(const std::vector<double>& rounds, const std::vector<double>& weights,
+                    double median);
 
 }  // namespace dis::cost

@@ -183,6 +183,11 @@ struct Base {
   // Of all rounds, those run between the costed run's slices (0: all ran
   // before it). The base rests on these alone when there are enough.
   std::uint32_t stream_run_rounds = 0;
+  // The factor the run's rounds put on the medians (every stream_* ticks
+  // figure above includes it): their mean, each smoothed with its
+  // neighbours, weighted by the run's instructions beside them, over their
+  // median. 1 when no round ran during the run.
+  double stream_level = 1;
   std::uint64_t stream_instructions = 0;
   double stream_spread_ticks = 0;
   // Standard error of the rounds' median (1.2533 x sigma / sqrt(rounds),

@@ -3,6 +3,7 @@
 // the probes' bookkeeping kept out of the attributed total, records rebased
 // without per-observation clamping bias, the count view starting without a
 // timer calibration, and --diff per source line.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cost_diff.h"
+#include "cost_report.h"
 #include "cost_run.h"
 #include "decode.h"
 #include "heap.h"
@@ -342,6 +344,61 @@ TEST(CostAccuracy, StreamBaseRoundsRunBetweenTheSlicesOutsideTheRun) {
   // disjoint parts of the whole.
   EXPECT_GT(o.data.wall_ns, 0);
   EXPECT_LE(o.data.wall_ns + b.stream_ms * 1e6, elapsed);
+  // The rounds during the run set the level, and the header says by how
+  // much.
+  EXPECT_TRUE(std::isfinite(b.stream_level));
+  EXPECT_GT(b.stream_level, 0);
+  std::ostringstream text;
+  write_report(text, o.data, ReportOptions{});
+  EXPECT_NE(text.str().find(fmt::format(", scaled by {:.3f} to the rounds beside each stretch",
+                                        b.stream_level)),
+            std::string::npos)
+      << text.str();
+}
+
+// Each stretch of a run between two rounds weighs on both, by its
+// instructions: all of them, once.
+TEST(CostAccuracy, StreamRoundsWeighTheRunsInstructionsOnce) {
+  StreamCalibration cal(vm::ProbeMode::Time, false);
+  for (int r = 0; r < 3; ++r) cal.round();
+  cal.mark();
+  cal.begin_run();
+  cal.round_in_run(1000);
+  cal.round_in_run(3000);
+  cal.end_run(3500);
+  EXPECT_DOUBLE_EQ(cal.weighed_instructions(), 3500);
+  // A second run (--repeat) starts counting from zero.
+  cal.begin_run();
+  cal.round_in_run(200);
+  cal.end_run(700);
+  EXPECT_DOUBLE_EQ(cal.weighed_instructions(), 4200);
+  vm::Base b;
+  cal.fit(b);
+  EXPECT_EQ(b.stream_run_rounds, 3u);
+  EXPECT_GT(b.stream_level, 0);
+  EXPECT_GT(b.stream_ticks, 0);
+}
+
+// The level: the rounds beside the run's instructions, each smoothed with
+// its neighbours, over the median.
+TEST(StreamLevel, FollowsTheRoundsBesideTheRun) {
+  // The host slowed for the second half; the run ran only then.
+  const std::vector<double> rounds = {30, 30, 30, 30, 40, 40, 40, 40};
+  EXPECT_DOUBLE_EQ(stream_level(rounds, {0, 0, 0, 0, 0, 5, 5, 0}, 35), 40.0 / 35);
+  // Weighted by instructions: three parts at 20, one at 40.
+  EXPECT_DOUBLE_EQ(stream_level({20, 20, 20, 40, 40, 40}, {0, 3, 0, 0, 1, 0}, 30), 25.0 / 30);
+}
+
+TEST(StreamLevel, OneDisturbedRoundMovesNothing) {
+  EXPECT_DOUBLE_EQ(stream_level({30, 30, 90, 30, 30}, {0, 0, 7, 0, 0}, 30), 1.0);
+  // At the end of the rounds, the neighbour on one side only.
+  EXPECT_DOUBLE_EQ(stream_level({30, 30, 30, 36}, {0, 0, 0, 4}, 30), 33.0 / 30);
+}
+
+TEST(StreamLevel, NothingWeighedIsOne) {
+  EXPECT_DOUBLE_EQ(stream_level({30, 40}, {0, 0}, 35), 1.0);
+  EXPECT_DOUBLE_EQ(stream_level({}, {}, 35), 1.0);
+  EXPECT_DOUBLE_EQ(stream_level({30, 40}, {1, 1}, 0), 1.0);
 }
 
 TEST(CostAccuracy, CountViewDoesNotCalibrateTheTimer) {

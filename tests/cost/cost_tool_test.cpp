@@ -469,6 +469,7 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
   EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
   EXPECT_EQ(j["base"]["stream_run_rounds"].get<int>(), 0);
+  EXPECT_EQ(j["base"]["stream_level"].get<double>(), 1.0) << "no round ran during the run";
   EXPECT_GT(j["base"]["stream_se_ticks"].get<double>(), 0);
   auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
