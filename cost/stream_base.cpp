@@ -496,7 +496,8 @@ void StreamCalibration::fit(vm::Base& base) const {
   // cost at that time, not in the middle round. Replayed on the same twelve
   // runs of a host whose rounds spread from 28 to 45 ticks: sieve's
   // cpu_ratio 0.32-1.90 (8 of 12 within 50%) became 0.82-1.95 (11 of 12),
-  // loop's 0.40-1.44 (8) became 0.54-1.14 (12), fib's 0.23-2.29 (7), 0.74-1.41 (12).
+  // loop's 0.40-1.44 (8) became 0.54-1.14 (12), and fib's 0.23-2.29 (7)
+  // became 0.74-1.41 (12).
   const double level =
       rounds_.size() > from_mark_ ? stream_level(rounds_, weights_, median(rounds)) : 1.0;
   base.stream_level = level;
