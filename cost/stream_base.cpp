@@ -435,9 +435,8 @@ void StreamCalibration::round() {
 }
 
 void StreamCalibration::begin_run() {
-  run_prev_ = rounds_.size();  // none yet when no round ran before
+  run_prev_ = rounds_.empty() ? kNoRound : rounds_.size() - 1;
   run_done_ = 0;
-  if (!rounds_.empty()) run_prev_ = rounds_.size() - 1;
 }
 
 void StreamCalibration::round_in_run(std::uint64_t executed) {
@@ -445,7 +444,7 @@ void StreamCalibration::round_in_run(std::uint64_t executed) {
   const std::size_t k = rounds_.size();
   round();
   // The stretch ran between the round before it and this one: half each.
-  if (run_prev_ < k) {
+  if (run_prev_ != kNoRound) {
     weights_[run_prev_] += n / 2;
     weights_[k] += n / 2;
   } else {
@@ -457,7 +456,7 @@ void StreamCalibration::round_in_run(std::uint64_t executed) {
 
 void StreamCalibration::end_run(std::uint64_t executed) {
   // The last stretch has only the round before it.
-  if (run_prev_ < rounds_.size()) weights_[run_prev_] += static_cast<double>(executed - run_done_);
+  if (run_prev_ != kNoRound) weights_[run_prev_] += static_cast<double>(executed - run_done_);
   run_done_ = executed;
 }
 
@@ -498,10 +497,10 @@ void StreamCalibration::fit(vm::Base& base) const {
   // cpu_ratio 0.32-1.90 (8 of 12 within 50%) became 0.82-1.95 (11 of 12),
   // loop's 0.40-1.44 (8) became 0.54-1.14 (12), and fib's 0.23-2.29 (7)
   // became 0.74-1.41 (12).
-  const double level =
-      rounds_.size() > from_mark_ ? stream_level(rounds_, weights_, median(rounds)) : 1.0;
+  const double middle = median(rounds);
+  const double level = rounds_.size() > from_mark_ ? stream_level(rounds_, weights_, middle) : 1.0;
   base.stream_level = level;
-  base.stream_ticks = std::max(0.0, median(rounds)) * level;
+  base.stream_ticks = std::max(0.0, middle) * level;
   base.stream_se_ticks = median_standard_error(rounds) * level;
   // Each stream's extra ticks are the sum over its classes of executions x
   // that class's base, plus over its fused instructions of executions x

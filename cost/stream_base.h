@@ -65,9 +65,10 @@ class StreamCalibration {
   vm::ProbeMode mode_;
   bool calls_;
   std::vector<Module> modules_;
-  std::vector<double> rounds_;              // per round: the probe's ticks per instruction
-  std::vector<double> weights_;             // per round: the run's instructions beside it
-  std::size_t run_prev_ = 0;                // the round before the run's current stretch
+  std::vector<double> rounds_;   // per round: the probe's ticks per instruction
+  std::vector<double> weights_;  // per round: the run's instructions beside it
+  static constexpr std::size_t kNoRound = SIZE_MAX;
+  std::size_t run_prev_ = kNoRound;         // the round before the run's current stretch
   std::uint64_t run_done_ = 0;              // the run's instructions up to that round
   std::vector<std::vector<double>> extra_;  // per stream, per round: the probe's ticks
   std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
