@@ -38,8 +38,14 @@ double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
 }  // namespace
 
 Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
-                     const std::vector<double>& plain_cpu) {
+                     const std::vector<double>& plain_cpu, const HostGauge& gauge) {
   Accuracy a;
+  if (gauge.run_ticks > 0 && !gauge.plain_ticks.empty()) {
+    a.host_run_ticks = gauge.run_ticks;
+    a.host_plain_ticks = describe(gauge.plain_ticks).median;
+    a.host_gauges = static_cast<int>(gauge.plain_ticks.size());
+    a.host_drift = a.host_plain_ticks > 0 ? a.host_run_ticks / a.host_plain_ticks : 0;
+  }
   a.plain_runs = static_cast<int>(plain_wall.size());
   if (!plain_wall.empty()) {
     const SampleStats w = describe(plain_wall);
@@ -100,6 +106,7 @@ Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
     pa.bias_ns = a.instructions > 0 ? (pa.attributed_ns - a.plain_ns) / a.instructions : 0;
     const double own = pa.attributed_ns - a.preempted_inside_ns - a.interrupts_ns;
     pa.cpu_ratio = a.plain_cpu_ns > 0 ? own / a.plain_cpu_ns : 0;
+    pa.cpu_ratio_host = a.host_drift > 0 ? pa.cpu_ratio / a.host_drift : 0;
     if (p == vm::BasePolicy::Stream) {
       const double uncertain_ns = d.ns(2 * d.base.stream_se_ticks) * a.instructions;
       pa.ratio_uncertainty = a.plain_ns > 0 ? uncertain_ns / a.plain_ns : 0;
@@ -140,6 +147,12 @@ std::string accuracy_text(const Accuracy& a) {
       vm::kPreemptedBucket, format_duration_ns(a.preempted_inside_ns - a.preempted_removed_ns),
       format_duration_ns(a.interrupts_ns), vm::kInterruptsBucket,
       format_duration_ns(a.above_p99_ns));
+  if (a.host_drift > 0)
+    s += fmt::format(
+        "accuracy: host gauge: the plain streams ran {:.2f} ticks per instruction beside the "
+        "costed run, {:.2f} beside the plain runs (median of {}): the costed run met a host {:.3f} "
+        "times as slow; ratios to the CPU time with that taken out follow each policy's\n",
+        a.host_run_ticks, a.host_plain_ticks, a.host_gauges, a.host_drift);
   if (a.overlap_ns > 0)
     s += fmt::format(
         "accuracy: {} per run was recorded while a thread waited in a builtin, and is in that "
@@ -153,7 +166,7 @@ std::string accuracy_text(const Accuracy& a) {
     s += fmt::format(
         "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
         "residual bias {:.2f} ns per instruction; less preemption and interrupts, ratio {} to "
-        "the CPU time{}{}\n",
+        "the CPU time{}{}{}\n",
         vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
         p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
         p.bias_ns, cpu,
@@ -163,7 +176,9 @@ std::string accuracy_text(const Accuracy& a) {
             : "",
         p.clipped_ns > 0 ? fmt::format("; {} of it where the base exceeded a pc's ticks (clamped)",
                                        format_duration_ns(p.clipped_ns))
-                         : "");
+                         : "",
+        p.cpu_ratio_host > 0 ? fmt::format("; {:.3f} on the plain runs' host", p.cpu_ratio_host)
+                             : "");
   }
   return s;
 }
@@ -181,7 +196,8 @@ nlohmann::json accuracy_json(const Accuracy& a) {
                         {"cpu_ratio", p.cpu_ratio},
                         {"ratio_uncertainty", p.ratio_uncertainty},
                         {"cpu_ratio_uncertainty", p.cpu_ratio_uncertainty},
-                        {"clipped_ns", p.clipped_ns}});
+                        {"clipped_ns", p.clipped_ns},
+                        {"cpu_ratio_host", p.cpu_ratio_host}});
   }
   const PolicyAccuracy none;
   const PolicyAccuracy& c = chosen ? *chosen : none;
@@ -203,6 +219,11 @@ nlohmann::json accuracy_json(const Accuracy& a) {
           {"overlap_ns", a.overlap_ns},
           {"cpu_ratio", c.cpu_ratio},
           {"above_p99_ns", a.above_p99_ns},
+          {"host_run_ticks", a.host_run_ticks},
+          {"host_plain_ticks", a.host_plain_ticks},
+          {"host_gauges", a.host_gauges},
+          {"host_drift", a.host_drift},
+          {"cpu_ratio_host", c.cpu_ratio_host},
           {"policies", std::move(policies)}};
 }
 

@@ -28,6 +28,17 @@ struct PolicyAccuracy {
   // Per run: what clamping each pc at zero added back where this base
   // exceeded the pc's raw ticks (included in attributed_ns).
   double clipped_ns = 0;
+  // cpu_ratio over Accuracy::host_drift: what it would be had the host run
+  // the costed run as fast as the plain runs (0 without a gauge).
+  double cpu_ratio_host = 0;
+};
+
+// The host's speed beside the costed run and beside the plain runs, from
+// the stream calibration's plain streams (StreamCalibration::plain_gauge,
+// run_plain_ticks), in ticks per instruction. Empty: not gauged.
+struct HostGauge {
+  double run_ticks = 0;             // beside the costed run
+  std::vector<double> plain_ticks;  // one per gauge, beside the plain runs
 };
 
 struct Accuracy {
@@ -52,6 +63,12 @@ struct Accuracy {
   // overlap_ticks), counted once in every attributed_ns.
   double overlap_ns = 0;
   double above_p99_ns = 0;  // per run, included in every attributed_ns
+  // The host gauge: plain streams' ticks per instruction beside the costed
+  // run and (median) beside the plain runs, and their ratio: above 1, the
+  // host ran the costed run slower than the plain runs, and every ratio
+  // is high by about that factor without the probes being wrong. 0: none.
+  double host_run_ticks = 0, host_plain_ticks = 0, host_drift = 0;
+  int host_gauges = 0;
   vm::BasePolicy chosen = vm::BasePolicy::Min;
   std::vector<PolicyAccuracy> policies;  // min, median, mean
 };
@@ -62,7 +79,7 @@ constexpr double kNoisyPlainSpread = 0.20;
 
 // `plain_wall` and `plain_cpu`: one entry per plain run, in ns.
 Accuracy accuracy_of(const CostData& d, const std::vector<double>& plain_wall,
-                     const std::vector<double>& plain_cpu);
+                     const std::vector<double>& plain_cpu, const HostGauge& gauge = {});
 std::string accuracy_text(const Accuracy& a);
 // The chosen policy's figures at the top level (as before), all policies
 // under "policies" (cost_schema.json).

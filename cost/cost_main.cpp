@@ -259,19 +259,26 @@ int main(int argc, char** argv) {
     nlohmann::json accuracy_json;
     if (accuracy) {
       std::vector<double> plain, plain_cpu;
+      cost::HostGauge gauge;
       int st = 0;
       {
         // The program's output of the plain runs is not shown again.
         std::ostringstream sink;
         cost::RunSpec quiet = spec;
         quiet.vm.out = &sink;
+        // The host gauged before each plain run and after the last, as the
+        // rounds gauged it beside the costed run.
+        const cost::StreamCalibration* cal = outcome.calibration.get();
+        if (cal) gauge.run_ticks = cal->run_plain_ticks();
         for (int i = 0; i < kPlainRuns; ++i) {
+          if (cal) gauge.plain_ticks.push_back(cal->plain_gauge());
           double cpu = 0;
           plain.push_back(cost::run_plain(main_module, quiet, st, &cpu));
           plain_cpu.push_back(cpu);
         }
+        if (cal) gauge.plain_ticks.push_back(cal->plain_gauge());
       }
-      const cost::Accuracy a = cost::accuracy_of(outcome.data, plain, plain_cpu);
+      const cost::Accuracy a = cost::accuracy_of(outcome.data, plain, plain_cpu, gauge);
       accuracy_text = cost::accuracy_text(a);
       accuracy_json = cost::accuracy_json(a);
     }

@@ -250,6 +250,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   }
   d.wall_ns = out.run_ns;
   d.timer_calibrated = vm::timer_calibrated();
+  out.calibration = std::move(cal);
   return out;
 }
 

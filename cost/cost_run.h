@@ -11,6 +11,7 @@
 
 #include "cost_data.h"
 #include "cost_probe.h"
+#include "stream_base.h"
 #include "vm.h"
 
 namespace dis::cost {
@@ -43,6 +44,9 @@ struct RunOutcome {
   std::uint64_t instructions = 0;  // per run (the last run)
   double run_ns = 0;               // wall time of the runs, summed
   vm::GcStats gc;                  // the collector's counters (the last run)
+  // The stream calibration, when one ran (the stream base, --accuracy):
+  // its plain streams gauge the host beside the plain runs.
+  std::unique_ptr<StreamCalibration> calibration;
 };
 
 // Runs spec.repeat times (a fresh VM each run) and merges the records.

@@ -428,6 +428,7 @@ void StreamCalibration::round() {
   }
   instructions_ = instructions;
   weights_.push_back(0);
+  plain_.push_back(instructions > 0 ? plain / static_cast<double>(instructions) : 0);
   rounds_.push_back(instructions > 0 ? (raw - plain) / static_cast<double>(instructions) : 0);
   const double ms = static_cast<double>(vm::MonoClock::now() - t0) / 1e6;
   ms_ += ms;
@@ -458,6 +459,24 @@ void StreamCalibration::end_run(std::uint64_t executed) {
   // The last stretch has only the round before it.
   if (run_prev_ != kNoRound) weights_[run_prev_] += static_cast<double>(executed - run_done_);
   run_done_ = executed;
+}
+
+double StreamCalibration::plain_gauge() const {
+  double ticks = 0, instructions = 0;
+  for (const Module& m : modules_) {
+    const Run p = run_plain_stream(m);
+    ticks += p.ticks;
+    instructions += static_cast<double>(p.instructions);
+  }
+  return instructions > 0 ? ticks / instructions : 0;
+}
+
+double StreamCalibration::run_plain_ticks() const {
+  if (plain_.empty()) return 0;
+  if (weighed_instructions() > 0) return stream_level(plain_, weights_, 1.0);
+  const std::size_t from = plain_.size() > kMinRunRounds ? plain_.size() - kMinRunRounds : 0;
+  return median(
+      std::vector<double>(plain_.begin() + static_cast<std::ptrdiff_t>(from), plain_.end()));
 }
 
 double StreamCalibration::weighed_instructions() const {

@@ -53,6 +53,16 @@ class StreamCalibration {
   void end_run(std::uint64_t executed);
   // The instructions weighed so far, all runs (what the runs executed).
   double weighed_instructions() const;
+  // The host's speed now: every stream run plain once, in ticks per
+  // instruction (not kept as a round). Taken beside a program's plain runs
+  // and set against run_plain_ticks(), it says how much slower or faster
+  // the host ran the costed run than the plain runs it is compared with.
+  double plain_gauge() const;
+  // The plain streams' ticks per instruction beside the runs: weighed by
+  // the runs' instructions as stream_level weighs the rounds, or, when no
+  // round ran during a run, the median of the last kMinRunRounds rounds
+  // (those just before it). 0 before the first round.
+  double run_plain_ticks() const;
   // The shortest kept round, ms (0 before the first).
   double round_ms() const { return round_ms_; }
   // Sets base.stream_*: the per-class shape from the median over the run's
@@ -67,6 +77,7 @@ class StreamCalibration {
   std::vector<Module> modules_;
   std::vector<double> rounds_;   // per round: the probe's ticks per instruction
   std::vector<double> weights_;  // per round: the run's instructions beside it
+  std::vector<double> plain_;    // per round: the plain streams' ticks per instruction
   static constexpr std::size_t kNoRound = SIZE_MAX;
   std::size_t run_prev_ = kNoRound;         // the round before the run's current stretch
   std::uint64_t run_done_ = 0;              // the run's instructions up to that round

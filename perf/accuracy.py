@@ -121,6 +121,11 @@ def main():
     uncertain = {n: [] for n in names}
     # name -> [seconds of steal (/proc/stat) during its cost run, per repeat]
     stolen = {n: [] for n in names}
+    # name -> [the host gauge's drift per repeat: the plain streams' ticks per
+    # instruction beside the costed run over those beside the plain runs]
+    drifts = {n: [] for n in names}
+    # name -> [the stream policy's ratio over the drift, per repeat]
+    hosted = {n: [] for n in names}
     reported = {}
     failed = False
     for r in range(args.repeats):
@@ -161,6 +166,10 @@ def main():
                     uncertain[name].append(u)
             for policy, ratio in ratios(report, key).items():
                 results[name].setdefault(policy, []).append(ratio)
+            drift = acc.get("host_drift") or 0
+            if drift > 0:
+                drifts[name].append(drift)
+                hosted[name].append(ratios(report, key)["stream"] / drift)
 
     classic = [n for n in names if n != BASE_SAMPLE]
     print(f"\nAttributed time / plain run time, {args.repeats} repeats, size {args.size}, "
@@ -172,8 +181,12 @@ def main():
           " repeats: the host's own noise; stream +/-: median over the repeats of two standard"
           " errors of the stream base's calibration, as a share of the plain run; steal: the"
           " hypervisor's steal time during the cost run, median and largest, ms)")
+    print("(drift: the plain calibration streams' ticks per instruction beside the costed run over"
+          " those beside the plain runs, min..max median: above 1 the costed run met a slower host;"
+          " stream/drift: the stream ratio had it met the plain runs' host)")
     header = (f"{'program':10}" + "".join(f"{p:>26}" for p in POLICIES) + f"{'plain spread':>16}"
-              + f"{'stream +/-':>12}" + f"{'steal':>14}")
+              + f"{'stream +/-':>12}" + f"{'steal':>14}" + f"{'drift':>20}"
+              + f"{'stream/drift':>24}")
     print(header)
     print("-" * len(header))
     table = {}
@@ -197,8 +210,18 @@ def main():
         st = stolen[name]
         table[name]["steal_s"] = st
         steal = f"{statistics.median(st) * 1e3:.0f} ({max(st) * 1e3:.0f})" if st else "n/a"
+        dr = drifts[name]
+        table[name]["host_drift"] = dr
+        drift = f"{min(dr):.2f}..{max(dr):.2f} {statistics.median(dr):.2f}" if dr else "n/a"
+        ho = hosted[name]
+        s = summarize(ho)
+        table[name]["stream_over_drift"] = {"values": ho, "within": sum(within(v, tol) for v in ho),
+                                            **(s or {})}
+        adjusted = ("n/a" if s is None else
+                    f"{s['min']:.2f}..{s['max']:.2f} {s['median']:.2f} "
+                    f"{table[name]['stream_over_drift']['within']}/{len(ho)}")
         print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}{band:>12}"
-              f"{steal:>14}")
+              f"{steal:>14}{drift:>20}{adjusted:>24}")
 
     all_within = {}
     for policy in POLICIES:
@@ -209,9 +232,14 @@ def main():
                 count += 1
         all_within[policy] = count
     if classic:
+        hosted_all = sum(
+            1 for r in range(args.repeats)
+            if all(r < len(hosted[n]) and within(hosted[n][r], CLASSIC_TOLERANCE) for n in classic))
+        all_within["stream_over_drift"] = hosted_all
         print("\nRepeats with every classic program within "
               f"{CLASSIC_TOLERANCE:.0%} at once: " +
-              ", ".join(f"{p} {all_within[p]}/{args.repeats}" for p in POLICIES))
+              ", ".join(f"{p} {all_within[p]}/{args.repeats}" for p in POLICIES) +
+              f"; stream/drift {hosted_all}/{args.repeats}")
 
     result = {
         "schema": SCHEMA,

@@ -1,6 +1,7 @@
 // cost --accuracy from a synthetic CostData: every base policy weighed from
 // the same raw ticks (clamped per pc as the report clamps), preemption
 // shared between instructions and bookkeeping, text and JSON.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -185,6 +186,43 @@ TEST(AccuracyReport, StreamRatiosCarryTheCalibrationsUncertainty) {
   std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
   test::SchemaChecker checker(nlohmann::json::parse(in)["properties"]["accuracy"]);
   EXPECT_TRUE(checker.check(j).empty());
+}
+
+// The host gauge: the plain streams took 6 ticks per instruction beside the
+// costed run and a median of 5 beside the plain runs, so the costed run met
+// a host 1.2 times as slow, and each CPU ratio over 1.2 is what it would
+// have been on the plain runs' host.
+TEST(AccuracyReport, HostGaugeSaysHowFarTheHostMovedAndTakesItOut) {
+  const HostGauge gauge{6.0, {4.0, 5.0, 5.5, 5.0, 4.5, 5.0}};
+  const Accuracy a = accuracy_of(make_data(), {2000}, {1000}, gauge);
+  EXPECT_DOUBLE_EQ(a.host_run_ticks, 6.0);
+  EXPECT_DOUBLE_EQ(a.host_plain_ticks, 5.0);
+  EXPECT_EQ(a.host_gauges, 6);
+  EXPECT_DOUBLE_EQ(a.host_drift, 1.2);
+  ASSERT_EQ(a.policies.size(), 3u);
+  for (const PolicyAccuracy& p : a.policies)
+    EXPECT_DOUBLE_EQ(p.cpu_ratio_host, p.cpu_ratio / 1.2) << base_policy_name(p.policy);
+  const std::string t = accuracy_text(a);
+  EXPECT_NE(t.find("accuracy: host gauge: the plain streams ran 6.00 ticks per instruction beside "
+                   "the costed run, 5.00 beside the plain runs (median of 6): the costed run met "
+                   "a host 1.200 times as slow"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find(fmt::format("; {:.3f} on the plain runs' host\n", a.policies[1].cpu_ratio_host)),
+            std::string::npos)
+      << t;
+  const nlohmann::json j = accuracy_json(a);
+  EXPECT_DOUBLE_EQ(j["host_drift"].get<double>(), 1.2);
+  EXPECT_DOUBLE_EQ(j["cpu_ratio_host"].get<double>(), a.policies[1].cpu_ratio / 1.2);
+  std::ifstream in(std::string(DIS_SOURCE_DIR) + "/cost/cost_schema.json");
+  test::SchemaChecker checker(nlohmann::json::parse(in)["properties"]["accuracy"]);
+  EXPECT_TRUE(checker.check(j).empty());
+  // Not gauged (no calibration ran): nothing said, nothing taken out.
+  const Accuracy none = accuracy_of(make_data(), {2000}, {1000});
+  EXPECT_EQ(none.host_drift, 0);
+  EXPECT_EQ(none.policies[1].cpu_ratio_host, 0);
+  EXPECT_EQ(accuracy_text(none).find("host gauge"), std::string::npos);
+  EXPECT_EQ(accuracy_text(none).find("plain runs' host"), std::string::npos);
 }
 
 TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTime) {

@@ -379,6 +379,34 @@ TEST(CostAccuracy, StreamRoundsWeighTheRunsInstructionsOnce) {
   EXPECT_GT(b.stream_ticks, 0);
 }
 
+// The host gauge reads the plain streams: before any round nothing; after
+// rounds, the plain ticks per instruction of the rounds, which a gauge taken
+// now matches (the median of three, so one preemption moves nothing) to
+// well within the probe's several-fold cost over a plain instruction.
+TEST(CostAccuracy, HostGaugeReadsThePlainStreams) {
+  StreamCalibration cal(vm::ProbeMode::Time, false);
+  EXPECT_EQ(cal.run_plain_ticks(), 0);
+  for (int r = 0; r < 3; ++r) cal.round();
+  const double rounds = cal.run_plain_ticks();
+  std::vector<double> g;
+  for (int i = 0; i < 3; ++i) g.push_back(cal.plain_gauge());
+  std::sort(g.begin(), g.end());
+  ASSERT_GT(rounds, 0);
+  ASSERT_GT(g[1], 0);
+  EXPECT_LT(g[1] / rounds, 3.0) << g[1] << " against " << rounds;
+  EXPECT_GT(g[1] / rounds, 1 / 3.0) << g[1] << " against " << rounds;
+  // The rounds during a run are the ones that gauge it.
+  cal.mark();
+  cal.begin_run();
+  cal.round_in_run(1000);
+  cal.end_run(2000);
+  EXPECT_GT(cal.run_plain_ticks(), 0);
+  vm::Base b;
+  cal.fit(b);
+  // A plain stream instruction costs less than the probe adds to it.
+  EXPECT_LT(cal.run_plain_ticks(), b.stream_ticks);
+}
+
 // The level: the rounds beside the run's instructions, each smoothed with
 // its neighbours, over the median.
 TEST(StreamLevel, FollowsTheRoundsBesideTheRun) {

@@ -447,6 +447,10 @@ TEST(CostTool, AccuracyReportsTheRatio) {
     EXPECT_NE(r.out.find(std::string("accuracy ") + p), std::string::npos) << p << r.out;
   EXPECT_NE(r.out.find(", reported): attributed "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(", ratio "), std::string::npos);
+  // The host gauged before each of the five plain runs and after the last.
+  EXPECT_NE(r.out.find("accuracy: host gauge: the plain streams ran "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" beside the plain runs (median of 6): "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" on the plain runs' host\n"), std::string::npos) << r.out;
 }
 
 // --base stream names its calibration in the header, per instruction class;
@@ -470,6 +474,12 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
   EXPECT_EQ(j["base"]["stream_run_rounds"].get<int>(), 0);
   EXPECT_EQ(j["base"]["stream_level"].get<double>(), 1.0) << "no round ran during the run";
+  json ja = timed_json("--accuracy " + src("samples/loop.b"), "gauge.json");
+  EXPECT_EQ(ja["accuracy"]["host_gauges"].get<int>(), 6);
+  EXPECT_GT(ja["accuracy"]["host_drift"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(ja["accuracy"]["host_drift"].get<double>(),
+                   ja["accuracy"]["host_run_ticks"].get<double>() /
+                       ja["accuracy"]["host_plain_ticks"].get<double>());
   EXPECT_GT(j["base"]["stream_se_ticks"].get<double>(), 0);
   auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
