@@ -149,9 +149,9 @@ std::string accuracy_text(const Accuracy& a) {
       format_duration_ns(a.above_p99_ns));
   if (a.host_drift > 0)
     s += fmt::format(
-        "accuracy: host gauge: the plain streams ran {:.2f} ticks per instruction beside the "
-        "costed run, {:.2f} beside the plain runs (median of {}): the costed run met a host {:.3f} "
-        "times as slow; ratios to the CPU time with that taken out follow each policy's\n",
+        "accuracy: host gauge: the plain streams took {:.2f} ticks per instruction beside the "
+        "costed run, {:.2f} beside the plain runs (median of {}): drift {:.3f} (above 1 the "
+        "costed run met a slower host); each policy's CPU ratio over the drift ends its line\n",
         a.host_run_ticks, a.host_plain_ticks, a.host_gauges, a.host_drift);
   if (a.overlap_ns > 0)
     s += fmt::format(

@@ -448,7 +448,8 @@ TEST(CostTool, AccuracyReportsTheRatio) {
   EXPECT_NE(r.out.find(", reported): attributed "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(", ratio "), std::string::npos);
   // The host gauged before each of the five plain runs and after the last.
-  EXPECT_NE(r.out.find("accuracy: host gauge: the plain streams ran "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("accuracy: host gauge: the plain streams took "), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find(" beside the plain runs (median of 6): "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" on the plain runs' host\n"), std::string::npos) << r.out;
 }
