@@ -262,10 +262,12 @@ int main(int argc, char** argv) {
       cost::HostGauge gauge;
       int st = 0;
       {
-        // The program's output of the plain runs is not shown again.
+        // The program's output and diagnostics of the plain runs are not
+        // shown again (a failing program said why once, in the costed run).
         std::ostringstream sink;
         cost::RunSpec quiet = spec;
         quiet.vm.out = &sink;
+        quiet.vm.err = &sink;
         // The host gauged before each plain run and after the last, as the
         // rounds gauged it beside the costed run.
         const cost::StreamCalibration* cal = outcome.calibration.get();

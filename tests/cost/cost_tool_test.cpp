@@ -503,6 +503,13 @@ TEST(CostTool, ProgramFailureIsStatusOneWithAReport) {
   auto [status2, report2] = cost_report("--count " + bad, "raise2.txt");
   EXPECT_EQ(status2, 1);
   EXPECT_NE(report2.find("raise"), std::string::npos) << report2;
+  // With --accuracy the plain runs fail too, silently: the costed run said
+  // why, once.
+  auto r = run_shell(tool("cost") + " --accuracy " + bad + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.status, 1);
+  const std::size_t first = r.out.find("boom");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("boom", first + 1), std::string::npos) << r.out;
 }
 
 TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
