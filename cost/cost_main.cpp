@@ -5,6 +5,7 @@
 //   cost --diff a.json b.json [-c 95]
 // Exit status (DESIGN Conventions): 0 success; 1 the program failed (the
 // report is still written); 2 usage error or unreadable/malformed input.
+#include <fmt/format.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -114,7 +115,10 @@ int main(int argc, char** argv) {
                  "clock (clock_gettime); default from DIS_TIMER")
       ->check(CLI::IsMember({"rdtsc", "rdtscp", "clock"}));
   app.add_flag("--accuracy", accuracy,
-               "also run without probes; compare the plain run time with the attributed total");
+               fmt::format("also run {} times without probes; compare the plain run time with the "
+                           "attributed total, per base policy, and gauge how far the host moved "
+                           "between the two",
+                           kPlainRuns));
   app.add_option("--repeat", repeat, "run N times and merge (with run-to-run spread per line)")
       ->check(CLI::Range(1u, 100000u));
   app.add_option("--pin", pin, "pin the run to this CPU")->check(CLI::NonNegativeNumber);
