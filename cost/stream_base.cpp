@@ -371,6 +371,21 @@ double median_standard_error(const std::vector<double>& v) {
   return 1.2533 * sigma / std::sqrt(static_cast<double>(v.size()));
 }
 
+// The rounds beside the run: each the median of itself and its neighbours
+// in time, averaged with `weights`; 0 when nothing weighs.
+double weighed_rounds(const std::vector<double>& rounds, const std::vector<double>& weights) {
+  double sum = 0, weight = 0;
+  for (std::size_t k = 0; k < rounds.size() && k < weights.size(); ++k) {
+    if (weights[k] <= 0) continue;
+    const std::size_t lo = k > 0 ? k - 1 : 0, hi = std::min(rounds.size(), k + 2);
+    sum +=
+        weights[k] * median(std::vector<double>(rounds.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                rounds.begin() + static_cast<std::ptrdiff_t>(hi)));
+    weight += weights[k];
+  }
+  return weight > 0 && sum > 0 ? sum / weight : 0;
+}
+
 }  // namespace
 
 StreamCalibration::StreamCalibration(vm::ProbeMode mode, bool calls)
@@ -473,7 +488,7 @@ double StreamCalibration::plain_gauge() const {
 
 double StreamCalibration::run_plain_ticks() const {
   if (plain_.empty()) return 0;
-  if (weighed_instructions() > 0) return stream_level(plain_, weights_, 1.0);
+  if (const double beside = weighed_rounds(plain_, weights_); beside > 0) return beside;
   const std::size_t from = plain_.size() > kMinRunRounds ? plain_.size() - kMinRunRounds : 0;
   return median(
       std::vector<double>(plain_.begin() + static_cast<std::ptrdiff_t>(from), plain_.end()));
@@ -487,16 +502,8 @@ double StreamCalibration::weighed_instructions() const {
 
 double stream_level(const std::vector<double>& rounds, const std::vector<double>& weights,
                     double median_ticks) {
-  double sum = 0, weight = 0;
-  for (std::size_t k = 0; k < rounds.size() && k < weights.size(); ++k) {
-    if (weights[k] <= 0) continue;
-    const std::size_t lo = k > 0 ? k - 1 : 0, hi = std::min(rounds.size(), k + 2);
-    sum +=
-        weights[k] * median(std::vector<double>(rounds.begin() + static_cast<std::ptrdiff_t>(lo),
-                                                rounds.begin() + static_cast<std::ptrdiff_t>(hi)));
-    weight += weights[k];
-  }
-  return weight > 0 && median_ticks > 0 && sum > 0 ? sum / weight / median_ticks : 1.0;
+  const double beside = weighed_rounds(rounds, weights);
+  return median_ticks > 0 && beside > 0 ? beside / median_ticks : 1.0;
 }
 
 void StreamCalibration::fit(vm::Base& base) const {

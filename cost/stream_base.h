@@ -58,8 +58,9 @@ class StreamCalibration {
   // and set against run_plain_ticks(), it says how much slower or faster
   // the host ran the costed run than the plain runs it is compared with.
   double plain_gauge() const;
-  // The plain streams' ticks per instruction beside the runs: weighed by
-  // the runs' instructions as stream_level weighs the rounds, or, when no
+  // The plain streams' ticks per instruction beside the runs, smoothed and
+  // weighed by the runs' instructions as stream_level weighs the probe's
+  // cost, or, when no
   // round ran during a run, the median of the last kMinRunRounds rounds
   // (those just before it). 0 before the first round.
   double run_plain_ticks() const;

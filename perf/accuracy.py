@@ -79,6 +79,16 @@ def summarize(values):
     return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
+def ratio_cell(values, tolerance):
+    """(JSON entry, table cell) of one program's ratios: min..max median, repeats within."""
+    s = summarize(values)
+    ok = sum(within(v, tolerance) for v in values)
+    entry = {"values": values, "within": ok, **(s or {})}
+    text = ("n/a" if s is None else
+            f"{s['min']:.2f}..{s['max']:.2f} {s['median']:.2f} {ok}/{len(values)}")
+    return entry, text
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Repeat cost --accuracy over the classic programs and the BASE sample; "
@@ -195,12 +205,8 @@ def main():
         cells = []
         table[name] = {}
         for policy in POLICIES:
-            values = results[name].get(policy, [])
-            s = summarize(values)
-            ok = sum(within(v, tol) for v in values)
-            table[name][policy] = {"values": values, "within": ok, **(s or {})}
-            cells.append("n/a" if s is None else
-                         f"{s['min']:.2f}..{s['max']:.2f} {s['median']:.2f} {ok}/{len(values)}")
+            table[name][policy], cell = ratio_cell(results[name].get(policy, []), tol)
+            cells.append(cell)
         sp = spreads[name]
         table[name]["plain_spread"] = sp
         spread = f"{statistics.median(sp):.0%} ({max(sp):.0%})" if sp else "n/a"
@@ -213,13 +219,7 @@ def main():
         dr = drifts[name]
         table[name]["host_drift"] = dr
         drift = f"{min(dr):.2f}..{max(dr):.2f} {statistics.median(dr):.2f}" if dr else "n/a"
-        ho = hosted[name]
-        s = summarize(ho)
-        table[name]["stream_over_drift"] = {"values": ho, "within": sum(within(v, tol) for v in ho),
-                                            **(s or {})}
-        adjusted = ("n/a" if s is None else
-                    f"{s['min']:.2f}..{s['max']:.2f} {s['median']:.2f} "
-                    f"{table[name]['stream_over_drift']['within']}/{len(ho)}")
+        table[name]["stream_over_drift"], adjusted = ratio_cell(hosted[name], tol)
         print(f"{name:10}" + "".join(f"{c:>26}" for c in cells) + f"{spread:>16}{band:>12}"
               f"{steal:>14}{drift:>20}{adjusted:>24}")
 
