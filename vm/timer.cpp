@@ -37,22 +37,39 @@ std::uint64_t median_of(std::vector<std::uint64_t> v) {
   return *mid;
 }
 
+}  // namespace
+
+std::string tsc_refusal(const TscFeatures& f, ClockRead read) {
+  if (!f.extended_leaves) return "cpuid has no leaf 0x80000007";
+  if (!f.tsc) return "no TSC";
+  // Only the fenced read needs RDTSCP: some hypervisors (bhyve) hide it
+  // while rdtsc itself works at full speed.
+  if (read == ClockRead::TscFenced && !f.rdtscp) return "no RDTSCP (asked for by DIS_TIMER=rdtscp)";
+  // Invariant TSC: constant rate across P-, C- and T-states. Without it the
+  // counter's rate changes with frequency scaling and ticks are not time.
+  if (!f.invariant) return "no invariant TSC";
+  return "";
+}
+
+namespace {
+
 // Why the TSC cannot be used, or "" when it can. DIS_TIMER=clock forces the
 // fallback (for comparison runs and for machines whose TSC is known bad).
 std::string tsc_refusal() {
   if (const char* forced = std::getenv("DIS_TIMER"); forced && std::strcmp(forced, "clock") == 0)
     return "DIS_TIMER=clock";
 #if DIS_HAVE_TSC
+  TscFeatures f;
   unsigned a, b, c, d;
-  if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
-    return "cpuid has no leaf 0x80000007";
-  __get_cpuid(0x80000001u, &a, &b, &c, &d);
-  if (!(d & (1u << 27))) return "no RDTSCP";
-  __get_cpuid(0x80000007u, &a, &b, &c, &d);
-  // Invariant TSC: constant rate across P-, C- and T-states. Without it the
-  // counter's rate changes with frequency scaling and ticks are not time.
-  if (!(d & (1u << 8))) return "no invariant TSC";
-  return "";
+  f.extended_leaves = __get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000007u;
+  if (__get_cpuid(1u, &a, &b, &c, &d)) f.tsc = (d & (1u << 4)) != 0;
+  if (f.extended_leaves) {
+    __get_cpuid(0x80000001u, &a, &b, &c, &d);
+    f.rdtscp = (d & (1u << 27)) != 0;
+    __get_cpuid(0x80000007u, &a, &b, &c, &d);
+    f.invariant = (d & (1u << 8)) != 0;
+  }
+  return tsc_refusal(f, tsc_read_choice());
 #else
   return "not x86";
 #endif

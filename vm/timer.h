@@ -1,7 +1,7 @@
 // The timer behind per-instruction timing (DESIGN decision 6).
 //
 // Ticks come from the CPU timestamp counter when it is usable (x86-64 with
-// the invariant-TSC and RDTSCP cpuid flags), converted to ns by a calibration
+// the invariant-TSC cpuid flag, and RDTSCP for the fenced read), converted to ns by a calibration
 // against CLOCK_MONOTONIC_RAW; otherwise from clock_gettime(MONOTONIC_RAW),
 // whose ticks are ns. The choice is made once, on first use of timer(), and
 // never changes afterwards.
@@ -131,6 +131,17 @@ bool timer_calibrated();
 // zero): the TSC if allow_tsc and usable, else the clock_gettime fallback
 // with fallback_reason saying why.
 TimerInfo calibrate_timer(bool allow_tsc);
+
+// What cpuid says of the timestamp counter.
+struct TscFeatures {
+  bool extended_leaves = false;  // leaf 0x80000007 exists
+  bool tsc = false;              // rdtsc
+  bool rdtscp = false;
+  bool invariant = false;  // constant rate in every P-, C- and T-state
+};
+// Why `read` cannot time with a TSC that has `f`, or "" when it can: rdtsc
+// needs a TSC of invariant rate, the fenced read RDTSCP as well.
+std::string tsc_refusal(const TscFeatures& f, ClockRead read);
 
 inline double to_ns(std::uint64_t ticks) {
   return static_cast<double>(ticks) / timer().ticks_per_ns;

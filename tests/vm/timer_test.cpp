@@ -152,5 +152,22 @@ TEST(Timer, MonoClockTicksAreNanoseconds) {
   EXPECT_LT(dt, 2'000'000'000u);
 }
 
+// A hypervisor that hides RDTSCP (bhyve on AMD EPYC) still has a usable
+// rdtsc: only the fenced read is refused.
+TEST(Timer, OnlyTheFencedReadNeedsRdtscp) {
+  TscFeatures f{.extended_leaves = true, .tsc = true, .rdtscp = false, .invariant = true};
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscPlain), "");
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscFenced), "no RDTSCP (asked for by DIS_TIMER=rdtscp)");
+  f.rdtscp = true;
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscFenced), "");
+  f.invariant = false;
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscPlain), "no invariant TSC");
+  f.invariant = true;
+  f.tsc = false;
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscPlain), "no TSC");
+  f.extended_leaves = false;
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscPlain), "cpuid has no leaf 0x80000007");
+}
+
 }  // namespace
 }  // namespace dis::vm
