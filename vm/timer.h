@@ -1,10 +1,10 @@
 // The timer behind per-instruction timing (DESIGN decision 6).
 //
 // Ticks come from the CPU timestamp counter when it is usable (x86-64 with
-// the invariant-TSC cpuid flag, and RDTSCP for the fenced read), converted to ns by a calibration
-// against CLOCK_MONOTONIC_RAW; otherwise from clock_gettime(MONOTONIC_RAW),
-// whose ticks are ns. The choice is made once, on first use of timer(), and
-// never changes afterwards.
+// the invariant-TSC cpuid flag, and RDTSCP for the fenced read), converted
+// to ns by a calibration against CLOCK_MONOTONIC_RAW; otherwise from
+// clock_gettime(MONOTONIC_RAW), whose ticks are ns. The choice is made once,
+// on first use of timer(), and never changes afterwards.
 //
 // Two TSC reads are offered. `rdtsc` alone (the default: about 24 cycles
 // here, 9 ns at 2.6 GHz) is not ordered with the code around it, so a few
