@@ -40,7 +40,8 @@ BASE_TOLERANCE = 0.25
 BASE_SAMPLE = "BASE"
 # The same sample with the whole VM on one processor, as on the paper's
 # uniprocessor: a blocking read's handover is then a context switch, not a
-# race between two spinning host threads (README, 2026-12-02).
+# trip between two spinning host threads that varies run to run (README,
+# 2026-12-02).
 BASE_ONE_CPU = "BASE-1cpu"
 BASE_SAMPLES = (BASE_SAMPLE, BASE_ONE_CPU)
 POLICIES = ["min", "median", "mean", "stream"]
