@@ -14,6 +14,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -150,6 +152,12 @@ int main(int argc, char** argv) {
 
   // The timer is chosen once, on its first use (vm/timer.h), from DIS_TIMER.
   if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
+  if (const char* v = std::getenv("DIS_TIMER"); v && std::strcmp(v, "rdtsc") != 0 &&
+                                                std::strcmp(v, "rdtscp") != 0 &&
+                                                std::strcmp(v, "clock") != 0) {
+    std::cerr << "cost: DIS_TIMER=" << v << ": expected rdtsc, rdtscp or clock\n";
+    return 2;
+  }
 
   if (!diff.empty()) {
     try {

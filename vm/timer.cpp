@@ -44,7 +44,8 @@ std::string tsc_refusal(const TscFeatures& f, ClockRead read) {
   if (!f.tsc) return "no TSC";
   // Only the fenced read needs RDTSCP: some hypervisors (bhyve) hide it
   // while rdtsc itself works at full speed.
-  if (read == ClockRead::TscFenced && !f.rdtscp) return "no RDTSCP (asked for by DIS_TIMER=rdtscp)";
+  if (read == ClockRead::TscFenced && !f.rdtscp)
+    return "no RDTSCP (the fenced read, --timer rdtscp, needs it)";
   // Invariant TSC: constant rate across P-, C- and T-states. Without it the
   // counter's rate changes with frequency scaling and ticks are not time.
   if (!f.invariant) return "no invariant TSC";

@@ -336,12 +336,17 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
     EXPECT_NE(t["timer"]["name"].get<std::string>().find(name), std::string::npos)
         << flag << ": " << t["timer"]["name"];
     if (std::string(flag) == "rdtscp" && !rdtscp) {
-      EXPECT_EQ(t["timer"]["fallback_reason"], "no RDTSCP (asked for by DIS_TIMER=rdtscp)");
+      EXPECT_EQ(t["timer"]["fallback_reason"],
+                "no RDTSCP (the fenced read, --timer rdtscp, needs it)");
     }
   }
   auto r = run_shell(tool("cost") + " --timer hpet " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--timer"), std::string::npos) << r.out;
+  // The environment's choice is checked as the flag's is, not taken as rdtsc.
+  r = run_shell("DIS_TIMER=hpet " + tool("cost") + " " + src("samples/loop.b") + " 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "cost: DIS_TIMER=hpet: expected rdtsc, rdtscp or clock\n");
 }
 
 // The count view reads no clock, so it does not pay the ~30 ms calibration;

@@ -157,7 +157,8 @@ TEST(Timer, MonoClockTicksAreNanoseconds) {
 TEST(Timer, OnlyTheFencedReadNeedsRdtscp) {
   TscFeatures f{.extended_leaves = true, .tsc = true, .rdtscp = false, .invariant = true};
   EXPECT_EQ(tsc_refusal(f, ClockRead::TscPlain), "");
-  EXPECT_EQ(tsc_refusal(f, ClockRead::TscFenced), "no RDTSCP (asked for by DIS_TIMER=rdtscp)");
+  EXPECT_EQ(tsc_refusal(f, ClockRead::TscFenced),
+            "no RDTSCP (the fenced read, --timer rdtscp, needs it)");
   f.rdtscp = true;
   EXPECT_EQ(tsc_refusal(f, ClockRead::TscFenced), "");
   f.invariant = false;
