@@ -52,15 +52,9 @@ std::string tsc_refusal(const TscFeatures& f, ClockRead read) {
   return "";
 }
 
-namespace {
-
-// Why the TSC cannot be used, or "" when it can. DIS_TIMER=clock forces the
-// fallback (for comparison runs and for machines whose TSC is known bad).
-std::string tsc_refusal() {
-  if (const char* forced = std::getenv("DIS_TIMER"); forced && std::strcmp(forced, "clock") == 0)
-    return "DIS_TIMER=clock";
-#if DIS_HAVE_TSC
+TscFeatures tsc_features() {
   TscFeatures f;
+#if DIS_HAVE_TSC
   unsigned a, b, c, d;
   f.extended_leaves = __get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000007u;
   if (__get_cpuid(1u, &a, &b, &c, &d)) f.tsc = (d & (1u << 4)) != 0;
@@ -70,6 +64,19 @@ std::string tsc_refusal() {
     __get_cpuid(0x80000007u, &a, &b, &c, &d);
     f.invariant = (d & (1u << 8)) != 0;
   }
+#endif
+  return f;
+}
+
+namespace {
+
+// Why the TSC cannot be used, or "" when it can. DIS_TIMER=clock forces the
+// fallback (for comparison runs and for machines whose TSC is known bad).
+std::string tsc_refusal() {
+  if (const char* forced = std::getenv("DIS_TIMER"); forced && std::strcmp(forced, "clock") == 0)
+    return "DIS_TIMER=clock";
+#if DIS_HAVE_TSC
+  const TscFeatures f = tsc_features();
   return tsc_refusal(f, tsc_read_choice());
 #else
   return "not x86";

@@ -87,6 +87,9 @@ namespace detail {
 extern std::atomic<ClockRead> g_clock;
 }  // namespace detail
 
+// The names of the reads, as --timer and DIS_TIMER take them.
+inline constexpr std::array<const char*, 3> kTimerReads{"rdtsc", "rdtscp", "clock"};
+
 // Call timer() first: reads taken before it are clock_gettime ns and must
 // not be compared with later ones.
 inline std::uint64_t now_ticks() noexcept {
@@ -139,6 +142,8 @@ struct TscFeatures {
   bool rdtscp = false;
   bool invariant = false;  // constant rate in every P-, C- and T-state
 };
+// This CPU's (all false where there is no x86 cpuid).
+TscFeatures tsc_features();
 // Why `read` cannot time with a TSC that has `f`, or "" when it can: rdtsc
 // needs a TSC of invariant rate, the fenced read RDTSCP as well.
 std::string tsc_refusal(const TscFeatures& f, ClockRead read);

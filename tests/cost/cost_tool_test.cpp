@@ -4,7 +4,6 @@
 //
 // Regenerate goldens after an intended change: DIS_UPDATE_GOLDEN=1 test_cost
 // (then read the diff).
-#include <cpuid.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
@@ -21,6 +20,7 @@
 
 #include "cost_run.h"
 #include "json_schema_checker.h"
+#include "timer.h"
 #include "tool_runner.h"
 
 namespace dis::cost {
@@ -324,9 +324,8 @@ TEST(CostTool, TimedViewIsConsistent) {
 TEST(CostTool, TimerFlagChoosesTheRead) {
   // Where the CPU or its hypervisor hides RDTSCP (bhyve on AMD EPYC), the
   // fenced read falls back to the clock and says why; rdtsc still works.
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  const bool rdtscp = __get_cpuid(0x80000001u, &a, &b, &c, &d) && (d & (1u << 27)) != 0;
-  const bool invariant = __get_cpuid(0x80000007u, &a, &b, &c, &d) && (d & (1u << 8)) != 0;
+  const vm::TscFeatures cpu = vm::tsc_features();
+  const bool rdtscp = cpu.rdtscp, invariant = cpu.invariant;
   for (const auto& [flag, name] :
        {std::pair{"rdtscp", rdtscp && invariant ? "rdtscp+lfence" : "clock_gettime"},
         {"rdtsc", invariant ? "tsc (rdtsc)" : "clock_gettime"},
