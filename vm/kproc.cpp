@@ -48,10 +48,10 @@ Kprocs::Kprocs(Impl& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
 // within microseconds (a blocking builtin's host work, a release right after
 // a park), so a waiter first polls for a bounded time. Never on a single
 // processor: the spinner would only delay the thread it waits for.
-bool Kprocs::spin_until(const std::function<bool()>& done) const {
+bool Kprocs::spin_until(const std::function<bool()>& done, std::chrono::microseconds limit) const {
   if (!spin_) return done();
   using clock = std::chrono::steady_clock;
-  const auto until = clock::now() + kSpin;
+  const auto until = clock::now() + limit;
   for (;;) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;
@@ -59,6 +59,21 @@ bool Kprocs::spin_until(const std::function<bool()>& done) const {
     }
     if (clock::now() >= until) return done();
   }
+}
+
+std::unique_lock<std::mutex> Kprocs::lock() {
+  std::unique_lock lk(m_, std::defer_lock);
+  relock(lk);
+  return lk;
+}
+
+void Kprocs::relock(std::unique_lock<std::mutex>& lk) {
+  if (spin_)
+    for (int i = 0; i < kLockTries; ++i) {
+      if (lk.try_lock()) return;
+      cpu_relax();
+    }
+  lk.lock();
 }
 
 Kprocs::~Kprocs() {
@@ -76,8 +91,12 @@ void Kprocs::grant_locked(Kproc* k) {
 
 bool Kprocs::park_locked(std::unique_lock<std::mutex>& lk, Kproc& self) {
   lk.unlock();
-  spin_until([&] { return self.granted.load(std::memory_order_acquire); });
-  lk.lock();
+  if (spin_until([&] { return self.granted.load(std::memory_order_acquire); })) {
+    // Only the holder writes finished_, and the holder granted us.
+    self.granted.store(false, std::memory_order_relaxed);
+    return finished_;
+  }
+  relock(lk);
   self.cv.wait(lk, [&] { return self.granted || finished_; });
   self.granted = false;
   return finished_;
@@ -108,7 +127,7 @@ void Kprocs::run() {
   vmachine(*main_);
   std::vector<std::unique_ptr<Kproc>> done;
   {
-    std::lock_guard lk(m_);
+    auto lk = lock();
     for (auto& k : threads_) k->cv.notify_one();
     done = std::move(threads_);
     threads_.clear();
@@ -121,7 +140,7 @@ void Kprocs::run() {
 
 void Kprocs::thread_main(Kproc* self) {
   {
-    std::unique_lock lk(m_);
+    auto lk = lock();
     if (park_locked(lk, *self)) return;
   }
   vmachine(*self);
@@ -136,7 +155,7 @@ void Kprocs::vmachine(Kproc& self) {
     } catch (...) {
       // A host failure (not a Dis exception): stop running Dis code, let the
       // released threads come back, and rethrow from run().
-      std::lock_guard lk(m_);
+      auto lk = lock();
       if (!error_) error_ = std::current_exception();
       vm_.halted = true;
     }
@@ -147,7 +166,7 @@ void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
   const bool ready = !vm_.halted && !vm_.runq.empty();
   if (queued_.load(std::memory_order_acquire) > 0 && (!ready || ++cycles > kSlicesBeforeYield)) {
     cycles = 0;
-    std::unique_lock lk(m_);
+    auto lk = lock();
     if (vmq_.empty()) return;
     Kproc* k = vmq_.front();
     vmq_.pop_front();
@@ -162,7 +181,7 @@ void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
     return;
   }
   idle(self);
-  std::lock_guard lk(m_);
+  auto lk = lock();
   over = finished_;
 }
 
@@ -205,13 +224,19 @@ void Kprocs::idle(Kproc& self) {
   if (!vm.halted)
     for (auto& pp : vm.progs)
       if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
+  bool awaited = false;
   {
-    std::lock_guard lk(m_);
+    auto lk = lock();
     if (!first && released_ == 0 && vmq_.empty()) {
       finish_locked(self);
       return;
     }
+    awaited = released_ > 0;
   }
+  // A thread released in a builtin is usually back within a microsecond or
+  // two: collecting first would make it wait for a GC step and a
+  // sched_yield() it would not meet otherwise.
+  if (awaited) spin_until([&] { return queued_.load(std::memory_order_acquire) > 0; }, kIdleGrace);
   if (!vm.halted && queued_.load(std::memory_order_acquire) == 0) {
     if (vm.on_idle) vm.on_idle();
     const bool yield = vm.opts.idle_gc == IdleGc::Fixed;
@@ -224,7 +249,7 @@ void Kprocs::idle(Kproc& self) {
     return queued_.load(std::memory_order_acquire) > 0 || (first && clock::now() >= first->wake);
   });
   {
-    std::unique_lock lk(m_);
+    auto lk = lock();
     auto wanted = [&] { return !vmq_.empty(); };
     if (first)
       self.cv.wait_until(lk, first->wake, wanted);
@@ -239,7 +264,7 @@ void Kprocs::idle(Kproc& self) {
 Kprocs::Kproc* Kprocs::release(Prog& p) {
   // The slice's probe state stays with this thread until it acquires again.
   if (vm_.slice_runner) vm_.slice_runner->suspend_slice(vm_, p);
-  std::unique_lock lk(m_);
+  auto lk = lock();
   Kproc* self = holder_;
   Kproc* next = nullptr;
   if (!vmq_.empty()) {
@@ -270,22 +295,26 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
 
 void Kprocs::acquire(Kproc* self, Prog& p) {
   {
-    std::unique_lock lk(m_);
+    auto lk = lock();
     --released_;
     vmq_.push_back(self);
     queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
     if (holder_) holder_->cv.notify_one();  // it may be idle, waiting for us
     lk.unlock();
-    spin_until([&] { return self->granted.load(std::memory_order_acquire); });
-    lk.lock();
-    while (!self->granted) self->cv.wait(lk);
-    self->granted = false;
+    if (spin_until([&] { return self->granted.load(std::memory_order_acquire); })) {
+      // Nobody else writes it until this kproc queues or parks again.
+      self->granted.store(false, std::memory_order_relaxed);
+    } else {
+      relock(lk);
+      while (!self->granted) self->cv.wait(lk);
+      self->granted = false;
+    }
   }
   if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
 }
 
 int Kprocs::released() {
-  std::lock_guard lk(m_);
+  auto lk = lock();
   return released_;
 }
 

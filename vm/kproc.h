@@ -20,7 +20,11 @@
 // acquire()) first polls for up to kSpin when the process may run on more
 // than one processor: a blocking builtin's host work is often a microsecond,
 // and a sleep costs two wake-ups of halted processors (tens of microseconds
-// each under a hypervisor). On one processor it sleeps at once.
+// each under a hypervisor). On one processor it sleeps at once. For the
+// same reason the mutex is taken by polling try_lock() first (lock()), and a
+// kproc whose poll saw its grant takes it without the mutex. A holder with
+// nothing to run while a thread is released polls up to kIdleGrace for it
+// before idle GC.
 //
 // Idle GC stops when a kproc queues (or a sleeper is due); IdleGc::Fixed
 // also calls sched_yield() after every step, so a kproc that finished its
@@ -79,9 +83,17 @@ class Kprocs {
   void grant_locked(Kproc* k);
   bool park_locked(std::unique_lock<std::mutex>& lk, Kproc& self);  // true: program over
   void finish_locked(Kproc& self);
-  // Polls `done` for up to kSpin before the caller sleeps; its last answer.
-  bool spin_until(const std::function<bool()>& done) const;
+  // Polls `done` for up to `limit` before the caller sleeps (or collects);
+  // its last answer.
+  bool spin_until(const std::function<bool()>& done, std::chrono::microseconds limit = kSpin) const;
   static constexpr std::chrono::microseconds kSpin{50};
+  static constexpr std::chrono::microseconds kIdleGrace{5};
+  // Takes m_. Its sections last a few hundred nanoseconds, while a lock()
+  // that blocks sleeps in the kernel and costs a wake-up of a microsecond or
+  // more (under a hypervisor): on more than one processor it polls first.
+  std::unique_lock<std::mutex> lock();
+  void relock(std::unique_lock<std::mutex>& lk);
+  static constexpr int kLockTries = 2000;
 
   Impl& vm_;
   std::mutex m_;
