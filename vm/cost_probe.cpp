@@ -137,6 +137,12 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
   auto it = program_index_.find(&pr);
   std::uint32_t idx;
   if (it == program_index_.end()) {
+    // The first entry allocates the module's records and touches their pages
+    // for the first time (hundreds of microseconds for a module of a few
+    // hundred instructions), inside the instruction that entered it: that is
+    // the probe's time, not the instruction's.
+    const bool timed = mode_ != ProbeMode::Count;
+    const std::uint64_t t0 = timed ? now_ticks() : 0;
     idx = static_cast<std::uint32_t>(programs_.size());
     ProgramRecords rec;
     rec.program = &pr;
@@ -164,6 +170,12 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
     rec.sites.resize(pr.code.size());
     programs_.push_back(std::move(rec));
     program_index_.emplace(&pr, idx);
+    if (timed) {
+      const std::uint64_t own = now_ticks() - t0 + read_ticks_;
+      chained.exclude(own);
+      sampled.exclude(own);
+      probe_bucket_->add(own);
+    }
   } else {
     idx = it->second;
   }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -130,6 +131,48 @@ TEST(CostAccuracy, ReleaseBookkeepingIsProbeTime) {
   ASSERT_EQ(reads, 50u);
   // A few slices in all: their ends cannot stand in for the fifty releases.
   EXPECT_GE(probe->rec.count, frame_changes + builtin_calls + reads);
+}
+
+// The first entry into a module allocates its records (about 1 KB per
+// instruction, here megabytes) inside the instruction that entered
+// it: probe time, kept out of that mcall. The same mcall's second run
+// allocates nothing, so the two differ by noise only.
+TEST(CostAccuracy, AModulesFirstEntryKeepsItsRecordsAllocationOutOfTheMcall) {
+  const std::string dir = ::testing::TempDir();
+  std::string body;
+  for (int i = 0; i < 5000; ++i) body += "\tx = x * 3 + " + std::to_string(i % 7) + ";\n";
+  std::ofstream(dir + "/bigmod.m")
+      << "Bigmod: module {\n\tPATH: con \"" << dir << "/bigmod.b\";\n\tf: fn(x: int): int;\n};\n";
+  std::ofstream(dir + "/bigmod.b")
+      << "implement Bigmod;\ninclude \"" << dir << "/bigmod.m\";\nf(x: int): int\n{\n"
+      << body << "\treturn x;\n}\n";
+  const std::string prog = dir + "/entry.b";
+  std::ofstream(prog) << "implement Entry;\ninclude \"sys.m\";\ninclude \"draw.m\";\ninclude \"" << dir
+                      << "/bigmod.m\";\n\tbm: Bigmod;\nEntry: module {\n"
+                         "\tinit: fn(nil: ref Draw->Context, nil: list of string);\n};\n"
+                         "init(nil: ref Draw->Context, nil: list of string)\n{\n"
+                         "\tbm = load Bigmod Bigmod->PATH;\n"
+                         "\tfor(i := 0; i < 2; i++)\n\t\tbm->f(i);\n}\n";
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  RunOutcome o = run_costed(m, spec_for(prog, sink));
+  ASSERT_EQ(o.status, 0) << sink.str();
+  const ModuleCost* entry = nullptr;
+  for (const ModuleCost& mc : o.data.modules)
+    if (mc.name == "Entry") entry = &mc;
+  ASSERT_NE(entry, nullptr);
+  const ProbeRecord* call = nullptr;
+  for (std::size_t pc = 0; pc < pc_count(*entry); ++pc)
+    if (entry->module->code[pc].op == Op::mcall_ && entry->pcs[pc].count == 2)
+      call = &entry->pcs[pc];
+  ASSERT_NE(call, nullptr);
+  const double ns_per_tick = 1 / o.data.timer.ticks_per_ns;
+  const double spread_ns = static_cast<double>(call->max - call->min) * ns_per_tick;
+  EXPECT_LT(spread_ns, 1e6) << "min " << call->min << " max " << call->max << " ticks";
+  // The allocation happened, and went to the probe bucket.
+  const NamedRecord* probe = find_bucket(o.data, vm::kProbeBucket);
+  ASSERT_NE(probe, nullptr);
+  EXPECT_GT(static_cast<double>(probe->rec.max) * ns_per_tick, spread_ns);
 }
 
 // A thread sleeping 60 ms in a builtin keeps its mcall open over the wait
