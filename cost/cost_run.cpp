@@ -242,6 +242,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       cal->end_run(rec.instructions());
       cal->fit(d.base);
     }
+    out.cpu_clock_reads += rec.cpu_clock_reads();
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;

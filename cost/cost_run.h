@@ -40,10 +40,11 @@ Module load_program(const std::string& path);
 
 struct RunOutcome {
   CostData data;
-  int status = 0;                  // the program's (0, or 1 after a failure in any run)
-  std::uint64_t instructions = 0;  // per run (the last run)
-  double run_ns = 0;               // wall time of the runs, summed
-  vm::GcStats gc;                  // the collector's counters (the last run)
+  int status = 0;                     // the program's (0, or 1 after a failure in any run)
+  std::uint64_t instructions = 0;     // per run (the last run)
+  double run_ns = 0;                  // wall time of the runs, summed
+  std::uint64_t cpu_clock_reads = 0;  // CostRecorder::cpu_clock_reads, summed
+  vm::GcStats gc;                     // the collector's counters (the last run)
   // The stream calibration, when one ran (the stream base, --accuracy):
   // its plain streams gauge the host beside the plain runs.
   std::unique_ptr<StreamCalibration> calibration;

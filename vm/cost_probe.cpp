@@ -22,6 +22,7 @@ CostRecorder::CostRecorder(ProbeMode mode, Base base, std::uint32_t sample_every
   if (mode != ProbeMode::Count) {
     read_ticks_ = timer().read.min_ticks;
     batch_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kBatchNs);
+    short_release_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kShortReleaseNs);
     probe_bucket_ = &buckets_[kProbeBucket];
     suspect_ticks_ = static_cast<std::uint64_t>(timer().ticks_per_ns * kSuspectNs);
   } else {
@@ -54,7 +55,7 @@ void CostRecorder::install(VM& vm) {
   vm_->on_idle = [this] {
     idled_ = true;
     // A sleep is no preemption: the batch ends before it.
-    if (mode_ != ProbeMode::Count) close_batch(now_ticks());
+    if (mode_ != ProbeMode::Count && own_batch()) close_batch(now_ticks());
   };
   vm.set_gc_observer(this);
   wrap_builtins(*vm_);
@@ -380,7 +381,10 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
       gap = gap > gc_in_gap_ ? gap - gc_in_gap_ : 0;
       bucket(idled_ ? "idle" : "scheduler").add(minus_base(gap, read_ticks_));
     }
-    if (!batch_.open) open_batch(start);
+    if (!own_batch()) {
+      if (batch_.open) close_batch(start);  // another host thread's
+      open_batch(start);
+    }
   }
   idled_ = false;
   gc_in_gap_ = 0;
@@ -441,11 +445,18 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   return budget - left;
 }
 
+bool CostRecorder::own_batch() const {
+  return batch_.open && pthread_equal(batch_.owner, pthread_self());
+}
+
 void CostRecorder::open_batch(std::uint64_t now) {
+  batch_.owner = pthread_self();
+  batch_.released_at = 0;
   timespec ts;
   if (pthread_getcpuclockid(pthread_self(), &batch_.clock) != 0 ||
       clock_gettime(batch_.clock, &ts) != 0)
     return;
+  ++cpu_clock_reads_;
   batch_.cpu0 =
       static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
   batch_.wall0 = now;
@@ -456,9 +467,18 @@ void CostRecorder::close_batch(std::uint64_t now) {
   double preempted = 0;
   timespec ts;
   if (batch_.open && clock_gettime(batch_.clock, &ts) == 0) {  // else its thread is gone
+    ++cpu_clock_reads_;
     const std::uint64_t cpu = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
                               static_cast<std::uint64_t>(ts.tv_nsec);
-    preempted = to_ns(now - batch_.wall0) - static_cast<double>(cpu - batch_.cpu0);
+    // A batch left open by a released thread ends where the release began.
+    // Its clock has run on since, over the thread's host work and its wait
+    // for the interpreter (when it did not sleep), so what it measures is at
+    // most the preemption: none is taken out of an interval that was not
+    // preempted.
+    const bool released = batch_.released_at != 0;
+    preempted = to_ns((released ? batch_.released_at : now) - batch_.wall0) -
+                static_cast<double>(cpu - batch_.cpu0);
+    if (released) preempted = std::max(0.0, preempted);
     preempted_ns_ += preempted;
   }
   batch_.open = false;
@@ -494,7 +514,10 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   sampled.flush();
   if (timed) {
     end_segment(t0);
-    close_batch(now_ticks());
+    // The batch stays open over the release: if the thread is back soon it
+    // never slept, and two reads of its CPU clock (system calls, which
+    // flush the TLB on a host without PCID) are saved (resume_slice).
+    if (batch_.open) batch_.released_at = t0;
     count_waits(t0);
   }
   SuspendedSlice& saved =
@@ -543,8 +566,14 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   if (timed) {
     // The slices run meanwhile had their own batch (on another host thread).
     const std::uint64_t now = now_ticks();
-    close_batch(now);
-    open_batch(now);
+    if (own_batch() && now - batch_.released_at < short_release_ticks_) {
+      batch_.released_at = 0;
+    } else {
+      // Another thread's batch, or this one's over a release long enough to
+      // have slept: it ends where the release began (close_batch).
+      if (batch_.open) close_batch(now);
+      open_batch(now);
+    }
     settle_before_read();
     const std::uint64_t own = before + (now_ticks() - t0) + read_ticks_;
     chained.exclude(own);

@@ -35,6 +35,8 @@
 // instruction's own time.
 #pragma once
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -137,13 +139,16 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // Host preemption, in ns (0 in the count view): elapsed time less the
   // running host thread's CPU time, over batches of consecutive slices on
   // one host thread (about kBatchNs each, ended early by an idle sleep, a
-  // suspension or a thread's end; the short gaps between their slices
-  // included), so the CPU clock, a system call, is read about once a
-  // millisecond rather than twice a slice. Host time is no instruction's:
+  // release of the interpreter long enough to have slept, or a thread's
+  // end; the short gaps between their slices and short releases included),
+  // so the CPU clock, a system call, is read about once a millisecond
+  // rather than twice a slice or a handover. Host time is no instruction's:
   // what can be found in one interval is moved to a bucket (kSuspectNs),
   // the rest is reported beside the records. Call finish() after the run to
   // close the last batch (records are complete only then).
   double preempted_ns() const { return preempted_ns_ > 0 ? preempted_ns_ : 0; }
+  // Reads of a host thread's CPU clock by the batches (system calls).
+  std::uint64_t cpu_clock_reads() const { return cpu_clock_reads_; }
   // Ticks recorded twice: a thread released in a blocking builtin keeps its
   // mcall's interval open over the wait (as in Dis), so whatever else is
   // recorded meanwhile (other threads' slices and the gaps before them, idle
@@ -265,10 +270,18 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   struct CpuBatch {
     bool open = false;
     clockid_t clock{};
+    pthread_t owner{};                  // the host thread whose CPU clock it reads
     std::uint64_t wall0 = 0, cpu0 = 0;  // ticks, CPU ns at its start
+    std::uint64_t released_at = 0;      // ticks: its thread released the interpreter
   };
   CpuBatch batch_;
   std::uint64_t batch_ticks_ = 0;
+  // A release this short never slept (a sleep and its wake-up take longer):
+  // the batch goes on over it.
+  static constexpr double kShortReleaseNs = 20000;
+  std::uint64_t short_release_ticks_ = 0;
+  std::uint64_t cpu_clock_reads_ = 0;
+  bool own_batch() const;
   void open_batch(std::uint64_t now);
   void close_batch(std::uint64_t now);
   void init_timers();
