@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "environment.h"
 #include "kproc_options.h"
+#include "timer.h"
 
 using namespace dis::cost;
 
@@ -79,6 +80,10 @@ int main(int argc, char** argv) {
   if (list) {
     std::cout << list_text();
     return 0;
+  }
+  if (const char* v = dis::vm::unknown_timer_env()) {
+    std::cerr << "bench: DIS_TIMER=" << v << ": expected rdtsc, rdtscp or clock\n";
+    return 2;
   }
 
   std::vector<const BenchTest*> tests;

@@ -157,9 +157,7 @@ int main(int argc, char** argv) {
 
   // The timer is chosen once, on its first use (vm/timer.h), from DIS_TIMER.
   if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
-  if (const char* v = std::getenv("DIS_TIMER");
-      v && std::none_of(vm::kTimerReads.begin(), vm::kTimerReads.end(),
-                        [v](const char* name) { return std::strcmp(v, name) == 0; })) {
+  if (const char* v = vm::unknown_timer_env()) {
     std::cerr << "cost: DIS_TIMER=" << v << ": expected rdtsc, rdtscp or clock\n";
     return 2;
   }

@@ -17,6 +17,14 @@ namespace detail {
 std::atomic<ClockRead> g_clock{ClockRead::Monotonic};
 }
 
+const char* unknown_timer_env() {
+  const char* v = std::getenv("DIS_TIMER");
+  if (!v) return nullptr;
+  for (const char* name : kTimerReads)
+    if (std::strcmp(v, name) == 0) return nullptr;
+  return v;
+}
+
 namespace {
 std::atomic<bool> g_calibrated{false};
 std::atomic<std::uint64_t> g_sink{0};  // keeps measured reads alive

@@ -145,6 +145,17 @@ TEST(BenchCli, ObservationsGiveExactlyNValues) {
   }
 }
 
+// bench times with the VM's timer, chosen from DIS_TIMER as in cost: a
+// value it does not know is refused, not taken as rdtsc.
+TEST(BenchCli, AnUnknownDisTimerIsAnError) {
+  auto r = run_shell("DIS_TIMER=hpet " + tool("bench") + " -n 3 -t BASE-busec 2>&1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "bench: DIS_TIMER=hpet: expected rdtsc, rdtscp or clock\n");
+  r = run_shell("DIS_TIMER=clock " + tool("bench") + " -n 3 -t BASE-busec");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("# timer: clock_gettime"), std::string::npos) << r.out;
+}
+
 TEST(BenchCli, EveryTestIsListed) {
   auto r = run_shell(tool("bench") + " --list");
   ASSERT_EQ(r.status, 0);
