@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
     std::cout << list_text();
     return 0;
   }
-  if (const char* v = dis::vm::unknown_timer_env()) {
-    std::cerr << "bench: DIS_TIMER=" << v << ": expected rdtsc, rdtscp or clock\n";
+  if (const std::string e = dis::vm::timer_env_error(); !e.empty()) {
+    std::cerr << "bench: " << e << "\n";
     return 2;
   }
 

@@ -15,7 +15,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -157,8 +156,8 @@ int main(int argc, char** argv) {
 
   // The timer is chosen once, on its first use (vm/timer.h), from DIS_TIMER.
   if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
-  if (const char* v = vm::unknown_timer_env()) {
-    std::cerr << "cost: DIS_TIMER=" << v << ": expected rdtsc, rdtscp or clock\n";
+  if (const std::string e = vm::timer_env_error(); !e.empty()) {
+    std::cerr << "cost: " << e << "\n";
     return 2;
   }
 

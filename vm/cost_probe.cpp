@@ -104,9 +104,7 @@ void CostRecorder::wrap_builtins(Impl& vm) {
             settle_before_read();
             const std::uint64_t t2 = now_ticks();
             const std::uint64_t own = t2 - t1 + 2 * read_ticks_;
-            chained.exclude(own);
-            sampled.exclude(own);
-            probe_bucket_->add(own);
+            probe_time(own);
           }
         };
         try {
@@ -171,12 +169,7 @@ void CostRecorder::switch_program(const Program& pr, Current& cur) {
     rec.sites.resize(pr.code.size());
     programs_.push_back(std::move(rec));
     program_index_.emplace(&pr, idx);
-    if (timed) {
-      const std::uint64_t own = now_ticks() - t0 + read_ticks_;
-      chained.exclude(own);
-      sampled.exclude(own);
-      probe_bucket_->add(own);
-    }
+    if (timed) probe_time(now_ticks() - t0 + read_ticks_);
   } else {
     idx = it->second;
   }
@@ -445,6 +438,12 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   return budget - left;
 }
 
+void CostRecorder::probe_time(std::uint64_t ticks) {
+  chained.exclude(ticks);
+  sampled.exclude(ticks);
+  probe_bucket_->add(ticks);
+}
+
 bool CostRecorder::own_batch() const {
   return batch_.open && pthread_equal(batch_.owner, pthread_self());
 }
@@ -576,9 +575,7 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
     }
     settle_before_read();
     const std::uint64_t own = before + (now_ticks() - t0) + read_ticks_;
-    chained.exclude(own);
-    sampled.exclude(own);
-    probe_bucket_->add(own);
+    probe_time(own);
     release_bookkeeping_ += own;
   }
 }

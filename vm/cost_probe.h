@@ -221,6 +221,9 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
   void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
+  // Moves `ticks` of the probe's own work out of the open instruction
+  // interval into the probe bucket.
+  void probe_time(std::uint64_t ticks);
 
   ChainedTimer<> chained;
   SampledTimer<> sampled;

@@ -17,12 +17,16 @@ namespace detail {
 std::atomic<ClockRead> g_clock{ClockRead::Monotonic};
 }
 
-const char* unknown_timer_env() {
+std::string timer_env_error() {
   const char* v = std::getenv("DIS_TIMER");
-  if (!v) return nullptr;
-  for (const char* name : kTimerReads)
-    if (std::strcmp(v, name) == 0) return nullptr;
-  return v;
+  if (!v) return "";
+  std::string names;
+  for (std::size_t i = 0; i < kTimerReads.size(); ++i) {
+    if (std::strcmp(v, kTimerReads[i]) == 0) return "";
+    names += i == 0 ? "" : i + 1 == kTimerReads.size() ? " or " : ", ";
+    names += kTimerReads[i];
+  }
+  return std::string("DIS_TIMER=") + v + ": expected " + names;
 }
 
 namespace {

@@ -89,9 +89,10 @@ extern std::atomic<ClockRead> g_clock;
 
 // The names of the reads, as --timer and DIS_TIMER take them.
 inline constexpr std::array<const char*, 3> kTimerReads{"rdtsc", "rdtscp", "clock"};
-// DIS_TIMER's value when it names none of them (a tool refuses to run:
-// silently timing with rdtsc would mislabel every figure), else nullptr.
-const char* unknown_timer_env();
+// "DIS_TIMER=x: expected ..." when DIS_TIMER names none of them (a tool
+// refuses to run: silently timing with rdtsc would mislabel every figure),
+// else "".
+std::string timer_env_error();
 
 // Call timer() first: reads taken before it are clock_gettime ns and must
 // not be compared with later ones.
