@@ -458,11 +458,13 @@ TEST(CostAccuracy, HostGaugeReadsThePlainStreams) {
   cal.begin_run();
   cal.round_in_run(1000);
   cal.end_run(2000);
-  EXPECT_GT(cal.run_plain_ticks(), 0);
-  vm::Base b;
-  cal.fit(b);
-  // A plain stream instruction costs less than the probe adds to it.
-  EXPECT_LT(cal.run_plain_ticks(), b.stream_ticks);
+  // They read the same streams on the same host as the gauge: the same
+  // magnitude. (Not set against the probe's cost: under ASan a plain
+  // instruction costs as much as the probe adds, CI run of c9b869e.)
+  const double in_run = cal.run_plain_ticks();
+  ASSERT_GT(in_run, 0);
+  EXPECT_LT(in_run / g[1], 4.0) << in_run << " against " << g[1];
+  EXPECT_GT(in_run / g[1], 1 / 4.0) << in_run << " against " << g[1];
 }
 
 // The level: the rounds beside the run's instructions, each smoothed with
