@@ -288,13 +288,18 @@ def find_number(tree, keys):
 def probe_details(programs, runners, records, workdir, timeout, metric):
     """Per program: instructions executed (count view) and the timer read cost
     (timed view), from cost's JSON; then the timed view's overhead per
-    instruction, in ns and in timer reads. Missing figures stay None."""
+    instruction, in ns and in timer reads. Also in probe steps: the mean of
+    the empty instructions timed through the probe (cost's base samples),
+    where each read waits for the one before, as the timed view's do. Where a
+    read's latency exceeds its back-to-back cost (AMD: 15 against 10 ns), a
+    step costs more than a read. Missing figures stay None."""
     by_name = {r.name: r for r in runners if r.available}
     plain, count, timed = by_name.get("plain"), by_name.get("count"), by_name.get("time")
     details = {}
     for prog in programs:
         d = {"instructions": None, "timer_read_ns": None, "time_overhead_ns_per_instruction": None,
-             "time_overhead_in_timer_reads": None}
+             "time_overhead_in_timer_reads": None, "probe_step_ns": None,
+             "time_overhead_in_probe_steps": None}
         details[prog["name"]] = d
         if not (plain and count and timed):
             continue
@@ -305,9 +310,12 @@ def probe_details(programs, runners, records, workdir, timeout, metric):
                     + [str(plain.module_path(prog)), str(prog["size"])])
             r = run_once(argv, workdir, timeout)
             try:
-                d[field] = find_number(json.loads(out.read_text()), keys) if r.status == 0 else None
+                report = json.loads(out.read_text()) if r.status == 0 else None
             except (OSError, ValueError):
-                d[field] = None
+                report = None
+            d[field] = find_number(report, keys) if report is not None else None
+            if runner is timed and report is not None:
+                d["probe_step_ns"] = probe_step_ns(report)
         recs = records[prog["name"]]
         p, t = recs.get("plain", {}), recs.get("time", {})
         if d["instructions"] and p.get("ok") and t.get("ok") and p.get(metric) and t.get(metric):
@@ -315,7 +323,20 @@ def probe_details(programs, runners, records, workdir, timeout, metric):
             d["time_overhead_ns_per_instruction"] = per
             if d["timer_read_ns"]:
                 d["time_overhead_in_timer_reads"] = per / d["timer_read_ns"]
+            if d["probe_step_ns"]:
+                d["time_overhead_in_probe_steps"] = per / d["probe_step_ns"]
     return details
+
+
+def probe_step_ns(report):
+    """The mean empty instruction through the probe, ns, from a timed report."""
+    base, timer = report.get("base"), report.get("timer")
+    if not isinstance(base, dict) or not isinstance(timer, dict):
+        return None
+    mean, rate = base.get("mean_ticks"), timer.get("ticks_per_ns")
+    if not isinstance(mean, (int, float)) or not isinstance(rate, (int, float)) or rate <= 0:
+        return None
+    return mean / rate
 
 
 def is_executable(path):
@@ -670,7 +691,9 @@ def report(result, metric_name, out):
             print(f"  {prog['name']:<9} instructions {fmt_opt(d.get('instructions'), '{:.0f}')}"
                   f"  timer read {fmt_opt(d.get('timer_read_ns'), '{:.1f} ns')}"
                   f"  overhead {fmt_opt(d.get('time_overhead_ns_per_instruction'), '{:.1f} ns')}"
-                  f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads", file=out)
+                  f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads"
+                  f"  (probe step {fmt_opt(d.get('probe_step_ns'), '{:.1f} ns')}:"
+                  f" {fmt_opt(d.get('time_overhead_in_probe_steps'), '{:.2f}')} steps)", file=out)
     elif base in columns:
         print(file=out)
         print(f"Geometric mean of {metric_name} time relative to {base}: " +
