@@ -659,6 +659,34 @@ def write_observations(path, programs, records, columns):
                     f.write(f"{name}:1l:Round::Time:ms {values}\n")
 
 
+def fastest(rec, metric_name):
+    """The fastest round of a runner's record (CPU or wall seconds), or None."""
+    if not rec.get("ok"):
+        return None
+    if metric_name == "cpu":
+        times = [u + s for u, s in zip(rec.get("user_s", []), rec.get("sys_s", []))]
+    else:
+        times = list(rec.get("wall_s", []))
+    return min(times) if times else None
+
+
+def print_fastest(programs, records, columns, base, metric_name, out):
+    """Each view's fastest round over the plain run's: on a host that runs
+    at two speeds from one second to the next, the medians of a few rounds
+    can mix the two, while the fastest rounds of each are at the same one."""
+    print("Fastest round over the plain run's fastest (the same ratios, less moved by a host "
+          "whose speed changes from one round to the next)", file=out)
+    for col in columns:
+        if col == base:
+            continue
+        cells = []
+        for prog in programs:
+            a, b = fastest(records[prog["name"]].get(col, {}), metric_name), fastest(
+                records[prog["name"]].get(base, {}), metric_name)
+            cells.append(f"{prog['name']} {a / b:.2f}" if a and b else f"{prog['name']} n/a")
+        print(f"  {col + '/' + base:<17} " + ", ".join(cells), file=out)
+
+
 def report(result, metric_name, out):
     """Prints the tables of a result (fresh, or loaded from its JSON with --show)."""
     settings = result["settings"]
@@ -683,6 +711,8 @@ def report(result, metric_name, out):
     print_table("Peak resident memory in MiB (largest over the rounds)", programs, records, columns,
                 per_prog, geo, [], fmt_rss, out)
     if probes:
+        print(file=out)
+        print_fastest(programs, records, columns, base, metric_name, out)
         print(file=out)
         print("Timed view overhead per executed instruction (from cost --format json; "
               "target: at most 1.5 timer reads)", file=out)

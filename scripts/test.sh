@@ -16,9 +16,10 @@ echo "== tests (normal build)"
 ctest --test-dir build -j "$jobs" --output-on-failure
 [ $quick -eq 1 ] && exit 0
 
-echo "== perf harness (tiny sizes: it runs and every checksum matches)"
+echo "== perf harness (tiny sizes: it runs and every checksum matches, plain and under each probe view)"
 python3 perf/update.py --check --no-run
 python3 perf/run.py --size tiny --rounds 1
+python3 perf/run.py --probes --size tiny --rounds 1 --warmup 0
 python3 perf/accuracy.py --size tiny --repeats 1
 
 echo "== tests (switch dispatch)"
