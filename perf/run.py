@@ -673,7 +673,8 @@ def fastest(rec, metric_name):
 def print_fastest(programs, records, columns, base, metric_name, out):
     """Each view's fastest round over the plain run's: on a host that runs
     at two speeds from one second to the next, the medians of a few rounds
-    can mix the two, while the fastest rounds of each are at the same one."""
+    can fall at different speeds for the two runners; the fastest rounds are
+    likelier to fall at the same one."""
     print("Fastest round over the plain run's fastest (the same ratios, less moved by a host "
           "whose speed changes from one round to the next)", file=out)
     for col in columns:
