@@ -257,6 +257,40 @@ TEST(ProbeTiming, ChainedTimerRecordsRawIntervalsRebasedAfter) {
   EXPECT_LE(ra.mean(), static_cast<double>(ra.max));
 }
 
+TEST(ProbeTiming, ChainedTimerTalliesFromTheLowHalvesAcrossTheirWrap) {
+  // begin() takes a short interval's length from the reads' low 32 bits:
+  // one that crosses 2^32 keeps its length, and one of 2^32 + 3 ticks is
+  // not taken for 3.
+  constexpr std::uint64_t k32 = std::uint64_t{1} << 32;
+  ScriptClock::ticks = {k32 - 5, k32 + 10, 2 * k32 + 13, 2 * k32 + 20};
+  ScriptClock::next = 0;
+  ProbeRecord a, b;
+  ChainedTimer<ScriptClock> t;
+  t.begin(a);                          // 2^32 - 5
+  t.begin(b);                          // 2^32 + 10: a took 15
+  t.begin(a);                          // 2^33 + 13: b took 2^32 + 3
+  EXPECT_EQ(t.close(), 2 * k32 + 20);  // a took 7
+  a.settle();
+  b.settle();
+  EXPECT_EQ(a.count, 2u);
+  EXPECT_EQ(a.sum, 22u);
+  EXPECT_EQ(a.min, 7u);
+  EXPECT_EQ(a.max, 15u);
+  EXPECT_EQ(b.count, 1u);
+  EXPECT_EQ(b.min, k32 + 3);
+  EXPECT_EQ(t.attributed(), a.sum + b.sum);
+}
+
+TEST(ProbeTiming, DefaultClockSplitReadIsARead) {
+  (void)timer();  // chooses the clock
+  const std::uint64_t before = DefaultClock::now();
+  const Split s = DefaultClock::now_split();
+  const std::uint64_t after = DefaultClock::now();
+  EXPECT_EQ(s.low, static_cast<std::uint32_t>(s.full));
+  EXPECT_LE(before, s.full);
+  EXPECT_LE(s.full, after);
+}
+
 TEST(ProbeTiming, ChainedTimerAttributesWhatItRecordsOnly) {
   // Excluded ticks, restarts, a clock going back and the gap after close()
   // are no instruction's: attributed() is always the sum recorded.
