@@ -105,9 +105,14 @@ inline std::uint64_t now_ticks() noexcept {
   return MonoClock::now();
 }
 
-// Statistics of back-to-back reads: the cost of one read (or of one empty
-// measurement), in ticks and ns.
+// Statistics of back-to-back reads: the cost of one read, over `samples`
+// batches of kReadBatch reads: the fastest batch's and the median batch's
+// ticks per read (to a fraction of a tick), the same rounded, and in ns.
+inline constexpr std::uint32_t kReadBatch = 256;
+inline constexpr std::uint32_t kReadBatches = 1250;  // 320000 reads, 3-4 ms
 struct ReadCost {
+  double min = 0;
+  double median = 0;
   std::uint64_t min_ticks = 0;
   std::uint64_t median_ticks = 0;
   double min_ns = 0;
@@ -158,9 +163,9 @@ inline double to_ns(std::uint64_t ticks) {
 inline double to_ns(double ticks) { return ticks / timer().ticks_per_ns; }
 inline double ticks_per_ns() { return timer().ticks_per_ns; }
 
-// The amortized cost of one now_ticks() read, from `samples` batches of 16
-// back-to-back reads.
-ReadCost measure_read_cost(std::uint32_t samples = 20000);
+// The amortized cost of one now_ticks() read, from `samples` batches of
+// kReadBatch back-to-back reads.
+ReadCost measure_read_cost(std::uint32_t samples = kReadBatches);
 
 // Min is the paper's BASE. With a coarse timer (this project's usual host
 // has a TSC that steps every ~26 ticks) the observations of an empty
