@@ -86,7 +86,7 @@ namespace {
 // fallback (for comparison runs and for machines whose TSC is known bad).
 std::string tsc_refusal() {
   if (const char* forced = std::getenv("DIS_TIMER"); forced && std::strcmp(forced, "clock") == 0)
-    return "DIS_TIMER=clock";
+    return "the clock was asked for (--timer clock, DIS_TIMER=clock)";
 #if DIS_HAVE_TSC
   const TscFeatures f = tsc_features();
   return tsc_refusal(f, tsc_read_choice());

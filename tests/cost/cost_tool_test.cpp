@@ -338,6 +338,10 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
       EXPECT_EQ(t["timer"]["fallback_reason"],
                 "no RDTSCP (the fenced read, --timer rdtscp, needs it)");
     }
+    if (std::string(flag) == "clock") {
+      EXPECT_EQ(t["timer"]["fallback_reason"],
+                "the clock was asked for (--timer clock, DIS_TIMER=clock)");
+    }
   }
   auto r = run_shell(tool("cost") + " --timer hpet " + src("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 2);
