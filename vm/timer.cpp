@@ -42,8 +42,9 @@ ClockRead tsc_read_choice() {
 
 namespace {
 
-std::uint64_t median_of(std::vector<std::uint64_t> v) {
-  if (v.empty()) return 0;
+template <class T>
+T median_of(std::vector<T> v) {
+  if (v.empty()) return T{};
   auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
   std::nth_element(v.begin(), mid, v.end());
   return *mid;
@@ -188,8 +189,7 @@ ReadCost raw_read_cost(std::uint32_t samples) {
   if (d.empty()) return rc;
   rc.samples = samples;
   rc.min = *std::min_element(d.begin(), d.end());
-  std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
-  rc.median = d[d.size() / 2];
+  rc.median = median_of(std::move(d));
   rc.min_ticks = static_cast<std::uint64_t>(std::llround(rc.min));
   rc.median_ticks = static_cast<std::uint64_t>(std::llround(rc.median));
   return rc;
