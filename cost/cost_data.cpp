@@ -1,6 +1,7 @@
 #include "cost_data.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 
@@ -238,6 +239,33 @@ std::vector<std::size_t> shown_modules(const CostData& d, const std::string& onl
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < d.modules.size(); ++i)
     if (only.empty() || d.modules[i].name == only) out.push_back(i);
+  return out;
+}
+
+std::optional<std::string> resolve_module(const CostData& d, const std::string& asked) {
+  const auto folded = [](std::string s) {
+    std::ranges::transform(s, s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  std::optional<std::string> alike;
+  int alikes = 0;
+  for (const ModuleCost& mc : d.modules) {
+    if (mc.name == asked) return mc.name;
+    if (folded(mc.name) == folded(asked) && alike != mc.name) {
+      alike = mc.name;
+      ++alikes;
+    }
+  }
+  if (alikes == 1) return alike;
+  return std::nullopt;
+}
+
+std::string module_names(const CostData& d) {
+  std::string out;
+  for (const ModuleCost& mc : d.modules) {
+    if (mc.name.empty()) continue;
+    out += (out.empty() ? "" : ", ") + mc.name;
+  }
   return out;
 }
 

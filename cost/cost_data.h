@@ -231,5 +231,11 @@ Totals totals_of(const CostData& d);
 
 // Indices of modules to show: all, or the one named `only` (empty = all).
 std::vector<std::size_t> shown_modules(const CostData& d, const std::string& only);
+// The module `-s NAME` means: the one of that name, else the only one whose
+// name differs from it in case alone (the paper's `-s bench`); nullopt when
+// no module that ran answers to it.
+std::optional<std::string> resolve_module(const CostData& d, const std::string& asked);
+// The names of the modules that ran, comma-separated, for messages.
+std::string module_names(const CostData& d);
 
 }  // namespace dis::cost

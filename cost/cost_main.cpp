@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "cost_accuracy.h"
@@ -98,7 +99,9 @@ int main(int argc, char** argv) {
   std::uint64_t heap_mb = vopts.heap_limit >> 20, stack_kb = vopts.stack_limit >> 10;
   app.add_option("-f,--file", file,
                  "the program: prog.b (compiled), prog.dis (+prog.sbl) or prog.s");
-  app.add_option("-s,--module", only, "report only this module (e.g. -s Base)");
+  app.add_option("-s,--module", only,
+                 "report only this module (e.g. -s Base; a name differing only in case, as the "
+                 "paper's -s bench, finds it too)");
   app.add_option("--by", by, "view: fn (inclusive/exclusive per function), op (per opcode), pc")
       ->check(CLI::IsMember({"fn", "op", "pc", "line"}));
   app.add_option("--top", top, "the N hottest lines");
@@ -271,6 +274,15 @@ int main(int argc, char** argv) {
           vm::collect_environment(av, spec.mode != vm::ProbeMode::Count || accuracy);
     }
     std::cout.flush();
+    if (!ro.module.empty()) {
+      const std::optional<std::string> m = cost::resolve_module(outcome.data, ro.module);
+      if (!m) {
+        std::cerr << "cost: -s " << ro.module << ": no module of that name ran (modules that ran: "
+                  << cost::module_names(outcome.data) << ")\n";
+        return 2;
+      }
+      ro.module = *m;
+    }
     std::ostream& os = out_file ? static_cast<std::ostream&>(*out_file) : std::cout;
     std::string accuracy_text;
     nlohmann::json accuracy_json;

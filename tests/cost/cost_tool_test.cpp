@@ -93,6 +93,24 @@ TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
   EXPECT_EQ(report.find("module Samples"), std::string::npos);
 }
 
+// The paper writes `-s bench`: a name that differs only in case finds the
+// module, and the report is the one `-s Base` gives.
+TEST(CostTool, ModuleNameMayDifferInCase) {
+  std::string prog = src("samples/base.b");
+  auto [exact_status, exact] = cost_report("--count -s Base -f " + prog, "base_exact.txt");
+  auto [folded_status, folded] = cost_report("--count -s base -f " + prog, "base_folded.txt");
+  EXPECT_EQ(exact_status, 0);
+  EXPECT_EQ(folded_status, 0);
+  // As in the golden above, the program-wide total depends on timings.
+  const auto shown = [](const std::string& r) {
+    return std::regex_replace(std::regex_replace(r, std::regex("env (command|date):[^\n]*\n"), ""),
+                              std::regex("instructions: [0-9]+"), "instructions: N");
+  };
+  EXPECT_NE(exact.find("== module Base"), std::string::npos);
+  EXPECT_EQ(exact.find("module Samples"), std::string::npos);
+  EXPECT_EQ(shown(folded), shown(exact));
+}
+
 // fib(n) makes 2 fib(n+1) - 1 calls; the sample calls it for 0, 5, .. 20.
 TEST(CostTool, CountsAreExact) {
   Module m = load_program(src("samples/fib.b"));
@@ -554,6 +572,8 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
            {"--out /nonexistent/dir/r.txt " + src("samples/fib.b"), "cannot open"},
            {"--diff " + missing + " " + missing, missing},
            {"--diff " + garbage + " " + garbage, "not a JSON document"},
+           {"--count -s Nosuch -f " + src("samples/base.b"),
+            "-s Nosuch: no module of that name ran (modules that ran: Base, Samples)"},
        }) {
     auto r = run_shell(tool("cost") + " " + c.args + " 2>&1 >/dev/null");
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
