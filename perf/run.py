@@ -688,6 +688,15 @@ def print_fastest(programs, records, columns, base, metric_name, out):
         print(f"  {col + '/' + base:<17} " + ", ".join(cells), file=out)
 
 
+def fastest_overhead_ns(plain_rec, time_rec, metric_name, instructions):
+    """The timed view's overhead per instruction from the fastest rounds of
+    each (see print_fastest), ns; None when a figure is missing."""
+    a, b = fastest(time_rec, metric_name), fastest(plain_rec, metric_name)
+    if not (a and b and instructions):
+        return None
+    return (a - b) * 1e9 / instructions
+
+
 def report(result, metric_name, out):
     """Prints the tables of a result (fresh, or loaded from its JSON with --show)."""
     settings = result["settings"]
@@ -716,15 +725,22 @@ def report(result, metric_name, out):
         print_fastest(programs, records, columns, base, metric_name, out)
         print(file=out)
         print("Timed view overhead per executed instruction (from cost --format json; "
-              "target: at most 1.5 timer reads)", file=out)
+              "target: at most 1.5 timer reads; medians, then fastest rounds)", file=out)
         for prog in programs:
             d = prog.get("probe") or {}
+            recs = records[prog["name"]]
+            fast = fastest_overhead_ns(recs.get(base, {}), recs.get("time", {}), metric_name,
+                                       d.get("instructions"))
+            read = d.get("timer_read_ns")
             print(f"  {prog['name']:<9} instructions {fmt_opt(d.get('instructions'), '{:.0f}')}"
-                  f"  timer read {fmt_opt(d.get('timer_read_ns'), '{:.1f} ns')}"
+                  f"  timer read {fmt_opt(read, '{:.1f} ns')}"
                   f"  overhead {fmt_opt(d.get('time_overhead_ns_per_instruction'), '{:.1f} ns')}"
                   f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads"
                   f"  (probe step {fmt_opt(d.get('probe_step_ns'), '{:.1f} ns')}:"
-                  f" {fmt_opt(d.get('time_overhead_in_probe_steps'), '{:.2f}')} steps)", file=out)
+                  f" {fmt_opt(d.get('time_overhead_in_probe_steps'), '{:.2f}')} steps)"
+                  f"; fastest {fmt_opt(fast, '{:.1f} ns')}"
+                  f" = {fmt_opt(fast / read if fast is not None and read else None, '{:.2f}')}"
+                  f" reads", file=out)
     elif base in columns:
         print(file=out)
         print(f"Geometric mean of {metric_name} time relative to {base}: " +
