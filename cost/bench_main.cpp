@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "environment.h"
 #include "kproc_options.h"
+#include "limit_options.h"
 #include "timer.h"
 
 using namespace dis::cost;
@@ -60,12 +61,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, CPU_SETSIZE - 1));
   app.add_flag("--list", list, "list the tests and exit");
   app.add_option("--out", out_path, "write the results to FILE instead of stdout");
-  std::uint64_t heap_mb = 0, stack_kb = 0, max_instructions = 0;
   BenchConfig cfg;
-  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB (default: the VM's)");
-  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB (default: the VM's)");
-  app.add_option("--max-instructions", max_instructions,
-                 "stop a test with 'instruction limit' after N instructions (0: none)");
+  dis::vm::LimitOptions limits{dis::vm::Options{}};
+  limits.add_to(app);
   dis::vm::add_kproc_options(app, cfg.idle_gc, cfg.cpus);
   app.add_flag("--us", us, "record microseconds (microsec, /dev/busec) as the paper did");
   app.add_option("--suite", suite, "directory of the suite's Limbo programs")
@@ -107,9 +105,13 @@ int main(int argc, char** argv) {
   }
   cfg.unit = us ? BenchUnit::Us : BenchUnit::Ns;
   cfg.outer = outer;
-  cfg.heap_limit = heap_mb << 20;
-  cfg.stack_limit = stack_kb << 10;
-  cfg.max_instructions = max_instructions;
+  {
+    dis::vm::Options limited;
+    limits.apply(limited);
+    cfg.heap_limit = limited.heap_limit;
+    cfg.stack_limit = limited.stack_limit;
+    cfg.max_instructions = limited.max_instructions;
+  }
 
   if (pin >= 0) {
     cpu_set_t set;

@@ -27,6 +27,7 @@
 #include "cost_run.h"
 #include "diag.h"
 #include "kproc_options.h"
+#include "limit_options.h"
 #include "timer.h"
 #include "warm_heap.h"
 
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> diff;
   double confidence = 95;
   dis::vm::Options vopts;
-  std::uint64_t heap_mb = vopts.heap_limit >> 20, stack_kb = vopts.stack_limit >> 10;
+  vm::LimitOptions limits(vopts);
   app.add_option("-f,--file", file,
                  "the program: prog.b (compiled), prog.dis (+prog.sbl) or prog.s");
   app.add_option("-s,--module", only,
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
                            kPlainRuns));
   app.add_option("--repeat", repeat, "run N times and merge (with run-to-run spread per line)")
       ->check(CLI::Range(1u, 100000u));
-  app.add_option("--pin", pin, "pin the run to this CPU")->check(CLI::NonNegativeNumber);
+  app.add_option("--pin", pin, "pin the run to this CPU")->check(CLI::Range(0, CPU_SETSIZE - 1));
   app.add_option("--diff", diff,
                  "compare two saved JSON reports per source line (with --by pc: per instruction)")
       ->expected(2);
@@ -142,10 +143,7 @@ int main(int argc, char** argv) {
                  "random points; counts stay exact)")
       ->check(CLI::Range(1u, 1000000000u));
   app.add_option("--out", out_path, "write the report to FILE instead of stdout");
-  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB")->capture_default_str();
-  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB")->capture_default_str();
-  app.add_option("--max-instructions", vopts.max_instructions,
-                 "stop with 'instruction limit' after N instructions (0: none)");
+  limits.add_to(app);
   vm::add_kproc_options(app, vopts.idle_gc, vopts.cpus);
   app.footer(
       "The program's output goes to stdout, then the report (or to --out FILE).\n"
@@ -234,8 +232,7 @@ int main(int argc, char** argv) {
   spec.program = file;
   spec.args.push_back(file);
   spec.args.insert(spec.args.end(), rest.begin(), rest.end());
-  vopts.heap_limit = heap_mb << 20;
-  vopts.stack_limit = stack_kb << 10;
+  limits.apply(vopts);
   spec.vm = vopts;
   spec.mode = count ? vm::ProbeMode::Count : sample ? vm::ProbeMode::Sampled : vm::ProbeMode::Time;
   spec.sample_every = sample ? sample : 100;

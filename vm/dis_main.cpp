@@ -8,6 +8,7 @@
 #include "compiler.h"
 #include "diag.h"
 #include "kproc_options.h"
+#include "limit_options.h"
 #include "vm.h"
 
 int main(int argc, char** argv) {
@@ -15,14 +16,13 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dis ") + DIS_VERSION);
   app.prefix_command();  // everything from the program on belongs to it
   dis::vm::Options opts;
-  std::uint64_t heap_mb = opts.heap_limit >> 20, stack_kb = opts.stack_limit >> 10;
-  app.add_option("--heap-limit", heap_mb, "live heap limit in MiB")->capture_default_str();
-  app.add_option("--stack-limit", stack_kb, "stack limit per thread in KiB")->capture_default_str();
-  app.add_option("--max-instructions", opts.max_instructions,
-                 "stop with 'instruction limit' after N instructions (0: none)");
+  dis::vm::LimitOptions limits(opts);
+  limits.add_to(app);
   app.add_flag("--trace", opts.trace, "print each executed instruction on stderr");
-  app.add_option("--trace-limit", opts.trace_limit, "trace at most N instructions");
-  app.add_option("--root", opts.root, "host directory for absolute Dis paths");
+  app.add_option("--trace-limit", opts.trace_limit, "trace at most N instructions")
+      ->check(dis::vm::not_negative());
+  app.add_option("--root", opts.root, "host directory for absolute Dis paths")
+      ->check(CLI::ExistingDirectory);
   std::string gc_mode = "dis";
   bool gc_stats = false;
   app.add_option("--gc", gc_mode,
@@ -55,8 +55,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   opts.compile = [](const std::string& path) { return dis::limbo::compile_file(path, {}); };
-  opts.heap_limit = heap_mb << 20;
-  opts.stack_limit = stack_kb << 10;
+  limits.apply(opts);
   dis::vm::parse_gc_mode(gc_mode, opts.gc);
   try {
     dis::vm::GcStepTimes step_times;  // outlives the VM

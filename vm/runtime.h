@@ -211,7 +211,10 @@ class Impl : public HeapHooks {
     p.stack_end = std::uint64_t{p.chunks[chunk].base} + p.chunks[chunk].size;
     p.sp = sp;
     p.stack_bias = bytes - sp;
-    p.sp_limit = std::min(p.stack_end, sp + (opts.stack_limit - bytes));
+    // Saturating: an embedder's limit near 2^64 would wrap sp + room below
+    // sp, and every push would then take the slow path and retry forever.
+    const std::uint64_t room = opts.stack_limit > bytes ? opts.stack_limit - bytes : 0;
+    p.sp_limit = room >= p.stack_end - sp ? p.stack_end : sp + room;
   }
   // Pops the top frame's bytes (its record still there).
   void pop_stack(Prog& p, const Frame& fr) {

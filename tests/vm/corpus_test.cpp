@@ -78,4 +78,29 @@ TEST(DisTool, UsageErrorsExitTwo) {
   EXPECT_EQ(run_dis("--version").status, 0);
 }
 
+// CLI11 reads "-5" into an unsigned option as 2^64 - 5: --stack-limit -5
+// hung the interpreter and --heap-limit -1 meant no limit.
+TEST(DisTool, LimitFlagsRefuseNegativeZeroAndHugeValues) {
+  const std::string prog = std::string(DIS_SOURCE_DIR) + "/samples/fib.b";
+  struct Case {
+    std::string flag, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--stack-limit -5", "--stack-limit: Value -5 is negative"},
+           {"--stack-limit 0", "--stack-limit: Value 0 not in range"},
+           {"--heap-limit -1", "--heap-limit: Value -1 is negative"},
+           {"--heap-limit 0", "--heap-limit: Value 0 not in range"},
+           {"--heap-limit 2000000", "--heap-limit: Value 2000000 not in range"},
+           {"--max-instructions -1", "--max-instructions: Value -1 is negative"},
+           {"--trace-limit -1", "--trace-limit: Value -1 is negative"},
+           {"--root /nonexistent/dir", "--root: Directory does not exist"},
+       }) {
+    Result r = run_dis(c.flag + " " + prog);
+    EXPECT_EQ(r.status, 2) << c.flag;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.flag << ": " << r.err;
+  }
+  Result ok = run_dis("--stack-limit 1024 --heap-limit 64 --max-instructions 0 " + prog);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 }  // namespace

@@ -276,6 +276,17 @@ TEST(VmControl, StackOverflowAndInstructionLimit) {
   EXPECT_NE(o.err.find("instruction limit"), std::string::npos) << o.err;
 }
 
+// An embedder's limit near 2^64 is no limit: the stack's fast-path bound
+// once wrapped below the stack pointer, and every push retried forever.
+TEST(VmControl, HugeStackLimitIsNoLimit) {
+  dis::vm::Options opts;
+  opts.stack_limit = ~std::uint64_t{0} - 5;
+  opts.max_instructions = 100000;
+  auto o = run("L:f\n\tframe\t$1,192(fp)\n\tcall\t192(fp),$@f\n", "", opts);
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("instruction limit"), std::string::npos) << o.err;
+}
+
 TEST(VmControl, DeepCallsAcrossStackChunks) {
   // f(n) = n by n nested calls of 256-byte frames (pointer slots at 32 and
   // 36): depths 250..289 return across the first 64 KiB chunk's end again
