@@ -105,7 +105,9 @@ int main(int argc, char** argv) {
                  "paper's -s bench, finds it too)");
   app.add_option("--by", by, "view: fn (inclusive/exclusive per function), op (per opcode), pc")
       ->check(CLI::IsMember({"fn", "op", "pc", "line"}));
-  app.add_option("--top", top, "the N hottest lines");
+  app.add_option("--top", top, "the N hottest lines")
+      ->check(vm::not_negative())
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
   app.add_flag("--profile", profile, "where all the time went, as shares of the total");
   app.add_flag("--count", count, "count instructions only (fast, deterministic)");
   app.add_flag("--hide-unexecuted", hide, "omit source lines whose code never ran");
