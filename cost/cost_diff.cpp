@@ -65,6 +65,14 @@ std::map<OpKey, OpVal> ops_of_report(const json& j) {
   return m;
 }
 
+// Within one run, a standard error says nothing of how the host moved
+// between the two runs, which on a shared host is often the larger part.
+std::string one_run_caveat(const json& a, const json& b) {
+  if (a.value("runs", 1) >= 2 && b.value("runs", 1) >= 2) return "";
+  return "(one run each: the host's drift from run to run is not in these standard errors; "
+         "reports merged from cost --repeat N carry it)\n";
+}
+
 std::string num(double v, int prec = 1) {
   std::ostringstream s;
   s.setf(std::ios::fixed);
@@ -83,7 +91,8 @@ std::string diff_by_instruction(const json& a, const json& b, double confidence,
   o << "cost diff: a = " << an << ", b = " << bn << "\n";
   if (timed)
     o << "Welch's t test per instruction at " << num(confidence, 1)
-      << "% confidence; * marks a significant difference of mean time\n";
+      << "% confidence; * marks a significant difference of mean time\n"
+      << one_run_caveat(a, b);
   else
     o << "counts only (a report is in count mode)\n";
   std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0;
@@ -158,6 +167,10 @@ struct LineVal {
   double total = 0;          // ns: sum over its instructions of count x mean
   double variance = 0;       // of that estimate: sum of count^2 / timed x std^2
   std::vector<double> runs;  // per-run totals (--repeat), else empty
+  // An instruction of the line was timed fewer than twice: its share of the
+  // total has no variance estimate, so the total's standard error is unknown
+  // (taking it as zero made every once-run line "significant").
+  bool unknown_variance = false;
 };
 
 std::map<LineKey, LineVal> lines_of_report(const json& j) {
@@ -174,9 +187,11 @@ std::map<LineKey, LineVal> lines_of_report(const json& j) {
         const double mean = op.value("mean_ns", 0.0), sd = op.value("std_ns", 0.0);
         v.instructions += count;
         v.total += static_cast<double>(count) * mean;
-        if (timed > 0)
+        if (timed >= 2)
           v.variance += static_cast<double>(count) * static_cast<double>(count) /
                         static_cast<double>(timed) * sd * sd;
+        else if (count > 0)
+          v.unknown_variance = true;
       }
       for (const json& r : l.value("run_ns", json::array())) v.runs.push_back(r.get<double>());
       if (v.instructions == 0) continue;
@@ -213,10 +228,11 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
          "when both reports merged several); * marks a significant difference\n";
   else
     o << "per source line: instruction counts only (a report is in count mode)\n";
+  if (timed) o << one_run_caveat(a, b);
   std::map<LineKey, int> keys;
   for (auto& [k, _] : la) keys[k] |= 1;
   for (auto& [k, _] : lb) keys[k] |= 2;
-  std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0;
+  std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0, untestable = 0;
   for (auto& [k, where] : keys) {
     const std::string head = k.module + " line " + std::to_string(k.line) + ": ";
     if (where != 3) {
@@ -233,18 +249,23 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
     std::string times, sig;
     if (timed) {
       double p = 1;
+      bool testable = true;
       if (x.runs.size() >= 2 && y.runs.size() >= 2) {
         p = welch_t(stats_of(y.runs), stats_of(x.runs), confidence).p;
+      } else if (x.unknown_variance || y.unknown_variance) {
+        testable = false;
+        ++untestable;
       } else {
         const double se = std::sqrt(x.variance + y.variance);
         const double diff = y.total - x.total;
         p = se > 0 ? std::erfc(std::fabs(diff) / se / std::sqrt(2.0)) : (diff != 0 ? 0 : 1);
       }
-      const bool is_sig = p < alpha;
+      const bool is_sig = testable && p < alpha;
       if (is_sig) ++significant;
       const double pct = x.total != 0 ? 100.0 * (y.total - x.total) / x.total : 0;
       times = format_duration_ns(x.total) + " -> " + format_duration_ns(y.total) + " (" +
-              (pct >= 0 ? "+" : "") + num(pct) + "%, p " + num(p, 4) + ")";
+              (pct >= 0 ? "+" : "") + num(pct) + "%, " +
+              (testable ? "p " + num(p, 4) : std::string("not testable")) + ")";
       sig = is_sig ? " *" : "";
     }
     if (!counts_differ && sig.empty()) continue;
@@ -259,6 +280,8 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
   if (timed) o << ", " << significant << " significantly different";
   o << ", " << count_changes << " with different counts";
   if (only_one) o << ", " << only_one << " executed in one report only";
+  if (untestable)
+    o << ", " << untestable << " not testable (an instruction timed fewer than twice)";
   o << "\n";
   return o.str();
 }

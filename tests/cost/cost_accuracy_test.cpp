@@ -528,6 +528,8 @@ TEST(CostAccuracy, DiffComparesLineTotalsGolden) {
       "per source line: total time (count x mean of its instructions); significance at 95.0% "
       "confidence from the totals' standard errors (normal test; Welch's t over the runs when "
       "both reports merged several); * marks a significant difference\n"
+      "(one run each: the host's drift from run to run is not in these standard errors; "
+      "reports merged from cost --repeat N carry it)\n"
       "M line 3: x := 1;\n"
       "  total 1.00 us -> 1.50 us (+50.0%, p 0.0000) *\n"
       "M line 5: z := 3;\n"
@@ -539,6 +541,27 @@ TEST(CostAccuracy, DiffComparesLineTotalsGolden) {
   EXPECT_EQ(diff_reports(a, b, 95, "a.json", "b.json"), expected);
   // Per instruction stays available.
   EXPECT_NE(diff_by_instruction(a, b, 95).find("instructions compared"), std::string::npos);
+}
+
+// An instruction timed once has no variance estimate: a line run once is
+// not testable, however its times differ (it was "significant" at p 0).
+TEST(CostAccuracy, DiffDoesNotTestLinesTimedOnce) {
+  json a = report({{3, "x := 1;", 1, 40, 0}, {4, "y := 2;", 1, 50, 0}});
+  json b = report({{3, "x := 1;", 1, 20, 0}, {4, "y := 2;", 2, 50, 0}});
+  const std::string out = diff_reports(a, b, 95, "a.json", "b.json");
+  EXPECT_EQ(out.find("M line 3"), std::string::npos) << out;
+  EXPECT_NE(out.find("M line 4: y := 2;\n"
+                     "  total 50 ns -> 100 ns (+100.0%, not testable), instructions 1 -> 2\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("2 lines compared, 0 significantly different, 1 with different counts, 2 "
+                     "not testable (an instruction timed fewer than twice)\n"),
+            std::string::npos)
+      << out;
+  // Merged runs carry their own spread: no caveat about one run each.
+  a["runs"] = 3;
+  b["runs"] = 3;
+  EXPECT_EQ(diff_reports(a, b, 95, "a.json", "b.json").find("one run each"), std::string::npos);
 }
 
 }  // namespace
