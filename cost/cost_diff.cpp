@@ -16,6 +16,84 @@ namespace {
 
 using nlohmann::json;
 
+// The fields the diff reads, checked against cost_schema.json's types, so
+// a hand-edited or truncated report is refused with the field's place
+// rather than ending the tool on a JSON type error.
+enum class Kind { String, Integer, Count, Number };
+
+void check_field(const json& obj, const char* key, Kind kind, const std::string& where,
+                 const std::string& path) {
+  if (!obj.contains(key)) return;
+  const json& v = obj[key];
+  bool ok = false;
+  const char* need = "";
+  switch (kind) {
+    case Kind::String:
+      ok = v.is_string(), need = "a string";
+      break;
+    case Kind::Integer:
+      ok = v.is_number_integer(), need = "an integer";
+      break;
+    case Kind::Count:
+      ok = v.is_number_unsigned(), need = "an integer of 0 or more";
+      break;
+    case Kind::Number:
+      ok = v.is_number() && v.get<double>() >= 0, need = "a number of 0 or more";
+      break;
+  }
+  if (!ok)
+    throw InputError(Diagnostic{path, 0, 0, -1, where + "." + key + ": " + need + " is needed"});
+}
+
+void check_array(const json& obj, const char* key, const std::string& where,
+                 const std::string& path) {
+  if (obj.contains(key) && !obj[key].is_array())
+    throw InputError(Diagnostic{path, 0, 0, -1, where + "." + key + ": an array is needed"});
+}
+
+void check_fields(const json& j, const std::string& path) {
+  check_field(j, "mode", Kind::String, "report", path);
+  check_field(j, "runs", Kind::Count, "report", path);
+  const json& mods = j["modules"];
+  for (std::size_t m = 0; m < mods.size(); ++m) {
+    const std::string mw = "modules[" + std::to_string(m) + "]";
+    if (!mods[m].is_object())
+      throw InputError(Diagnostic{path, 0, 0, -1, mw + ": an object is needed"});
+    check_field(mods[m], "name", Kind::String, mw, path);
+    check_array(mods[m], "lines", mw, path);
+    if (!mods[m].contains("lines")) continue;
+    const json& lines = mods[m]["lines"];
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+      const std::string lw = mw + ".lines[" + std::to_string(l) + "]";
+      const json& line = lines[l];
+      if (!line.is_object())
+        throw InputError(Diagnostic{path, 0, 0, -1, lw + ": an object is needed"});
+      check_field(line, "file", Kind::Integer, lw, path);
+      check_field(line, "line", Kind::Integer, lw, path);
+      check_field(line, "text", Kind::String, lw, path);
+      check_array(line, "ops", lw, path);
+      check_array(line, "run_ns", lw, path);
+      if (line.contains("run_ns"))
+        for (const json& r : line["run_ns"])
+          if (!r.is_number())
+            throw InputError(Diagnostic{path, 0, 0, -1, lw + ".run_ns: numbers are needed"});
+      if (!line.contains("ops")) continue;
+      const json& ops = line["ops"];
+      for (std::size_t o = 0; o < ops.size(); ++o) {
+        const std::string ow = lw + ".ops[" + std::to_string(o) + "]";
+        if (!ops[o].is_object())
+          throw InputError(Diagnostic{path, 0, 0, -1, ow + ": an object is needed"});
+        check_field(ops[o], "pc", Kind::Integer, ow, path);
+        check_field(ops[o], "op", Kind::String, ow, path);
+        check_field(ops[o], "count", Kind::Count, ow, path);
+        check_field(ops[o], "timed", Kind::Count, ow, path);
+        check_field(ops[o], "mean_ns", Kind::Number, ow, path);
+        check_field(ops[o], "std_ns", Kind::Number, ow, path);
+      }
+    }
+  }
+}
+
 json read_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot read the report"});
@@ -29,6 +107,7 @@ json read_report(const std::string& path) {
   if (!j.is_object() || !j.contains("schema") || j["schema"] != "disvm-cost/1" ||
       !j.contains("modules") || !j["modules"].is_array())
     throw InputError(Diagnostic{path, 0, 0, -1, "not a cost report (schema disvm-cost/1)"});
+  check_fields(j, path);
   return j;
 }
 

@@ -556,6 +556,13 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
   std::string missing = tmp("no_such.b");
   std::string garbage = tmp("garbage.dis");
   std::ofstream(garbage) << "not a dis file";
+  // Reports whose fields have the wrong types: once an abort on a JSON type
+  // error.
+  std::string wrong_name = tmp("wrong_name.json"), wrong_count = tmp("wrong_count.json");
+  std::ofstream(wrong_name) << R"({"schema":"disvm-cost/1","modules":[{"name":5}]})";
+  std::ofstream(wrong_count)
+      << R"({"schema":"disvm-cost/1","modules":[{"name":"M","lines":[{"line":3,"ops":[)"
+      << R"({"pc":0,"count":-1}]}]}]})";
   for (const Case& c : std::vector<Case>{
            {"", "cost: no program given"},
            {"--by nonsense " + src("samples/fib.b"), "--by"},
@@ -576,6 +583,10 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
            {"--out /nonexistent/dir/r.txt " + src("samples/fib.b"), "cannot open"},
            {"--diff " + missing + " " + missing, missing},
            {"--diff " + garbage + " " + garbage, "not a JSON document"},
+           {"--diff " + wrong_name + " " + wrong_name,
+            wrong_name + ": modules[0].name: a string is needed"},
+           {"--diff " + wrong_count + " " + wrong_count,
+            wrong_count + ": modules[0].lines[0].ops[0].count: an integer of 0 or more is needed"},
            {"--count -s Nosuch -f " + src("samples/base.b"),
             "-s Nosuch: no module of that name ran (modules that ran: Base, Samples)"},
        }) {
