@@ -97,18 +97,9 @@ void check_fields(const json& j, const std::string& path) {
 json read_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot read the report"});
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(
-        Diagnostic{path, 0, 0, static_cast<std::int64_t>(e.byte), "not a JSON document"});
-  }
-  if (!j.is_object() || !j.contains("schema") || j["schema"] != "disvm-cost/1" ||
-      !j.contains("modules") || !j["modules"].is_array())
-    throw InputError(Diagnostic{path, 0, 0, -1, "not a cost report (schema disvm-cost/1)"});
-  check_fields(j, path);
-  return j;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_report(text.str(), path);
 }
 
 struct OpKey {
@@ -161,6 +152,24 @@ std::string num(double v, int prec = 1) {
 }
 
 }  // namespace
+
+json parse_report(std::string_view text, const std::string& path) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(
+        Diagnostic{path, 0, 0, static_cast<std::int64_t>(e.byte), "not a JSON document"});
+  } catch (const json::exception&) {
+    // out_of_range: a number too large for a double.
+    throw InputError(Diagnostic{path, 0, 0, -1, "not a JSON document: a number out of range"});
+  }
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "disvm-cost/1" ||
+      !j.contains("modules") || !j["modules"].is_array())
+    throw InputError(Diagnostic{path, 0, 0, -1, "not a cost report (schema disvm-cost/1)"});
+  check_fields(j, path);
+  return j;
+}
 
 std::string diff_by_instruction(const json& a, const json& b, double confidence,
                                 const std::string& an, const std::string& bn) {

@@ -16,9 +16,14 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace dis::cost {
 
+// A report's text (from `path`, named in errors) as JSON, its fields' types
+// checked. Throws InputError for malformed JSON or a document that is not a
+// cost report.
+nlohmann::json parse_report(std::string_view text, const std::string& path);
 // The comparison as text. Throws InputError for an unreadable file, malformed
 // JSON, or a document that is not a cost report.
 std::string diff_reports(const std::string& a_path, const std::string& b_path,

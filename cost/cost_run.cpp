@@ -128,8 +128,9 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
   for (const auto& [key, t] : rec.functions()) {
     if (key.second < 0 || module_of[key.first] < 0) continue;
     ModuleCost& mc = d.modules[static_cast<std::size_t>(module_of[key.first])];
+    const auto entry = key.second;  // clang 14 cannot capture a structured binding
     auto it = std::find_if(mc.function_calls.begin(), mc.function_calls.end(),
-                           [&](const FunctionCall& f) { return f.entry_pc == key.second; });
+                           [entry](const FunctionCall& f) { return f.entry_pc == entry; });
     if (it == mc.function_calls.end()) {
       mc.function_calls.push_back({key.second, 0, 0, 0});
       it = mc.function_calls.end() - 1;

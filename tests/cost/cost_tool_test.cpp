@@ -563,6 +563,8 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
   std::ofstream(wrong_count)
       << R"({"schema":"disvm-cost/1","modules":[{"name":"M","lines":[{"line":3,"ops":[)"
       << R"({"pc":0,"count":-1}]}]}]})";
+  std::string huge = tmp("huge_number.json");
+  std::ofstream(huge) << R"({"schema":"disvm-cost/1","modules":[],"runs":1e999})";
   for (const Case& c : std::vector<Case>{
            {"", "cost: no program given"},
            {"--by nonsense " + src("samples/fib.b"), "--by"},
@@ -583,6 +585,7 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
            {"--out /nonexistent/dir/r.txt " + src("samples/fib.b"), "cannot open"},
            {"--diff " + missing + " " + missing, missing},
            {"--diff " + garbage + " " + garbage, "not a JSON document"},
+           {"--diff " + huge + " " + huge, huge + ": not a JSON document: a number out of range"},
            {"--diff " + wrong_name + " " + wrong_name,
             wrong_name + ": modules[0].name: a string is needed"},
            {"--diff " + wrong_count + " " + wrong_count,
