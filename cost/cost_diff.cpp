@@ -21,6 +21,10 @@ using nlohmann::json;
 // rather than ending the tool on a JSON type error.
 enum class Kind { String, Integer, Count, Number };
 
+[[noreturn]] void refuse(const std::string& path, const std::string& what) {
+  throw InputError(Diagnostic{path, 0, 0, -1, what});
+}
+
 void check_field(const json& obj, const char* key, Kind kind, const std::string& where,
                  const std::string& path) {
   if (!obj.contains(key)) return;
@@ -41,14 +45,13 @@ void check_field(const json& obj, const char* key, Kind kind, const std::string&
       ok = v.is_number() && v.get<double>() >= 0, need = "a number of 0 or more";
       break;
   }
-  if (!ok)
-    throw InputError(Diagnostic{path, 0, 0, -1, where + "." + key + ": " + need + " is needed"});
+  if (!ok) refuse(path, where + "." + key + ": " + need + " is needed");
 }
 
 void check_array(const json& obj, const char* key, const std::string& where,
                  const std::string& path) {
   if (obj.contains(key) && !obj[key].is_array())
-    throw InputError(Diagnostic{path, 0, 0, -1, where + "." + key + ": an array is needed"});
+    refuse(path, where + "." + key + ": an array is needed");
 }
 
 void check_fields(const json& j, const std::string& path) {
@@ -57,8 +60,7 @@ void check_fields(const json& j, const std::string& path) {
   const json& mods = j["modules"];
   for (std::size_t m = 0; m < mods.size(); ++m) {
     const std::string mw = "modules[" + std::to_string(m) + "]";
-    if (!mods[m].is_object())
-      throw InputError(Diagnostic{path, 0, 0, -1, mw + ": an object is needed"});
+    if (!mods[m].is_object()) refuse(path, mw + ": an object is needed");
     check_field(mods[m], "name", Kind::String, mw, path);
     check_array(mods[m], "lines", mw, path);
     if (!mods[m].contains("lines")) continue;
@@ -66,8 +68,7 @@ void check_fields(const json& j, const std::string& path) {
     for (std::size_t l = 0; l < lines.size(); ++l) {
       const std::string lw = mw + ".lines[" + std::to_string(l) + "]";
       const json& line = lines[l];
-      if (!line.is_object())
-        throw InputError(Diagnostic{path, 0, 0, -1, lw + ": an object is needed"});
+      if (!line.is_object()) refuse(path, lw + ": an object is needed");
       check_field(line, "file", Kind::Integer, lw, path);
       check_field(line, "line", Kind::Integer, lw, path);
       check_field(line, "text", Kind::String, lw, path);
@@ -75,14 +76,12 @@ void check_fields(const json& j, const std::string& path) {
       check_array(line, "run_ns", lw, path);
       if (line.contains("run_ns"))
         for (const json& r : line["run_ns"])
-          if (!r.is_number())
-            throw InputError(Diagnostic{path, 0, 0, -1, lw + ".run_ns: numbers are needed"});
+          if (!r.is_number()) refuse(path, lw + ".run_ns: numbers are needed");
       if (!line.contains("ops")) continue;
       const json& ops = line["ops"];
       for (std::size_t o = 0; o < ops.size(); ++o) {
         const std::string ow = lw + ".ops[" + std::to_string(o) + "]";
-        if (!ops[o].is_object())
-          throw InputError(Diagnostic{path, 0, 0, -1, ow + ": an object is needed"});
+        if (!ops[o].is_object()) refuse(path, ow + ": an object is needed");
         check_field(ops[o], "pc", Kind::Integer, ow, path);
         check_field(ops[o], "op", Kind::String, ow, path);
         check_field(ops[o], "count", Kind::Count, ow, path);
@@ -96,7 +95,7 @@ void check_fields(const json& j, const std::string& path) {
 
 json read_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(Diagnostic{path, 0, 0, -1, "cannot read the report"});
+  if (!in) refuse(path, "cannot read the report");
   std::ostringstream text;
   text << in.rdbuf();
   return parse_report(text.str(), path);
@@ -162,11 +161,11 @@ json parse_report(std::string_view text, const std::string& path) {
         Diagnostic{path, 0, 0, static_cast<std::int64_t>(e.byte), "not a JSON document"});
   } catch (const json::exception&) {
     // out_of_range: a number too large for a double.
-    throw InputError(Diagnostic{path, 0, 0, -1, "not a JSON document: a number out of range"});
+    refuse(path, "not a JSON document: a number out of range");
   }
   if (!j.is_object() || !j.contains("schema") || j["schema"] != "disvm-cost/1" ||
       !j.contains("modules") || !j["modules"].is_array())
-    throw InputError(Diagnostic{path, 0, 0, -1, "not a cost report (schema disvm-cost/1)"});
+    refuse(path, "not a cost report (schema disvm-cost/1)");
   check_fields(j, path);
   return j;
 }
