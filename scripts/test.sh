@@ -56,6 +56,7 @@ for f in build-fuzz/tests/fuzz/fuzz_*; do
     fuzz_asm*) cp ../shared/testdata/limbo/*/*.s "$corpus/" ;;
     fuzz_sbl*) cp ../shared/testdata/limbo/*/*.sbl "$corpus/" ;;
     fuzz_limbo*) cp ../shared/testdata/limbo/*/*.b "$corpus/" ;;
+    fuzz_observations*) cp tests/cost/fixtures/*/*.obs "$corpus/" ;;
   esac
   echo "-- $name"
   log=build-fuzz/$name.log
