@@ -1,9 +1,5 @@
 #include "cost_report.h"
 
-#include <fmt/format.h>
-
-#include <cmath>
-
 namespace dis::cost {
 
 bool parse_view(std::string_view text, View& out) {
@@ -48,16 +44,6 @@ bool parse_format(std::string_view text, Format& out) {
   else
     return false;
   return true;
-}
-
-std::string format_duration_ns(double ns) {
-  if (!(ns > 0)) return "0 ns";  // also NaN
-  if (std::round(ns) < 1000) return fmt::format("{:.0f} ns", ns);
-  double us = ns / 1e3;
-  if (std::round(us * 100) < 100000) return fmt::format("{:.2f} us", us);
-  double ms = ns / 1e6;
-  if (std::round(ms * 100) < 100000) return fmt::format("{:.2f} ms", ms);
-  return fmt::format("{:.2f} s", ns / 1e9);
 }
 
 void write_report(std::ostream& out, const CostData& d, const ReportOptions& o) {

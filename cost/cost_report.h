@@ -4,7 +4,7 @@
 // environment), then per module and source file every source line
 // `LINE: text` in order, each executed one followed by one line per executed
 // instruction in pc order: `- op count mean min max std`, durations with
-// units chosen per value (format_duration_ns). Then the time outside
+// units chosen per value (duration_format.h). Then the time outside
 // instructions (buckets), builtins and reference-count frees. Other views:
 // --by fn, --by op, --by pc, --top N, --profile.
 //
@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "cost_data.h"
+#include "duration_format.h"
 
 namespace dis::cost {
 
@@ -47,11 +48,6 @@ bool parse_view(std::string_view text, View& out);
 // "text" "json" "csv" "callgrind"; false on anything else.
 bool parse_format(std::string_view text, Format& out);
 const char* view_name(View v);
-
-// The paper's units: below 1 us integer ns ("807 ns"), below 1 ms us with two
-// decimals ("2.13 us"), below 1 s ms ("8.61 ms"), else s ("1.50 s"); the
-// unit is chosen after rounding, so 999.996 us prints "1.00 ms".
-std::string format_duration_ns(double ns);
 
 std::string render_text(const CostData& d, const ReportOptions& o);
 nlohmann::json render_json_value(const CostData& d, const ReportOptions& o);

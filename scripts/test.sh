@@ -57,6 +57,7 @@ for f in build-fuzz/tests/fuzz/fuzz_*; do
     fuzz_sbl*) cp ../shared/testdata/limbo/*/*.sbl "$corpus/" ;;
     fuzz_limbo*) cp ../shared/testdata/limbo/*/*.b "$corpus/" ;;
     fuzz_observations*) cp tests/cost/fixtures/*/*.obs "$corpus/" ;;
+    fuzz_cost_report*) cp tests/fuzz/seeds/cost_report/*.json "$corpus/" ;;
   esac
   echo "-- $name"
   log=build-fuzz/$name.log
