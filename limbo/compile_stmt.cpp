@@ -921,6 +921,10 @@ void Compiler::gen_exception(const Stmt& s) {
       }
       auto v = const_eval(lab.lo.get());
       if (!v || v->k != TK::String) fail(arm.pos, "exception label must be a string constant");
+      // A .dis handler table stores each name NUL-terminated: one with a NUL
+      // in it would be cut short there and catch other exceptions.
+      if (v->s.find('\0') != std::string::npos)
+        fail(arm.pos, "exception label contains a NUL character");
       if (lab.hi) unsupported(arm.pos, "range of exception names is");
       (!v->s.empty() && v->s.back() == '*' ? patterns : exact).push_back(HandlerCase{v->s, at});
     }

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "compiler.h"
+#include "diag.h"
 
 namespace {
 
@@ -64,6 +66,36 @@ TEST(LimboHandlers, TypeResetsTheBlocksPointerLocals) {
   EXPECT_GE(marked(t), 2u);
   // A block without pointer locals needs no reset.
   EXPECT_EQ(m.handlers[1].type, -1);
+}
+
+// A .dis handler table keeps exception names NUL-terminated, so a label
+// with a NUL in it (by escape or as a raw byte) cannot be written: the
+// compiler refuses it at the label's line instead of producing a module
+// the writer rejects.
+TEST(LimboHandlers, LabelWithNulIsRefusedAtItsLine) {
+  for (const std::string& label : {std::string("a\\0b"), std::string("a") + '\0' + "b"}) {
+    const std::string src =
+        "implement H;\n"
+        "H: module { init: fn(); };\n"
+        "init()\n"
+        "{\n"
+        "  {\n"
+        "    raise \"x\";\n"
+        "  } exception {\n"
+        "  \"" +
+        label +
+        "\" => ;\n"
+        "  }\n"
+        "}\n";
+    try {
+      dis::limbo::compile_source_with_symbols("h.b", src, {});
+      ADD_FAILURE() << "compiled a NUL in an exception label";
+    } catch (const dis::InputError& e) {
+      ASSERT_FALSE(e.diagnostics().empty());
+      EXPECT_EQ(e.diagnostics()[0].line, 8);
+      EXPECT_NE(std::string(e.what()).find("NUL"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
