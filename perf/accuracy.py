@@ -117,7 +117,7 @@ def main():
     if args.repeats < 1:
         ap.error("--repeats must be at least 1")
 
-    cost = Path(args.build) / "bin" / "cost"
+    cost = Path(args.build).resolve() / "bin" / "cost"  # runs from a scratch directory
     if not cost.exists():
         sys.exit(f"accuracy.py: {cost} is not built (cmake --build {args.build})")
     spec = json.loads(SPEC_FILE.read_text())["programs"]

@@ -520,13 +520,14 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
     count_waits(t0);
   }
   SuspendedSlice& saved =
-      suspended_.insert_or_assign(p.id, SuspendedSlice{chained, sampled, current_, slice_attr0_, 0})
+      suspended_
+          .insert_or_assign(
+              p.id, SuspendedSlice{chained.position(), sampled.state(), current_, slice_attr0_, 0})
           .first->second;
-  // Raw ticks, as everywhere in the hot path (the base is applied to the
-  // records after the run).
-  chained = ChainedTimer<>();
-  sampled = SampledTimer<>(sampled.every(), 0);
-  init_timers();
+  // The next slice's timers start as new ones (raw ticks, as everywhere in
+  // the hot path: the base is applied to the records after the run).
+  chained.set_position({});
+  sampled.set_state(SampledTimer<>(sampled.every(), 0).state());
   // The next slice's gap starts here, not where this slice began.
   if (timed) {
     last_close_ = now_ticks();
@@ -546,8 +547,8 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   auto it = suspended_.find(p.id);
   if (it == suspended_.end()) return;
   SuspendedSlice& s = it->second;
-  chained = s.chained;
-  sampled = s.sampled;
+  chained.set_position(s.chained);
+  sampled.set_state(s.sampled);
   current_ = s.current;
   slice_attr0_ = s.attr0;
   const std::uint64_t before = s.bookkeeping;

@@ -294,8 +294,8 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   std::map<std::string, ProbeRecord> builtins_;
   ProbeRecord frees_;
   struct SuspendedSlice {
-    ChainedTimer<> chained;
-    SampledTimer<> sampled;
+    ChainedTimer<>::Position chained;
+    SampledTimer<>::State sampled;
     Current current;
     std::uint64_t attr0;
     std::uint64_t bookkeeping;  // ticks suspend_slice took

@@ -164,6 +164,23 @@ class OpenInterval {
     suspect_ticks_ = sink ? ticks : ~std::uint64_t{0};
   }
   bool open() const noexcept { return open_ != nullptr; }
+  // Where the timer stands, without its queue: what a slice suspended over
+  // a release keeps. The queue is kilobytes, and copying whole timers at
+  // each release took about a microsecond of BASE's handovers and evicted
+  // the interpreter's working set. position() wants the queue flushed;
+  // set_position() flushes what is queued before it moves.
+  struct Position {
+    ProbeRecord* open = nullptr;
+    std::uint64_t start = 0;
+    std::uint64_t skipped = 0;
+  };
+  Position position() const noexcept { return {open_, start_, skipped_}; }
+  void set_position(const Position& p) {
+    flush();
+    open_ = p.open;
+    start_ = p.start;
+    skipped_ = p.skipped;
+  }
   // Restarts the open interval now (after probe bookkeeping that must not
   // be charged to the instruction); returns the ticks since it began, 0 if
   // none is open.
@@ -362,6 +379,21 @@ class SampledTimer : public OpenInterval<Clock, 64, false> {
     return now;
   }
   std::uint32_t every() const noexcept { return every_; }
+  // position() and the sampling's progress: the state a suspended slice
+  // keeps (every() and the base are the timer's own and stay).
+  struct State {
+    typename Base::Position at;
+    std::uint64_t rng;
+    std::uint32_t left, after, run_left;
+  };
+  State state() const noexcept { return {this->position(), rng_, left_, after_, run_left_}; }
+  void set_state(const State& s) {
+    this->set_position(s.at);
+    rng_ = s.rng;
+    left_ = s.left;
+    after_ = s.after;
+    run_left_ = s.run_left;
+  }
 
   // (Public for a caller that counts executions itself, as cost's Sampled
   // policy does, and calls this only when its countdown ends.)
