@@ -1,6 +1,6 @@
 // bstat: is there a difference between samples, and at what confidence?
-// Prints what FreeBSD's ministat prints, plus optional Welch, rank test and
-// effect size; warnings (small samples, outliers, strata) go to stderr.
+// Prints what FreeBSD's ministat prints, plus optional Welch, rank test,
+// paired t and effect size; warnings (small samples, outliers, strata) go to stderr.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   double confidence = 95;
   int width = -1;
   bool no_plot = false, separate = false, stats_only = false, exact = false;
-  bool welch = false, rank = false, effect = false, quiet = false;
+  bool welch = false, rank = false, effect = false, paired = false, quiet = false;
   std::string format = "text", out_path;
 
   app.add_option("files", files, "samples: one number per line ('-' or none: stdin)");
@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   app.add_flag("--exact", exact, "exact t quantiles (Boost.Math) instead of ministat's table");
   app.add_flag("-w,--welch", welch, "also Welch's t (variances need not be equal)");
   app.add_flag("--rank", rank, "also the Mann-Whitney U rank test");
+  app.add_flag("--paired", paired,
+               "also the paired t test: each sample's k-th value was measured with the "
+               "first sample's k-th (alternating runs); equal sizes needed");
   app.add_flag("--effect", effect, "also the effect size (Cohen's d, Hedges' g)");
   app.add_flag("-q,--quiet", quiet, "no warnings");
   app.add_option("--format", format, "text, json or csv")
@@ -88,6 +91,16 @@ int main(int argc, char** argv) {
       }
     }
 
+    if (paired)
+      for (const Sample& s : samples)
+        if (s.values.size() != samples[0].values.size()) {
+          std::cerr << fmt::format(
+              "bstat: --paired: {} has {} values and {} has {}: pairs need samples of one "
+              "size\n",
+              samples[0].name, samples[0].values.size(), s.name, s.values.size());
+          return 2;
+        }
+
     BstatOptions opt;
     opt.ministat.width = width > 0 ? width : ministat_default_width();
     opt.ministat.confidence_index = confidence_index(confidence);
@@ -98,6 +111,7 @@ int main(int argc, char** argv) {
     opt.welch = welch;
     opt.rank = rank;
     opt.effect = effect;
+    opt.paired = paired;
 
     std::string report;
     if (format == "json") {

@@ -41,7 +41,7 @@ std::string band_list(const Stratification& st) {
 }  // namespace
 
 std::string bstat_extras(const std::vector<Sample>& samples, const BstatOptions& opt) {
-  if (!opt.welch && !opt.rank && !opt.effect) return {};
+  if (!opt.welch && !opt.rank && !opt.effect && !opt.paired) return {};
   double pct = confidence_of(opt);
   SampleStats ref = describe(samples[0].values);
   std::string out;
@@ -59,6 +59,14 @@ std::string bstat_extras(const std::vector<Sample>& samples, const BstatOptions&
       out +=
           fmt::format("\tMann-Whitney U = {:g} ({}, p = {:.3g}): {}\n", m.u,
                       m.exact ? "exact" : fmt::format("z = {:.3f}", m.z), m.p, verdict(sig, pct));
+    }
+    if (opt.paired) {
+      PairedResult pr = paired_t(samples[i].values, samples[0].values, pct);
+      out += fmt::format(
+          "\tPaired t: {:g} +/- {:g} ({:.4g}% +/- {:.4g}%; {} pairs, df {:g}, t = {:.4g}, p = "
+          "{:.3g}): {}\n",
+          pr.diff, pr.halfwidth, pr.pct, pr.pct_halfwidth, pr.n, pr.df, pr.t_stat, pr.p,
+          verdict(pr.significant, pct));
     }
     if (opt.effect) {
       EffectSize e = effect_size(s, ref);
@@ -143,6 +151,21 @@ std::string bstat_json(const std::vector<Sample>& samples, const BstatOptions& o
     WelchResult w = welch_t(stats[i], stats[0], pct);
     MannWhitneyResult m = mann_whitney(samples[i].values, samples[0].values);
     EffectSize e = effect_size(stats[i], stats[0]);
+    json paired = nullptr;
+    if (opt.paired) {
+      PairedResult pr = paired_t(samples[i].values, samples[0].values, pct);
+      paired = {{"pairs", pr.n},
+                {"df", pr.df},
+                {"t", pr.t},
+                {"difference", pr.diff},
+                {"stddev", pr.sd},
+                {"halfwidth", pr.halfwidth},
+                {"percent", pr.pct},
+                {"percent_halfwidth", pr.pct_halfwidth},
+                {"t_statistic", pr.t_stat},
+                {"p", pr.p},
+                {"significant", pr.significant}};
+    }
     cmp.push_back({{"sample", samples[i].name},
                    {"reference", samples[0].name},
                    {"student",
@@ -171,6 +194,7 @@ std::string bstat_json(const std::vector<Sample>& samples, const BstatOptions& o
                      {"p", m.p},
                      {"min_p", m.min_p},
                      {"significant", m.p < 1 - pct / 100}}},
+                   {"paired", paired},
                    {"effect_size",
                     {{"cohen_d", e.cohen_d},
                      {"hedges_g", e.hedges_g},

@@ -1,5 +1,5 @@
 // bstat's additions to ministat's report: Welch's t, the Mann-Whitney rank
-// test, effect size, and the warnings (small samples, outliers, strata);
+// test, the paired t test, effect size, and the warnings (small samples, outliers, strata);
 // plus the JSON form of the whole analysis.
 #pragma once
 
@@ -16,6 +16,7 @@ struct BstatOptions {
   bool welch = false;
   bool rank = false;
   bool effect = false;
+  bool paired = false;  // the samples' k-th values are pairs (equal sizes: the caller checks)
 };
 
 // Text printed after ministat's report for the extras asked for (may be empty).

@@ -138,6 +138,36 @@ WelchResult welch_t(const SampleStats& sample, const SampleStats& ref, double pe
   return r;
 }
 
+PairedResult paired_t(std::span<const double> sample, std::span<const double> ref, double percent) {
+  PairedResult r;
+  r.n = std::min(sample.size(), ref.size());
+  std::vector<double> d(r.n);
+  for (std::size_t k = 0; k < r.n; ++k) d[k] = sample[k] - ref[k];
+  const SampleStats ds = describe(d);
+  const double ref_mean = describe(ref.first(r.n)).mean;
+  r.df = static_cast<double>(r.n) - 1;
+  r.t = t_exact(r.df, percent);
+  r.diff = ds.mean;
+  r.sd = ds.stddev;
+  r.se = ds.stddev / std::sqrt(static_cast<double>(r.n));
+  if (!(r.se > 0)) {  // every pair differs by the same amount: certain
+    r.significant = r.diff != 0;
+    r.p = r.diff != 0 ? 0 : 1;
+    r.t_stat = r.diff != 0 ? std::copysign(INFINITY, r.diff) : 0;
+  } else {
+    r.halfwidth = r.t * r.se;
+    r.t_stat = r.diff / r.se;
+    r.p = 2 * boost::math::cdf(
+                  boost::math::complement(boost::math::students_t(r.df), std::fabs(r.t_stat)));
+    r.significant = std::fabs(r.diff) > r.halfwidth;
+  }
+  if (ref_mean != 0) {
+    r.pct = 100 * r.diff / ref_mean;
+    r.pct_halfwidth = 100 * r.halfwidth / ref_mean;
+  }
+  return r;
+}
+
 namespace {
 
 // Number of arrangements of n1 + n2 distinct values giving each U (ways[u]),

@@ -65,6 +65,24 @@ struct WelchResult {
 };
 WelchResult welch_t(const SampleStats& sample, const SampleStats& ref, double percent);
 
+// Paired t test: sample[k] and ref[k] were measured together (the k-th of
+// alternating runs), so it tests the mean of the differences
+// sample[k] - ref[k], with n - 1 df and exact quantiles. A host whose speed
+// drifts over the runs moves both members of a pair and drops out of the
+// differences; two independent samples carry it whole. Sizes must be equal
+// and at least 2 (the caller checks).
+struct PairedResult {
+  std::size_t n = 0;  // pairs
+  double df = 0;
+  double t = 0;  // quantile used
+  double diff = 0, sd = 0, se = 0, halfwidth = 0;
+  double pct = 0, pct_halfwidth = 0;  // relative to mean(ref), in percent
+  double t_stat = 0;                  // diff / se
+  double p = 1;                       // two-sided
+  bool significant = false;
+};
+PairedResult paired_t(std::span<const double> sample, std::span<const double> ref, double percent);
+
 // Mann-Whitney U (Wilcoxon rank-sum). U1 counts pairs where sample > ref
 // (ties count one half). p is two-sided: exact for small samples without
 // ties, else the normal approximation with tie and continuity corrections,

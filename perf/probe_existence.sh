@@ -12,7 +12,10 @@
 # (perf/programs/*.b, compiled once to .dis) alternately with each, RUNS
 # times each, and feeds the two samples of CPU time (user+system, or wall
 # time with --wall) to bstat, which says whether a difference is proven at
-# 95% confidence.
+# 95% confidence: as two independent samples (Student's t, as ministat),
+# and as pairs (bstat --paired: the k-th runs of the two builds ran back to
+# back, so a host whose speed drifts from one pair to the next moves both
+# and drops out of their difference).
 #
 # Usage: perf/probe_existence.sh [--runs N] [--size default|tiny] [--wall]
 #                                [--programs "fib sieve ..."] [--build-dir DIR]
@@ -110,5 +113,5 @@ for name in $programs; do
   echo "== $name $arg"
   cp "$work/$name.on" "$work/with-probes"
   cp "$work/$name.off" "$work/without-probes"
-  (cd "$work" && "$bstat" -q -c 95 --width 72 without-probes with-probes) || true
+  (cd "$work" && "$bstat" -q -c 95 --width 72 --paired without-probes with-probes) || true
 done

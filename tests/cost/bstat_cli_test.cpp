@@ -111,6 +111,32 @@ TEST(BstatCli, Json) {
   EXPECT_EQ(doc["samples"][0]["outliers"].size(), 1u);
 }
 
+TEST(BstatCli, Paired) {
+  // tjr[k] and net[k] taken as pairs: the differences have mean -0.0131476,
+  // sd 0.00836684, so t = -4.969 with 9 df (by hand, from the fixtures).
+  ToolRun r = bstat("-q -A --paired tjr net");
+  ASSERT_EQ(r.status, 0);
+  ToolRun plain = bstat("-q -A tjr net");
+  ASSERT_EQ(plain.status, 0);
+  EXPECT_EQ(r.out, plain.out +
+                       "+ vs x:\n"
+                       "\tPaired t: -0.0131476 +/- 0.00598528 (-1.165% +/- 0.5303%; 10 pairs, "
+                       "df 9, t = -4.969, p = 0.000771): difference at 95.0% confidence\n");
+  auto doc = nlohmann::json::parse(bstat("--format json --paired tjr net").out);
+  auto p = doc["comparisons"][0]["paired"];
+  EXPECT_EQ(p["pairs"], 10);
+  EXPECT_NEAR(p["t_statistic"].get<double>(), -4.96918, 1e-4);
+  EXPECT_TRUE(p["significant"].get<bool>());
+  EXPECT_TRUE(nlohmann::json::parse(bstat("--format json tjr net").out)["comparisons"][0]["paired"]
+                  .is_null());
+  // Pairs need samples of one size.
+  r = bstat("--paired gecko anole", true);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out,
+            "bstat: --paired: gecko has 7 values and anole has 6: pairs need samples of one "
+            "size\n");
+}
+
 TEST(BstatCli, OutFile) {
   std::string path = ::testing::TempDir() + "bstat_out.txt";
   ToolRun r = bstat("-q --out '" + path + "' gecko anole");

@@ -81,6 +81,37 @@ TEST(Stats, WelchDegreesOfFreedom) {
   EXPECT_NEAR(w.p, 0.0454, 0.0005);
 }
 
+TEST(Stats, PairedTestSeesThroughDriftBetweenPairs) {
+  // The host drifts from 10 to 50 over the runs; each pair differs by about
+  // 1: the differences have mean 1 and sd sqrt(0.1 / 4).
+  std::vector<double> ref = {10, 20, 30, 40, 50};
+  std::vector<double> sample = {11, 21.2, 30.8, 41.1, 50.9};
+  PairedResult r = paired_t(sample, ref, 95);
+  EXPECT_EQ(r.n, 5u);
+  EXPECT_EQ(r.df, 4);
+  EXPECT_NEAR(r.diff, 1, 1e-12);
+  EXPECT_NEAR(r.sd, std::sqrt(0.1 / 4), 1e-12);
+  EXPECT_NEAR(r.se, std::sqrt(0.1 / 4) / std::sqrt(5.0), 1e-12);
+  EXPECT_NEAR(r.t, boost::math::quantile(boost::math::students_t(4), 0.975), 1e-12);
+  EXPECT_NEAR(r.halfwidth, r.t * r.se, 1e-12);
+  EXPECT_NEAR(r.pct, 100.0 / 30, 1e-12);
+  EXPECT_NEAR(r.t_stat, 1 / r.se, 1e-9);
+  EXPECT_NEAR(r.p,
+              2 * boost::math::cdf(boost::math::complement(boost::math::students_t(4), r.t_stat)),
+              1e-15);
+  EXPECT_TRUE(r.significant);
+  // The same values as two independent samples: the drift swamps the pairs.
+  EXPECT_FALSE(student_t(describe(sample), describe(ref), 95, true).significant);
+  // The same difference in every pair is certain; none at all is no difference.
+  std::vector<double> shifted = {12, 22, 32, 42, 52};
+  PairedResult c = paired_t(shifted, ref, 95);
+  EXPECT_TRUE(c.significant);
+  EXPECT_EQ(c.p, 0);
+  PairedResult z = paired_t(ref, ref, 95);
+  EXPECT_FALSE(z.significant);
+  EXPECT_EQ(z.p, 1);
+}
+
 TEST(Stats, MannWhitneyTextbookExample) {
   // A beats B in 17 of the 20 pairs; U = 3. Arrangements with U <= 3 out of
   // C(9,4) = 126: 1 + 1 + 2 + 3 = 7, so the two-sided p is 14/126.
