@@ -114,27 +114,53 @@ StudentResult student_t(const SampleStats& sample, const SampleStats& ref, doubl
   return student_t(sample, ref, t);
 }
 
+namespace {
+
+// A t test's verdict on a difference `diff` with standard error `se` and
+// `df` degrees of freedom (exact quantile). With no spread at all (se 0),
+// any difference is certain.
+struct TVerdict {
+  double t = 0, halfwidth = 0, t_stat = 0, p = 1;
+  bool significant = false;
+};
+TVerdict t_verdict(double diff, double se, double df, double percent) {
+  TVerdict v;
+  v.t = t_exact(df, percent);
+  if (!(se > 0)) {
+    v.significant = diff != 0;
+    v.p = diff != 0 ? 0 : 1;
+    v.t_stat = diff != 0 ? std::copysign(INFINITY, diff) : 0;
+    return v;
+  }
+  v.halfwidth = v.t * se;
+  v.t_stat = diff / se;
+  v.p = 2 *
+        boost::math::cdf(boost::math::complement(boost::math::students_t(df), std::fabs(v.t_stat)));
+  v.significant = std::fabs(diff) > v.halfwidth;
+  return v;
+}
+
+// Copies a verdict into a result with the same fields (WelchResult, PairedResult).
+template <class Result>
+void take_verdict(Result& r, const TVerdict& v) {
+  r.t = v.t;
+  r.halfwidth = v.halfwidth;
+  r.t_stat = v.t_stat;
+  r.p = v.p;
+  r.significant = v.significant;
+}
+
+}  // namespace
+
 WelchResult welch_t(const SampleStats& sample, const SampleStats& ref, double percent) {
   WelchResult r;
   double n1 = static_cast<double>(sample.n), n2 = static_cast<double>(ref.n);
   double a = sample.variance / n1, b = ref.variance / n2;
   r.diff = sample.mean - ref.mean;
   r.se = std::sqrt(a + b);
-  r.df = (a + b) * (a + b) / (a * a / (n1 - 1) + b * b / (n2 - 1));
-  if (!(r.se > 0)) {  // both samples constant: any difference is certain
-    r.df = n1 + n2 - 2;
-    r.t = t_exact(r.df, percent);
-    r.significant = r.diff != 0;
-    r.p = r.diff != 0 ? 0 : 1;
-    r.t_stat = r.diff != 0 ? std::copysign(INFINITY, r.diff) : 0;
-    return r;
-  }
-  r.t = t_exact(r.df, percent);
-  r.halfwidth = r.t * r.se;
-  r.t_stat = r.diff / r.se;
-  r.p = 2 * boost::math::cdf(
-                boost::math::complement(boost::math::students_t(r.df), std::fabs(r.t_stat)));
-  r.significant = std::fabs(r.diff) > r.halfwidth;
+  // Both samples constant: Welch's df is undefined; take Student's.
+  r.df = r.se > 0 ? (a + b) * (a + b) / (a * a / (n1 - 1) + b * b / (n2 - 1)) : n1 + n2 - 2;
+  take_verdict(r, t_verdict(r.diff, r.se, r.df, percent));
   return r;
 }
 
@@ -144,23 +170,12 @@ PairedResult paired_t(std::span<const double> sample, std::span<const double> re
   std::vector<double> d(r.n);
   for (std::size_t k = 0; k < r.n; ++k) d[k] = sample[k] - ref[k];
   const SampleStats ds = describe(d);
-  const double ref_mean = describe(ref.first(r.n)).mean;
   r.df = static_cast<double>(r.n) - 1;
-  r.t = t_exact(r.df, percent);
   r.diff = ds.mean;
   r.sd = ds.stddev;
   r.se = ds.stddev / std::sqrt(static_cast<double>(r.n));
-  if (!(r.se > 0)) {  // every pair differs by the same amount: certain
-    r.significant = r.diff != 0;
-    r.p = r.diff != 0 ? 0 : 1;
-    r.t_stat = r.diff != 0 ? std::copysign(INFINITY, r.diff) : 0;
-  } else {
-    r.halfwidth = r.t * r.se;
-    r.t_stat = r.diff / r.se;
-    r.p = 2 * boost::math::cdf(
-                  boost::math::complement(boost::math::students_t(r.df), std::fabs(r.t_stat)));
-    r.significant = std::fabs(r.diff) > r.halfwidth;
-  }
+  take_verdict(r, t_verdict(r.diff, r.se, r.df, percent));
+  const double ref_mean = describe(ref.first(r.n)).mean;
   if (ref_mean != 0) {
     r.pct = 100 * r.diff / ref_mean;
     r.pct_halfwidth = 100 * r.halfwidth / ref_mean;
