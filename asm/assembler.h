@@ -14,7 +14,7 @@
 // markers are comments). Numbers are decimal or 0x hex, with an optional sign.
 //
 //   op s, m, d       operands: $imm, n(fp), n(mp), m(n(fp)), m(n(mp)). The
-//                    op's present slots (vm/opcodes.h) are filled in the order
+//                    op's present slots (isa/opcodes.h) are filled in the order
 //                    s, m, d; one operand fewer is allowed exactly when
 //                    mid_optional(op), and then the middle is absent. Branch
 //                    targets (call, jmp, spawn, b*) are $N instruction

@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  // The timer is chosen once, on its first use (vm/timer.h), from DIS_TIMER.
+  // The timer is chosen once, on its first use (probe/timer.h), from DIS_TIMER.
   if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
   if (const std::string e = vm::timer_env_error(); !e.empty()) {
     std::cerr << "cost: " << e << "\n";

@@ -1,5 +1,5 @@
 // Costed runs: loads or compiles a program, runs it in a VM under a probe
-// policy (vm/cost_probe.h) and turns the recorder's records into a CostData
+// policy (probe/cost_probe.h) and turns the recorder's records into a CostData
 // (cost_data.h) for the renderers. Used by the `cost` tool and its tests.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Kernel processes (vm/kproc.h): a blocking builtin releases the interpreter
+// Kernel processes (vm/core/kproc.h): a blocking builtin releases the interpreter
 // and another Dis thread runs meanwhile, in both idle-GC policies, on all
 // processors and confined to one. Each wait that would hang without a
 // release is bounded on the host side, so a broken release fails the test

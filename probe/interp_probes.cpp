@@ -2,6 +2,7 @@
 // interpreter loop; absent from a -DDIS_PROBES=OFF build, which changes only
 // this file and cost_probe.cpp, so the plain run's code (interp.cpp) is the
 // same in both builds.
+#include "cost_probe.h"
 #include "interp_loop.inc"
 
 namespace dis::vm {

@@ -8,7 +8,8 @@
 // the builtin modules. run_*() runs `init(nil, args)` of a module until the
 // program ends (DESIGN Conventions: status 0, or 1 after an uncaught
 // exception, a deadlock or a verifier refusal). The builtins $Sys, $Math and
-// $Bench are registered by the constructor through this same API.
+// $Bench are registered by the constructor (vm/vm_init.cpp) through this
+// same API.
 //
 // Kernel processes (kproc.h): Dis threads are run by host threads, one of
 // which holds the interpreter at a time. A blocking builtin releases it

@@ -14,8 +14,8 @@ namespace dis {
 
 struct Diagnostic {
   std::string file;
-  std::int32_t line = 0;  // 1-based; 0 when the position is a byte offset
-  std::int32_t col = 0;   // 1-based
+  std::int32_t line = 0;     // 1-based; 0 when the position is a byte offset
+  std::int32_t col = 0;      // 1-based
   std::int64_t offset = -1;  // byte offset in a binary file, or -1
   std::string message;
 

@@ -173,8 +173,8 @@ struct Module {
   std::vector<DataItem> data;
   std::string name;
   std::vector<Link> links;
-  std::vector<ImportTable> imports;  // present when flags has kHasLdt
-  std::vector<Handler> handlers;     // present when flags has kHasExcept
+  std::vector<ImportTable> imports;        // present when flags has kHasLdt
+  std::vector<Handler> handlers;           // present when flags has kHasExcept
   std::optional<std::string> source_path;  // the path Limbo appends, if any
 
   // Not part of .dis: pc -> source position (from the compiler, the

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "builtin_types.h"
+#include "builtins.h"
 #include "format.h"
 #include "runtime.h"
 #include "sys_fd.h"

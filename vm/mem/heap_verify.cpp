@@ -1,17 +1,17 @@
 #include "heap_verify.h"
 
+#include <cstdio>
 #include <unordered_map>
 
-#include "gc.h"
-#include "runtime.h"
+#include "arrays_lists.h"
 
 namespace dis::vm {
 
 namespace {
 
 struct Verifier {
-  Impl& vm;
   Heap& heap;
+  HeapHooks& host;
   HeapVerifyResult res;
   std::unordered_map<Ptr, std::uint64_t> counts;       // live block -> references found
   std::unordered_map<Ptr, std::uint32_t> free_blocks;  // block (its header) -> size
@@ -31,7 +31,7 @@ struct Verifier {
   template <class F>
   void children(Ptr p, F&& f) {
     BlockHeader* h = heap.header(p);
-    std::uint8_t* d = vm.cage.at(p);
+    std::uint8_t* d = heap.cage().at(p);
     const TypeInfo& t = heap.type(h->type);
     std::uint32_t room = block_room(*h);
     switch (t.kind) {
@@ -63,18 +63,14 @@ struct Verifier {
           for (std::uint32_t off : e.ptrs) f(ld<Ptr>(d + kArrayHeader + i * e.size + off));
         break;
       }
-      case TypeKind::Channel: {
-        std::uint32_t idx = ld<std::uint32_t>(d);
-        if (idx >= vm.channels.size() || !vm.channels[idx].live) break;
-        const Channel& ch = vm.channels[idx];
-        for (auto& item : ch.buf)
-          for (std::uint32_t off : heap.type(ch.elemtype).ptrs) f(ld<Ptr>(item.data() + off));
+      case TypeKind::Channel:
+        host.channel_items(ld<std::uint32_t>(d), [&](std::uint32_t et, const std::uint8_t* item) {
+          for (std::uint32_t off : heap.type(et).ptrs) f(ld<Ptr>(item + off));
+        });
         break;
-      }
       case TypeKind::Module: {
-        std::uint32_t idx = ld<std::uint32_t>(d);
-        if (idx < vm.modlinks.size() && vm.modlinks[idx] && vm.modlinks[idx]->live)
-          f(vm.modlinks[idx]->mp);
+        Ptr mp;
+        if (host.module_data(ld<std::uint32_t>(d), mp)) f(mp);
         break;
       }
       case TypeKind::String:
@@ -86,7 +82,7 @@ struct Verifier {
   void walk_blocks() {
     Ptr p = kHeapStart;
     while (p < heap.top()) {
-      auto* h = reinterpret_cast<BlockHeader*>(vm.cage.at(p));
+      auto* h = reinterpret_cast<BlockHeader*>(heap.cage().at(p));
       if (h->size < kMinBlock || (h->size & 7) != 0 || std::uint64_t{p} + h->size > heap.top()) {
         error("block " + hex(p + 16) + ": bad size " + std::to_string(h->size));
         return;
@@ -142,14 +138,17 @@ struct Verifier {
 
   void check_counts() {
     for (auto& [p, n] : counts) children(p, [&](Ptr c) { count(c); });
-    for (auto& pp : vm.progs) {
-      if (pp->state == ProgState::Done) continue;
-      for (const Frame& fr : pp->frames) {
-        std::uint8_t* f = vm.cage.at(fr.fp);
-        for (std::uint32_t off : heap.type(fr.type).ptrs)
-          if (off + 4 <= fr.size) count(ld<Ptr>(f + off));
+    struct Counter : RootVisitor {
+      Verifier& v;
+      explicit Counter(Verifier& verifier) : v(verifier) {}
+      void thread(std::uint32_t, Ptr) override {}
+      void frame(std::size_t, Ptr fp, std::uint32_t type, std::uint32_t size, Ptr) override {
+        std::uint8_t* f = v.heap.cage().at(fp);
+        for (std::uint32_t off : v.heap.type(type).ptrs)
+          if (off + 4 <= size) v.count(ld<Ptr>(f + off));
       }
-    }
+    } counter(*this);
+    host.visit_roots(counter);
     for (auto& [p, n] : counts) {
       BlockHeader* h = heap.header(p);
       bool module = heap.type(h->type).kind == TypeKind::Module;
@@ -171,20 +170,24 @@ struct Verifier {
       }
       if (seen.emplace(c, true).second) work.push_back(c);
     };
-    for (auto& pp : vm.progs) {
-      if (pp->state == ProgState::Done) continue;
-      std::string who = "thread " + std::to_string(pp->id);
-      if (pp->ml < vm.modlinks.size() && vm.modlinks[pp->ml] && vm.modlinks[pp->ml]->live)
-        reach(vm.modlinks[pp->ml]->obj, who + " module");
-      for (std::size_t i = 0; i < pp->frames.size(); ++i) {
-        const Frame& fr = pp->frames[i];
-        std::uint8_t* f = vm.cage.at(fr.fp);
-        for (std::uint32_t off : heap.type(fr.type).ptrs)
-          if (off + 4 <= fr.size)
-            reach(ld<Ptr>(f + off),
-                  who + " frame " + std::to_string(i) + "+" + std::to_string(off));
+    // Each thread's module and its frames' pointer slots, named for errors.
+    struct Reacher : RootVisitor {
+      Heap& heap;
+      decltype(reach)& r;
+      std::string who;
+      Reacher(Heap& h, decltype(reach)& f) : heap(h), r(f) {}
+      void thread(std::uint32_t id, Ptr module) override {
+        who = "thread " + std::to_string(id);
+        r(module, who + " module");
       }
-    }
+      void frame(std::size_t i, Ptr fp, std::uint32_t type, std::uint32_t size, Ptr) override {
+        std::uint8_t* f = heap.cage().at(fp);
+        for (std::uint32_t off : heap.type(type).ptrs)
+          if (off + 4 <= size)
+            r(ld<Ptr>(f + off), who + " frame " + std::to_string(i) + "+" + std::to_string(off));
+      }
+    } reacher(heap, reach);
+    host.visit_roots(reacher);
     while (!work.empty()) {
       Ptr p = work.back();
       work.pop_back();
@@ -193,7 +196,7 @@ struct Verifier {
       const TypeInfo& t = heap.type(h->type);
       std::string from = "block " + hex(p) + " (" + t.name + ")";
       if (h->colour == sweeper) error(from + ": reachable but of the sweeper colour");
-      std::uint8_t* d = vm.cage.at(p);
+      std::uint8_t* d = heap.cage().at(p);
       if (t.kind == TypeKind::Array) {
         Ptr root = ld<Ptr>(d + 8);
         if (root != H && counts.count(root) &&
@@ -201,12 +204,11 @@ struct Verifier {
           error(from + ": slice root " + hex(root) + " is not an array");
         if (ld<std::uint32_t>(d + 4) >= heap.num_types()) error(from + ": bad element type");
       } else if (t.kind == TypeKind::Module) {
-        std::uint32_t idx = ld<std::uint32_t>(d);
-        if (idx >= vm.modlinks.size() || !vm.modlinks[idx] || !vm.modlinks[idx]->live)
-          error(from + ": module instance gone");
+        Ptr mp;
+        if (!host.module_data(ld<std::uint32_t>(d), mp)) error(from + ": module instance gone");
       } else if (t.kind == TypeKind::Channel) {
-        std::uint32_t idx = ld<std::uint32_t>(d);
-        if (idx >= vm.channels.size() || !vm.channels[idx].live) error(from + ": channel gone");
+        if (!host.channel_items(ld<std::uint32_t>(d), [](std::uint32_t, const std::uint8_t*) {}))
+          error(from + ": channel gone");
       }
       children(p, [&](Ptr c) { reach(c, from); });
     }
@@ -215,14 +217,13 @@ struct Verifier {
 
 }  // namespace
 
-HeapVerifyResult verify_heap(Impl& vm, bool check_counts) {
-  Verifier v{vm, vm.heap, {}, {}, {}, 0};
+HeapVerifyResult verify_heap(Heap& heap, HeapHooks& host, std::uint8_t sweeper, bool check_counts) {
+  Verifier v{heap, host, {}, {}, {}, 0};
   v.walk_blocks();
   if (!v.res.errors.empty()) return v.res;
   v.check_free_lists_and_stats();
   if (!v.res.errors.empty()) return v.res;
   if (check_counts) v.check_counts();
-  std::uint8_t sweeper = vm.gc ? vm.gc->sweeper() : 0xFF;
   v.check_reachable(sweeper);
   return v.res;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "builtins.h"
 #include "runtime.h"
 
 namespace dis::vm {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-namespace dis::vm {
+#include "heap.h"
 
-class Impl;
+namespace dis::vm {
 
 struct HeapVerifyResult {
   std::vector<std::string> errors;  // at most 20
@@ -28,6 +28,8 @@ struct HeapVerifyResult {
   bool ok() const { return errors.empty(); }
 };
 
-HeapVerifyResult verify_heap(Impl& vm, bool check_counts);
+// `host` gives the roots and the host side of channels and modules; a
+// reachable block of colour `sweeper` is an error (0xFF: no collector).
+HeapVerifyResult verify_heap(Heap& heap, HeapHooks& host, std::uint8_t sweeper, bool check_counts);
 
 }  // namespace dis::vm

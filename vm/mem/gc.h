@@ -41,8 +41,6 @@
 
 namespace dis::vm {
 
-class Impl;
-
 enum class GcMode : std::uint8_t {
   Dis,        // reference counting plus the incremental collector
   MarkSweep,  // no reference counts: the collector reclaims everything
@@ -108,7 +106,8 @@ bool parse_gc_mode(const std::string& name, GcMode& mode);
 
 class Collector {
  public:
-  Collector(Impl& vm, GcMode mode, std::uint32_t fixed_quanta, bool verify);
+  // `host` gives the roots and the host side of channels and modules.
+  Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fixed_quanta, bool verify);
   ~Collector();
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
@@ -164,8 +163,9 @@ class Collector {
   void verify_now();
   static void on_alloc(void* self, Ptr p);
 
-  Impl& vm_;
   Heap& heap_;
+  Cage& cage_;
+  HeapHooks& host_;
   GcMode mode_;
   std::uint32_t fixed_quanta_;
   bool verify_;

@@ -119,7 +119,7 @@ constexpr CostClass cost_class(Op op) {
 }
 
 // How the plain run executes an instruction, as decode chose its handlers
-// (vm/decode.h plain_fusion): alone; inside a fused pair or loop-back triple
+// (vm/core/decode.h plain_fusion): alone; inside a fused pair or loop-back triple
 // (one dispatch runs two or three instructions); or inside an array fill's
 // or an array scan's loop (whole iterations in one handler). The timed view
 // runs each of them alone, so for a fused instruction the probe's cost looks

@@ -122,11 +122,32 @@ enum WellKnownType : std::uint32_t {
   kNumWellKnown,
 };
 
-// Hooks the VM supplies for objects whose destruction touches host state.
+// The roots as the runtime walks them for the collector and the heap
+// verifier: each live thread, then each of its frames, bottom up.
+struct RootVisitor {
+  virtual ~RootVisitor() = default;
+  // A live thread and the object of the module it runs (H when gone).
+  virtual void thread(std::uint32_t id, Ptr module) = 0;
+  // Its frame `index`: `size` bytes at `fp`, pointer slots from `type`,
+  // run by `module` (H when gone).
+  virtual void frame(std::size_t index, Ptr fp, std::uint32_t type, std::uint32_t size,
+                     Ptr module) = 0;
+};
+
+// What the heap, the collector and the heap verifier need from the runtime
+// that owns the host side of channel and module objects, and the threads.
 struct HeapHooks {
   virtual ~HeapHooks() = default;
   virtual void free_channel(std::uint32_t index) = 0;
   virtual void free_module(std::uint32_t index) = 0;
+  virtual void visit_roots(RootVisitor& v) = 0;
+  // The data (MP) of module instance `index`; false when it is gone.
+  virtual bool module_data(std::uint32_t index, Ptr& mp) = 0;
+  // Calls f with the element type and the bytes of each element buffered
+  // in channel `index`; false when the channel is gone.
+  virtual bool channel_items(
+      std::uint32_t index,
+      const std::function<void(std::uint32_t elemtype, const std::uint8_t* item)>& f) = 0;
 };
 
 struct HeapStats {

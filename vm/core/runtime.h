@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "decode.h"
+#include "heap_verify.h"
 #include "kproc.h"
 #include "vm.h"
 
@@ -169,9 +170,14 @@ class Impl : public HeapHooks {
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
 
-  // HeapHooks
+  // HeapHooks (runtime.cpp)
   void free_channel(std::uint32_t index) override;
   void free_module(std::uint32_t index) override;
+  void visit_roots(RootVisitor& v) override;
+  bool module_data(std::uint32_t index, Ptr& mp) override;
+  bool channel_items(
+      std::uint32_t index,
+      const std::function<void(std::uint32_t elemtype, const std::uint8_t* item)>& f) override;
 
   // Loading (loader.cpp).
   Module read_module(const std::string& host_path);  // .dis (+.sbl), .s, or .b via opts.compile
@@ -259,14 +265,14 @@ class Impl : public HeapHooks {
   std::int64_t write_fd(int fd, const void* data, std::size_t n);
 };
 
+// verify_heap (heap_verify.h) of the VM's heap, its roots and its
+// collector's sweeper colour.
+HeapVerifyResult verify_heap(Impl& vm, bool check_counts);
+
 // Raised by the verifier and the loader: "module: pc N: reason".
 struct VerifyError {
   std::string msg;
 };
-
-void register_sys(Impl& vm);
-void register_math(Impl& vm);
-void register_bench(Impl& vm);
 
 // The frame push and pop of every call: kept inline for the interpreter.
 // Both are on the path of every call: forced inline, the rare cases (a new

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "arrays_lists.h"
 #include "heap_verify.h"
-#include "runtime.h"
 
 namespace dis::vm {
 
@@ -108,8 +108,14 @@ struct Collector::FreeBridge : FreeObserver {
   }
 };
 
-Collector::Collector(Impl& vm, GcMode mode, std::uint32_t fixed_quanta, bool verify)
-    : vm_(vm), heap_(vm.heap), mode_(mode), fixed_quanta_(fixed_quanta), verify_(verify) {
+Collector::Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fixed_quanta,
+                     bool verify)
+    : heap_(heap),
+      cage_(heap.cage()),
+      host_(host),
+      mode_(mode),
+      fixed_quanta_(fixed_quanta),
+      verify_(verify) {
   heap_.mutator_colour = mutator();
   heap_.set_refcounting(mode != GcMode::MarkSweep);
   heap_.set_sweep_cursor(&cursor_);
@@ -218,7 +224,7 @@ void Collector::mark_root(Ptr p) {
 
 bool Collector::scan_array(Ptr p, std::uint32_t from, std::int64_t& budget) {
   BlockHeader* h = heap_.header(p);
-  std::uint8_t* d = vm_.cage.at(p);
+  std::uint8_t* d = cage_.at(p);
   std::uint32_t et = ld<std::uint32_t>(d + 4);
   if (et >= heap_.num_types()) return true;
   const TypeInfo& e = heap_.type(et);
@@ -248,7 +254,7 @@ bool Collector::scan_array(Ptr p, std::uint32_t from, std::int64_t& budget) {
 
 bool Collector::scan(Ptr p, std::int64_t& budget) {
   BlockHeader* h = heap_.header(p);
-  std::uint8_t* d = vm_.cage.at(p);
+  std::uint8_t* d = cage_.at(p);
   const TypeInfo& t = heap_.type(h->type);
   switch (t.kind) {
     case TypeKind::Plain:
@@ -278,19 +284,18 @@ bool Collector::scan(Ptr p, std::int64_t& budget) {
       return scan_array(p, 0, budget);
     }
     case TypeKind::Channel: {
-      std::uint32_t idx = ld<std::uint32_t>(d);
-      if (idx >= vm_.channels.size() || !vm_.channels[idx].live) return true;
-      Channel& ch = vm_.channels[idx];
-      const TypeInfo& e = heap_.type(ch.elemtype);
-      for (auto& item : ch.buf)
-        for (std::uint32_t off : e.ptrs) grey(ld<Ptr>(item.data() + off));
-      budget -= static_cast<std::int64_t>(ch.buf.size() * e.ptrs.size());
+      std::int64_t cost = 0;
+      host_.channel_items(ld<std::uint32_t>(d), [&](std::uint32_t et, const std::uint8_t* item) {
+        const TypeInfo& e = heap_.type(et);
+        for (std::uint32_t off : e.ptrs) grey(ld<Ptr>(item + off));
+        cost += static_cast<std::int64_t>(e.ptrs.size());
+      });
+      budget -= cost;
       return true;
     }
     case TypeKind::Module: {
-      std::uint32_t idx = ld<std::uint32_t>(d);
-      if (idx < vm_.modlinks.size() && vm_.modlinks[idx] && vm_.modlinks[idx]->live)
-        grey(vm_.modlinks[idx]->mp);
+      Ptr mp;
+      if (host_.module_data(ld<std::uint32_t>(d), mp)) grey(mp);
       --budget;
       return true;
     }
@@ -316,21 +321,19 @@ void Collector::drain(std::int64_t& budget) {
 
 void Collector::rootset() {
   if (observer_) observer_->gc_begin(GcEvent::RootSet);
-  for (auto& pp : vm_.progs) {
-    Prog& p = *pp;
-    if (p.state == ProgState::Done) continue;
-    auto module_obj = [&](std::uint32_t ml) {
-      if (ml < vm_.modlinks.size() && vm_.modlinks[ml] && vm_.modlinks[ml]->live)
-        mark_root(vm_.modlinks[ml]->obj);
-    };
-    module_obj(p.ml);
-    for (const Frame& fr : p.frames) {
-      std::uint8_t* f = vm_.cage.at(fr.fp);
-      for (std::uint32_t off : heap_.type(fr.type).ptrs)
-        if (off + 4 <= fr.size) mark_root(ld<Ptr>(f + off));
-      module_obj(fr.ml);
+  // Each thread's module, each frame's pointer slots and module.
+  struct Marker : RootVisitor {
+    Collector& gc;
+    explicit Marker(Collector& c) : gc(c) {}
+    void thread(std::uint32_t, Ptr module) override { gc.mark_root(module); }
+    void frame(std::size_t, Ptr fp, std::uint32_t type, std::uint32_t size, Ptr module) override {
+      std::uint8_t* f = gc.cage_.at(fp);
+      for (std::uint32_t off : gc.heap_.type(type).ptrs)
+        if (off + 4 <= size) gc.mark_root(ld<Ptr>(f + off));
+      gc.mark_root(module);
     }
-  }
+  } marker(*this);
+  host_.visit_roots(marker);
   for (Ptr p : pinned_) mark_root(p);
   for (Ptr p : fresh_) mark_root(p);
   if (observer_) observer_->gc_end(GcEvent::RootSet, GcWork{});
@@ -376,8 +379,8 @@ void Collector::run_step(std::int64_t budget) {
       break;
     }
     Ptr b = cursor_;
-    auto* h = reinterpret_cast<BlockHeader*>(vm_.cage.at(b));
-    __builtin_prefetch(vm_.cage.at(b) + 512);
+    auto* h = reinterpret_cast<BlockHeader*>(cage_.at(b));
+    __builtin_prefetch(cage_.at(b) + 512);
     cursor_ += h->size;
     --budget;
     if (h->magic != kLive || h->type == kTypeStack) continue;
@@ -482,7 +485,7 @@ void Collector::verify_now() {
   ++stats_.verify_runs;
   const bool counts = heap_.refcounting() && !mid_instruction_;
   if (counts) ++stats_.verify_count_runs;
-  HeapVerifyResult r = verify_heap(vm_, counts);
+  HeapVerifyResult r = verify_heap(heap_, host_, sweeper(), counts);
   if (!r.errors.empty()) {
     ++stats_.verify_failures;
     if (stats_.first_verify_error.empty()) {

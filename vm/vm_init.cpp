@@ -1,0 +1,59 @@
+// The VM of the embedding API (vm.h, in core/), defined here above core/
+// and builtins/ because its constructor registers the builtin modules
+// $Sys, $Math and $Bench (as Lua's linit.c opens the standard libraries):
+// every tool and embedder gets them.
+#include "vm.h"
+
+#include "builtins.h"
+#include "runtime.h"
+
+namespace dis::vm {
+
+VM::VM(Options opts) : impl_(std::make_unique<Impl>(std::move(opts))) {
+  register_sys(*impl_);
+  register_math(*impl_);
+  register_bench(*impl_);
+}
+VM::~VM() = default;
+
+void VM::register_module(const std::string& path, std::vector<NativeFunction> fns) {
+  impl_->register_native(path, std::move(fns));
+}
+
+RunResult VM::run_module(Module m, const std::string& path, const std::vector<std::string>& args) {
+  RunResult res;
+  std::uint32_t ml;
+  try {
+    Program& p = impl_->load_program(std::move(m), path);
+    ml = impl_->instantiate(p);
+  } catch (const VerifyError& e) {
+    res.status = 1;
+    res.message = e.msg;
+    *impl_->err << e.msg << "\n";
+    return res;
+  } catch (const DisError& e) {
+    res.status = 1;
+    res.message = e.msg;
+    *impl_->err << e.msg << "\n";
+    return res;
+  }
+  res = impl_->run_init(ml, args);
+  impl_->out->flush();
+  impl_->heap.decref(impl_->modlink(ml).obj);
+  return res;
+}
+
+RunResult VM::run_file(const std::string& path, const std::vector<std::string>& args) {
+  return run_module(impl_->read_module(path), path, args);
+}
+
+Stats VM::stats() const {
+  Stats s = impl_->stats;
+  s.heap = impl_->heap.stats();
+  s.gc = impl_->gc->stats();
+  return s;
+}
+
+void VM::set_gc_observer(GcObserver* o) { impl_->gc->set_observer(o); }
+
+}  // namespace dis::vm
