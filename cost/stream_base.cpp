@@ -18,6 +18,9 @@
 
 namespace dis::cost {
 
+using vm::Fusion;
+using vm::kNumFusions;
+
 namespace {
 
 // The streams: loops whose bodies are one kind of work each. The iteration

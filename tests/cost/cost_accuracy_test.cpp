@@ -566,3 +566,21 @@ TEST(CostAccuracy, DiffDoesNotTestLinesTimedOnce) {
 
 }  // namespace
 }  // namespace dis::cost
+
+// The stream base's classes come from the opcode table's flags and operand
+// kinds (cost_class.h): calls and returns, indexing, memory, reals, the rest.
+TEST(CostClasses, FollowTheOpcodeTable) {
+  using dis::CostClass;
+  using dis::Op;
+  EXPECT_EQ(dis::cost_class(Op::call_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::frame_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::load_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::indw_), CostClass::Index);
+  EXPECT_EQ(dis::cost_class(Op::lenc_), CostClass::Index);
+  EXPECT_EQ(dis::cost_class(Op::addc_), CostClass::Memory);
+  EXPECT_EQ(dis::cost_class(Op::movp_), CostClass::Memory);
+  EXPECT_EQ(dis::cost_class(Op::addf_), CostClass::Real);
+  EXPECT_EQ(dis::cost_class(Op::cvtrf_), CostClass::Real);
+  EXPECT_EQ(dis::cost_class(Op::addw_), CostClass::Arith);
+  EXPECT_EQ(dis::cost_class(Op::runt_), CostClass::Arith);  // does nothing
+}
