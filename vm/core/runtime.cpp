@@ -14,8 +14,7 @@ Impl::Impl(Options o)
     : opts(std::move(o)),
       heap(cage, opts.heap_limit),
       out(opts.out ? opts.out : &std::cout),
-      err(opts.err ? opts.err : &std::cerr),
-      busec_start(std::chrono::steady_clock::now()) {
+      err(opts.err ? opts.err : &std::cerr) {
   if (opts.cpus) confine_to_cpus(opts.cpus);
   heap.set_hooks(this);
   gc = std::make_unique<Collector>(heap, *this, opts.gc, opts.gc_quanta, opts.gc_verify);

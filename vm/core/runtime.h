@@ -161,12 +161,10 @@ class Impl : public HeapHooks {
   bool any_broken = false;
   std::string first_error;
   std::string last_load_error;
-  std::string errstr;                 // what %r prints
-  std::uint32_t fd_type = kTypeNone;  // Sys->FD
+  std::string errstr;  // what %r prints (Call::error_string)
   Stats stats;
   std::uint64_t trace_count = 0;
-  bool halted = false;  // instruction limit reached
-  std::chrono::steady_clock::time_point busec_start;
+  bool halted = false;             // instruction limit reached
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
 
