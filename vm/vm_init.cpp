@@ -8,7 +8,9 @@
 
 namespace dis::vm {
 
-VM::VM(Options opts) : impl_(std::make_unique<Impl>(std::move(opts))) { register_builtins(*this); }
+VM::VM(Options opts) : impl_(std::make_unique<Runtime>(std::move(opts))) {
+  register_builtins(*this);
+}
 VM::~VM() = default;
 
 Heap& VM::heap() { return impl_->heap; }

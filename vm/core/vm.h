@@ -82,7 +82,7 @@ struct RunResult {
 };
 
 class VM;
-class Impl;
+class Runtime;
 struct Prog;
 
 // What a builtin function sees: its frame (arguments from offset 32, the
@@ -90,7 +90,7 @@ struct Prog;
 // reference that ret_ptr()/store_ptr() take over.
 class Call {
  public:
-  Call(Impl& impl, Prog& prog, Ptr frame) : impl_(impl), prog_(prog), frame_(frame) {}
+  Call(Runtime& impl, Prog& prog, Ptr frame) : impl_(impl), prog_(prog), frame_(frame) {}
 
   Heap& heap();
   std::uint8_t* frame();  // host address of the frame
@@ -146,14 +146,14 @@ class Call {
 
   // The internals behind the call, for the VM's own layers (the probes);
   // builtins use the methods above.
-  Impl& impl() { return impl_; }
+  Runtime& runtime() { return impl_; }
   Prog& prog() { return prog_; }
 
  private:
   void need_interpreter(const char* what) const;  // throws std::logic_error when released
   void run_released(const std::function<void(Call&)>& work);
-  friend class Impl;
-  Impl& impl_;
+  friend class Runtime;
+  Runtime& impl_;
   Prog& prog_;
   Ptr frame_;
   bool released_ = false;
@@ -201,10 +201,10 @@ class VM {
   // interpreter, with no Dis code running (empty: none): host work between
   // slices. It must not touch Dis memory.
   void set_quantum_hook(std::function<void()> f);
-  Impl& impl() { return *impl_; }
+  Runtime& runtime() { return *impl_; }
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Runtime> impl_;
 };
 
 // Reads a module from .dis (with the .sbl beside it, if any) or assembles .s.
