@@ -37,63 +37,63 @@ bool all_objects(const json& a, std::size_t at_least) {
   return std::all_of(a.begin(), a.end(), [](const json& e) { return e.is_object(); });
 }
 
-// The keys of the objects in order of first appearance.
-std::vector<std::string> keys_of(const json& objects) {
+// The keys of the objects in order of first appearance, and for each key
+// whose every value is an array of objects, their schema in turn:
+// {"$cols": [keys], "$sub": {key: schema}}.
+json schema_of(const std::vector<const json*>& objects) {
   std::vector<std::string> cols;
   std::map<std::string, std::size_t> at;
-  for (const json& e : objects)
-    for (const auto& [k, _] : e.items())
+  for (const json* e : objects)
+    for (const auto& [k, _] : e->items())
       if (at.emplace(k, cols.size()).second) cols.push_back(k);
-  return cols;
-}
-
-json row_of(const json& object, const std::vector<std::string>& cols) {
-  json row = json::array();
+  json sub = json::object();
   for (const std::string& k : cols) {
-    auto it = object.find(k);
-    row.push_back(it == object.end() ? json(nullptr) : compact_json(*it));
-  }
-  return row;
-}
-
-// A column whose every value is an array of objects (a line's ops) shares
-// one key list, in "$sub", and holds plain rows.
-json columns_of(const json& a) {
-  const std::vector<std::string> cols = keys_of(a);
-  std::map<std::string, std::vector<std::string>> sub;
-  for (const std::string& k : cols) {
-    json all = json::array();
+    std::vector<const json*> inner;
     bool nested = true;
-    for (const json& e : a) {
-      auto it = e.find(k);
-      if (it == e.end()) continue;
+    for (const json* e : objects) {
+      auto it = e->find(k);
+      if (it == e->end()) continue;
       if (!all_objects(*it, 0)) {
         nested = false;
         break;
       }
-      for (const json& x : *it) all.push_back(x);
+      for (const json& x : *it) inner.push_back(&x);
     }
-    if (nested && !all.empty()) sub[k] = keys_of(all);
+    if (nested && !inner.empty()) sub[k] = schema_of(inner);
   }
+  json schema = {{"$cols", cols}};
+  if (!sub.empty()) schema["$sub"] = std::move(sub);
+  return schema;
+}
+
+// Rows of the objects by the schema (null for a key an object lacks).
+json rows_of(const json& objects, const json& schema) {
+  const json& cols = schema["$cols"];
+  const json none = json::object();
+  const json& sub = schema.contains("$sub") ? schema["$sub"] : none;
   json rows = json::array();
-  for (const json& e : a) {
+  for (const json& e : objects) {
     json row = json::array();
-    for (const std::string& k : cols) {
+    for (const json& kj : cols) {
+      const std::string& k = kj.get_ref<const std::string&>();
       auto it = e.find(k);
-      if (it == e.end()) {
+      if (it == e.end())
         row.push_back(nullptr);
-      } else if (auto s = sub.find(k); s != sub.end()) {
-        json inner = json::array();
-        for (const json& x : *it) inner.push_back(row_of(x, s->second));
-        row.push_back(std::move(inner));
-      } else {
+      else if (sub.contains(k))
+        row.push_back(rows_of(*it, sub[k]));
+      else
         row.push_back(compact_json(*it));
-      }
     }
     rows.push_back(std::move(row));
   }
-  json out = {{"$cols", cols}, {"$rows", std::move(rows)}};
-  if (!sub.empty()) out["$sub"] = sub;
+  return rows;
+}
+
+json columns_of(const json& a) {
+  std::vector<const json*> objects;
+  for (const json& e : a) objects.push_back(&e);
+  json out = schema_of(objects);
+  out["$rows"] = rows_of(a, out);
   return out;
 }
 

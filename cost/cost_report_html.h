@@ -43,9 +43,9 @@ std::string render_html_diff(const nlohmann::json& a, const nlohmann::json& b,
 
 // An array of two or more objects becomes {"$cols": [keys], "$rows": [[values]]}
 // (null for a key an object lacks), recursively; a column whose values are
-// all arrays of objects lists their keys once, in "$sub": {column: [keys]},
-// and holds arrays of rows. Floating-point numbers keep 5 significant
-// digits.
+// all arrays of objects (a module's lines, a line's ops) holds arrays of
+// rows, their schema given once: "$sub": {column: {"$cols", "$sub"}}.
+// Floating-point numbers keep 5 significant digits.
 nlohmann::json compact_json(const nlohmann::json& j);
 
 }  // namespace dis::cost

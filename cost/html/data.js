@@ -7,19 +7,21 @@
 // S.data: the embedded document; S.report: the report (kind "report").
 const S = { data: null, report: null, views: {}, current: null };
 
-// Arrays of objects were stored as {"$cols", "$rows"}, nested tables with
-// their keys once in "$sub" (cost_report_html.h). A nested table is restored
-// when first read (a line's instructions, when the line is opened).
+// Arrays of objects were stored as {"$cols", "$rows"}, nested tables as
+// rows with their schema once in "$sub" (cost_report_html.h). A nested
+// table is restored when first read (a line's instructions when the line
+// is opened).
 function decode(v) {
   if (Array.isArray(v)) return v.map(decode);
   if (v === null || typeof v !== 'object') return v;
-  if (v.$cols && v.$rows) return decodeTable(v.$cols, v.$rows, v.$sub || {});
+  if (v.$cols && v.$rows) return decodeTable(v, v.$rows);
   const o = {};
   for (const k of Object.keys(v)) o[k] = decode(v[k]);
   return o;
 }
 
-function decodeTable(cols, rows, sub) {
+function decodeTable(schema, rows) {
+  const cols = schema.$cols, sub = schema.$sub || {};
   return rows.map((row) => {
     const o = {};
     for (let i = 0; i < cols.length; i++) {
@@ -29,17 +31,17 @@ function decodeTable(cols, rows, sub) {
       if (sub[k]) lazyRows(o, k, sub[k], x);
       else o[k] = decode(x);
     }
-    return o;
+    return restoreDerived(o);
   });
 }
 
-function lazyRows(o, k, cols, raw) {
-  Object.defineProperty(o, '$' + k, { value: { cols, raw } });
+function lazyRows(o, k, schema, raw) {
+  Object.defineProperty(o, '$' + k, { value: { cols: schema.$cols, raw } });
   Object.defineProperty(o, k, {
     configurable: true,
     enumerable: true,
     get() {
-      const v = decodeTable(cols, raw, {}).map(restoreDerived);
+      const v = decodeTable(schema, raw);
       Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
       return v;
     },
@@ -57,7 +59,8 @@ function rawRows(o, k) {
   return { cols, raw: v.map((x) => cols.map((c) => (x[c] === undefined ? null : x[c]))) };
 }
 
-// What the page left out of an instruction's statistics, recomputed.
+// What the page left out of an instruction's statistics, recomputed (a
+// record with a count, timed executions and a mean).
 function restoreDerived(op) {
   if (op.timed !== undefined && op.count !== undefined) {
     if (op.sampled === undefined) op.sampled = op.timed < op.count;

@@ -110,8 +110,8 @@ function moduleOf(R, name) {
 
 function diffHead() {
   return S.counts
-    ? '<div class="gh"><span>line</span><span>a instructions</span><span>source</span><span>b instructions</span><span>change</span><span></span></div>'
-    : '<div class="gh"><span>line</span><span>a instructions</span><span>a time</span><span>source</span><span>b instructions</span><span>b time</span><span>change</span><span>p</span><span></span></div>';
+    ? '<div class="gh"><span>line</span><span>a instructions</span><span class="l">source</span><span>b instructions</span><span>change</span><span></span></div>'
+    : '<div class="gh"><span>line</span><span>a instructions</span><span>a time</span><span class="l">source</span><span>b instructions</span><span>b time</span><span>change</span><span>p</span><span></span></div>';
 }
 
 function drawDiffModule(v) {

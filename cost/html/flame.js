@@ -7,9 +7,15 @@
 
 const FLAME_ROW = 18, FLAME_W = 1200;
 
+// Widths in time, or in instructions when the report has no inclusive time
+// (count mode; the sampled view does not time calls).
+function flameByCount() {
+  return S.counts || !(S.paths || []).some((p) => p.ns > 0);
+}
+
 function flameTree() {
   if (S.flameRoot) return S.flameRoot;
-  const key = S.counts ? 'instructions' : 'ns';
+  const key = flameByCount() ? 'instructions' : 'ns';
   const nodes = (S.paths || []).map((p, i) => ({ i, name: `${p.module}->${p.fn}`, p, value: p[key] || 0, kids: [], parent: null }));
   const root = { i: -1, name: 'all threads', value: 0, kids: [], parent: null, p: { calls: 0 } };
   for (const n of nodes) {
@@ -33,7 +39,9 @@ function renderFlame(sec) {
     sec.appendChild(el('p', { class: 'muted' }, 'This report has no call-path tree.'));
     return;
   }
-  const note = S.counts ? 'instructions executed' : 'time from entry to return (the time outside instructions \u2014 collector, scheduler \u2014 is in Where the time went)';
+  const note = flameByCount()
+    ? 'instructions executed from entry to return' + (S.counts ? '' : ' (this view did not time calls)')
+    : 'time from entry to return (the time outside instructions \u2014 collector, scheduler \u2014 is in Where the time went)';
   sec.appendChild(el('p', { class: 'muted' }, `Width: ${note}. Each frame is one call path; a click or Enter zooms in. Paths deeper than 256 calls end in their ancestor.`));
   const crumbs = el('div', { class: 'controls crumbs' });
   const box = el('div', { class: 'flame' });
@@ -45,7 +53,7 @@ function renderFlame(sec) {
     const trail = [];
     for (let n = z; n; n = n.parent) trail.unshift(n);
     crumbs.innerHTML = trail.map((n, i) => `<button class="link" data-c="${i}">${esc(n.name)}</button>`).join(' \u203a ') +
-      ` <span class="muted">${fmtValue(z.value, S.counts)}${z.p.calls ? `, ${fmtInt(z.p.calls)} calls` : ''}</span>`;
+      ` <span class="muted">${fmtValue(z.value, flameByCount())}${z.p.calls ? `, ${fmtInt(z.p.calls)} calls` : ''}</span>`;
     crumbs.onclick = (ev) => {
       const b = ev.target.closest('button[data-c]');
       if (b) {
@@ -109,7 +117,8 @@ function flameSvg(zoom) {
       g.setAttribute('role', 'button');
       g.setAttribute('aria-label', `${n.name}, ${fmtPct(n.value / all)}`);
     }
-    g.appendChild(svgEl('title', {}, `${n.name}\n${n.p.calls ? fmtInt(n.p.calls) + ' calls\n' : ''}${S.counts ? 'instructions' : 'time'} ${fmtValue(n.value, S.counts)} (${fmtPct(n.value / all)} of all)\nown ${fmtValue(self, S.counts)}`));
+    const byCount = flameByCount();
+    g.appendChild(svgEl('title', {}, `${n.name}\n${n.p.calls ? fmtInt(n.p.calls) + ' calls\n' : ''}${byCount ? 'instructions' : 'time'} ${fmtValue(n.value, byCount)} (${fmtPct(n.value / all)} of all)\nown ${fmtValue(self, byCount)}`));
     g.appendChild(svgEl('rect', { x: f.x, y: f.d * FLAME_ROW, width: Math.max(0.5, f.w - 0.5), height: FLAME_ROW - 1, fill: n.i < 0 ? '#c9c9c9' : flameColor(n.name), rx: 1.5 }));
     if (f.w >= 40) {
       const chars = Math.floor((f.w - 6) / 6.6);

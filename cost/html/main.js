@@ -98,7 +98,8 @@ function indexModules(R) {
   const t = R.totals || {};
   let preempted = 0;
   for (const b of R.buckets || []) if (b.name === 'preempted') preempted += b.total_ns || 0;
-  R.ownNs = Math.max(0, (t.attributed_ns || 0) - preempted);
+  // Not enumerable: it is no section of the report.
+  Object.defineProperty(R, 'ownNs', { value: Math.max(0, (t.attributed_ns || 0) - preempted) });
   R.modules.forEach((m, mi) => {
     m.index = mi;
     m.lines = m.lines || [];
