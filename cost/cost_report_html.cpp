@@ -109,8 +109,8 @@ void drop_derived(json& report, const json& sources) {
       if (s["module"] == m["name"]) files = &s["files"];
     for (json& l : m["lines"]) {
       const auto f = l.value("file", -1), n = l.value("line", 0);
-      if (files && f >= 0 && static_cast<std::size_t>(f) < files->size() && n >= 1 &&
-          static_cast<std::size_t>(n) <= (*files)[static_cast<std::size_t>(f)].size() &&
+      if (files && l.contains("text") && f >= 0 && static_cast<std::size_t>(f) < files->size() &&
+          n >= 1 && static_cast<std::size_t>(n) <= (*files)[static_cast<std::size_t>(f)].size() &&
           (*files)[static_cast<std::size_t>(f)][static_cast<std::size_t>(n - 1)] == l["text"])
         l.erase("text");
       if (!l.is_object() || !l.contains("ops")) continue;
