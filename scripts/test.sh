@@ -23,6 +23,7 @@ echo "== perf harness (tiny sizes: it runs and every checksum matches, plain and
 python3 perf/update.py --check --no-run
 python3 perf/run.py --size tiny --rounds 1
 python3 perf/run.py --probes --size tiny --rounds 1 --warmup 0
+python3 perf/run.py --suite awfy --size tiny --rounds 1 --warmup 0 --peers lua5.4
 python3 perf/accuracy.py --size tiny --repeats 1
 
 echo "== tests (switch dispatch)"
