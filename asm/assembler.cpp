@@ -209,27 +209,6 @@ RawOperand parse_operand(Cursor& c) {
   return r;
 }
 
-// Which operand of an instruction names one of this module's type
-// descriptors (a property of the operation, not of its operand kinds).
-enum class DescSlot { None, Src, Mid };
-DescSlot desc_slot(Op op) {
-  switch (op) {
-    case Op::frame_:
-    case Op::new_:
-    case Op::newz_:
-    case Op::newcmp_:
-      return DescSlot::Src;
-    case Op::newa_:
-    case Op::newaz_:
-    case Op::movmp_:
-    case Op::consmp_:
-    case Op::headmp_:
-      return DescSlot::Mid;
-    default:
-      return DescSlot::None;
-  }
-}
-
 // The array-index family (indx, indw, ...: kinds P,P,W) reads its index from
 // d and writes the element address to m, the reverse of every other op.
 bool is_index_op(Op op) {
@@ -386,10 +365,10 @@ class Assembler {
       if (info.dst == OperandKind::T)
         pending_.push_back({PendingRef::Branch, dst->a, line_, dst->col, "branch target"});
     }
-    const DescSlot ds = desc_slot(op);
-    if (ds == DescSlot::Src && src && src->mode == AddrMode::Imm)
+    const TypeOperand ds = type_operand(op);
+    if (ds == TypeOperand::Src && src && src->mode == AddrMode::Imm)
       pending_.push_back({PendingRef::Desc, src->a, line_, src->col, ""});
-    if (ds == DescSlot::Mid && mid && mid->mode == AddrMode::Imm)
+    if (ds == TypeOperand::Mid && mid && mid->mode == AddrMode::Imm)
       pending_.push_back({PendingRef::Desc, mid->a, line_, mid->col, ""});
     m_.code.push_back(in);
     SrcPos pos;

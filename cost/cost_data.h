@@ -47,6 +47,9 @@
 
 namespace dis::cost {
 
+using vm::Fusion;
+using vm::fusion_name;
+using vm::kNumFusions;
 using vm::ProbeRecord;
 
 enum class Mode { Time, Count };

@@ -249,14 +249,16 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       const auto round_ticks =
           static_cast<std::uint64_t>(cal->round_ms() * 1e6 * vm::timer().ticks_per_ns);
       const std::uint64_t start = vm::now_ticks();
+      std::uint64_t next = start + 4 * round_ticks;
       cal->begin_run();
-      rec.set_interlude(
-          [&cal, &rec, round_ticks, start] {
-            cal->round_in_run(rec.instructions());
-            const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
-            return std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
-          },
-          4 * round_ticks);
+      machine.set_quantum_hook([&cal, &rec, round_ticks, start, next]() mutable {
+        if (vm::now_ticks() < next || !rec.pausable()) return;
+        rec.pause();
+        cal->round_in_run(rec.instructions());
+        const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
+        rec.resume();
+        next = vm::now_ticks() + std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
+      });
     }
     rec.install(machine);
     std::uint64_t t0 = vm::MonoClock::now();

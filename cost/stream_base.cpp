@@ -18,6 +18,9 @@
 
 namespace dis::cost {
 
+using vm::Fusion;
+using vm::kNumFusions;
+
 namespace {
 
 // The streams: loops whose bodies are one kind of work each. The iteration
@@ -244,24 +247,6 @@ constexpr std::size_t kBuiltinUnknown = kUnknowns - 1;
 // milliseconds (a preemption then spoils few rounds; the median drops them).
 constexpr int kIterations = 4000;
 
-// A plain run timed per slice: the interpreter without probes (as
-// Impl::run_slice runs it) between two clock reads, so the VM's setup and
-// the scheduler between slices are outside, as they are outside the
-// timed run's instruction records.
-class PlainSlices final : public vm::SliceRunner {
- public:
-  std::uint64_t ticks = 0, instructions = 0;
-  std::uint32_t run_slice(vm::Impl& vm, vm::Prog& p, std::uint32_t budget) override {
-    std::uint32_t left = budget;
-    vm::ProbeNone probe;
-    const std::uint64_t t0 = vm::now_ticks();
-    vm::interpret(vm, p, left, probe);
-    ticks += vm::now_ticks() - t0;
-    instructions += budget - left;
-    return budget - left;
-  }
-};
-
 struct Run {
   double ticks = 0;
   std::uint64_t instructions = 0;
@@ -271,14 +256,14 @@ struct Run {
 };
 
 Run run_plain_stream(const Module& m) {
+  // The VM's setup and the scheduler between slices are outside, as they
+  // are outside the timed run's instruction records.
   vm::VM machine;
-  PlainSlices plain;
-  machine.impl().slice_runner = &plain;
+  vm::PlainSliceTimer plain(machine);
   machine.run_module(m, "stream.b", {"stream"});
-  machine.impl().slice_runner = nullptr;
   Run r;
-  r.ticks = static_cast<double>(plain.ticks);
-  r.instructions = plain.instructions;
+  r.ticks = static_cast<double>(plain.ticks());
+  r.instructions = plain.instructions();
   return r;
 }
 

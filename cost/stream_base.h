@@ -21,7 +21,7 @@
 namespace dis::cost {
 
 // The calibration, round by round, so rounds can run during the costed run
-// itself (between its slices: CostRecorder::set_interlude): a host whose
+// itself (between its slices: CostRecorder::pause): a host whose
 // speed drifts (a hypervisor's neighbours) then gives the base the same
 // conditions as the run. On a program of one or two ticks per instruction
 // against a base of about 27, a drift of a few percent between calibration

@@ -11,7 +11,7 @@
 namespace dis {
 
 enum class Op : std::uint8_t {
-#define DIS_OP(code, name, S, M, D) name##_ = code,
+#define DIS_OP(code, name, S, M, D, ...) name##_ = code,
 #include "opcodes.def"
 #undef DIS_OP
 };
@@ -35,22 +35,37 @@ enum class OperandKind : std::uint8_t {
   O,  // optional middle word
 };
 
+// What an operation is, beyond its operands' kinds (opcodes.def says each).
+enum class OpFlags : std::uint8_t {
+  None = 0,
+  TypeS = 1,  // the source is an immediate index of a module type descriptor
+  TypeM = 2,  // the middle is
+  Call = 4,   // enters or leaves a function, module or thread
+  Index = 8,  // computes an element's address or a length
+  CallTypeS = Call | TypeS,
+};
+constexpr bool has_flag(OpFlags all, OpFlags f) {
+  return (static_cast<unsigned>(all) & static_cast<unsigned>(f)) != 0;
+}
+
 struct OpInfo {
   std::string_view name;
   Op op;
   OperandKind src, mid, dst;
+  OpFlags flags;
+  std::string_view meaning;  // one line
 };
 
 inline constexpr std::size_t kNumOps = 0
-#define DIS_OP(code, name, S, M, D) +1
+#define DIS_OP(code, name, S, M, D, ...) +1
 #include "opcodes.def"
 #undef DIS_OP
     ;
 static_assert(kNumOps == 175, "Dis has 175 opcodes (0x00-0xAE)");
 
 inline constexpr std::array<OpInfo, kNumOps> kOpTable = {{
-#define DIS_OP(code, name, S, M, D) \
-  {#name, Op::name##_, OperandKind::S, OperandKind::M, OperandKind::D},
+#define DIS_OP(code, name, S, M, D, F, meaning) \
+  {#name, Op::name##_, OperandKind::S, OperandKind::M, OperandKind::D, OpFlags::F, meaning},
 #include "opcodes.def"
 #undef DIS_OP
 }};
@@ -85,51 +100,14 @@ constexpr bool mid_optional(Op op) {
   return i.mid == OperandKind::O || (i.mid != OperandKind::N && i.mid == i.dst);
 }
 
-// The classes of work the cost tool calibrates its stream base by (what the
-// timing probe adds to an instruction depends on what it does: a fenced
-// clock read serialises a floating-point latency, the call tracking works
-// at calls and returns). From the table: the call and return family is
-// Call; indexing and lengths (an address computed, nothing referenced or
-// freed) Index; any other string, array, list or pointer operand makes
-// Memory (reference counts, allocation, frees); any real operand Real; the
-// rest (integer arithmetic, moves, branches) Arith.
-enum class CostClass : std::uint8_t { Arith, Index, Memory, Real, Call };
-inline constexpr std::size_t kNumCostClasses = 5;
-constexpr std::string_view cost_class_name(CostClass c) {
-  constexpr std::string_view names[] = {"arith", "index", "memory", "real", "call"};
-  return names[static_cast<std::size_t>(c)];
-}
-constexpr CostClass cost_class(Op op) {
-  const OpInfo& i = op_info(op);
-  for (std::string_view n :
-       {"call", "frame", "mcall", "mframe", "spawn", "mspawn", "ret", "load", "exit", "runt"})
-    if (i.name == n) return CostClass::Call;
-  for (std::string_view n :
-       {"indx", "indw", "indf", "indb", "indl", "indc", "lena", "lenc", "lenl"})
-    if (i.name == n) return CostClass::Index;
-  auto any = [&](auto pred) { return pred(i.src) || pred(i.mid) || pred(i.dst); };
-  if (any([](OperandKind k) {
-        return k == OperandKind::C || k == OperandKind::A || k == OperandKind::P ||
-               k == OperandKind::M;
-      }))
-    return CostClass::Memory;
-  if (any([](OperandKind k) { return k == OperandKind::F || k == OperandKind::R; }))
-    return CostClass::Real;
-  return CostClass::Arith;
-}
-
-// How the plain run executes an instruction, as decode chose its handlers
-// (vm/core/decode.h plain_fusion): alone; inside a fused pair or loop-back triple
-// (one dispatch runs two or three instructions); or inside an array fill's
-// or an array scan's loop (whole iterations in one handler). The timed view
-// runs each of them alone, so for a fused instruction the probe's cost looks
-// larger by what fusion saves the plain run: the stream base calibrates that
-// per kind (a scan's loop saves more per instruction than a fill's).
-enum class Fusion : std::uint8_t { None, Pair, Fill, Scan };
-inline constexpr std::size_t kNumFusions = 4;
-constexpr std::string_view fusion_name(Fusion f) {
-  constexpr std::string_view names[] = {"none", "pair", "fill", "scan"};
-  return names[static_cast<std::size_t>(f)];
+// Which operand names one of the module's type descriptors, as an
+// immediate index (the assembler, the verifier and the decoder resolve it).
+enum class TypeOperand : std::uint8_t { None, Src, Mid };
+constexpr TypeOperand type_operand(Op op) {
+  const OpFlags f = op_info(op).flags;
+  return has_flag(f, OpFlags::TypeS)   ? TypeOperand::Src
+         : has_flag(f, OpFlags::TypeM) ? TypeOperand::Mid
+                                       : TypeOperand::None;
 }
 
 }  // namespace dis

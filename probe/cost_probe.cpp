@@ -50,7 +50,6 @@ CostRecorder::~CostRecorder() {
 
 void CostRecorder::install(VM& vm) {
   vm_ = &vm.impl();
-  if (mode_ != ProbeMode::Count) interlude_at_ = now_ticks() + interlude_wait_;
   vm_->slice_runner = this;
   vm_->on_idle = [this] {
     idled_ = true;
@@ -454,10 +453,6 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
     have_close_ = true;
     probe_bucket_->add(last_close_ - close);
     end_segment(last_close_);
-    // Not while a thread is released in a builtin: its mcall's open
-    // interval would hold the interlude.
-    if (interlude_ && last_close_ >= interlude_at_ && suspended_.empty())
-      run_interlude(last_close_);
   }
 #endif
   ThreadState& t = *thread_;
@@ -521,17 +516,34 @@ void CostRecorder::close_batch(std::uint64_t now) {
                     {&buckets_[kInterruptsBucket], suspect_ticks_});
 }
 
-void CostRecorder::run_interlude(std::uint64_t now) {
-  // Its own batch would count its time as the run's CPU time.
+void CostRecorder::pause() {
+  const std::uint64_t now = now_ticks();
+  // Its own batch would count the paused work as the run's CPU time.
   close_batch(now);
+  paused_gap_ = now - last_close_;
+  paused_at_ = now_ticks();
+  // The pause's own clock reads are the probe's.
+  probe_bucket_->add(paused_at_ - now);
+}
+
+void CostRecorder::resume() {
+  const std::uint64_t now = now_ticks();
+  hidden_ticks_ += now - paused_at_;
+  // The next gap holds the scheduler's time before the pause and after it.
+  last_close_ = now - paused_gap_;
+}
+
+PlainSliceTimer::PlainSliceTimer(VM& vm) : vm_(vm.impl()) { vm_.slice_runner = this; }
+PlainSliceTimer::~PlainSliceTimer() { vm_.slice_runner = nullptr; }
+
+std::uint32_t PlainSliceTimer::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
+  std::uint32_t left = budget;
+  ProbeNone probe;
   const std::uint64_t t0 = now_ticks();
-  const std::uint64_t wait = interlude_();
-  const std::uint64_t t1 = now_ticks();
-  hidden_ticks_ += t1 - t0;
-  // The next gap starts after it; its own clock reads are the probe's.
-  probe_bucket_->add(t0 - now);
-  last_close_ = t1;
-  interlude_at_ = t1 + wait;
+  interpret(vm, p, left, probe);
+  ticks_ += now_ticks() - t0;
+  instructions_ += budget - left;
+  return budget - left;
 }
 
 void CostRecorder::finish() { close_batch(now_ticks()); }

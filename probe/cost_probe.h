@@ -177,16 +177,15 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // same time twice. The records' and buckets' sum less this is the time
   // they cover.
   std::uint64_t overlap_ticks() const { return overlap_ticks_; }
-  // Work that runs between two slices, outside everything the recorder
-  // measures (its time is in no bucket, no batch, no gap): `f` is called
-  // at the end of a timed slice once `first` ticks of the run have passed
-  // since install(), and returns the ticks of run to wait before the next
-  // call. hidden_ticks(): the ticks the calls took.
-  using Interlude = std::function<std::uint64_t()>;
-  void set_interlude(Interlude f, std::uint64_t first) {
-    interlude_ = std::move(f);
-    interlude_wait_ = first;
-  }
+  // Work between two slices that is no part of the run (the stream base's
+  // calibration rounds), done from the VM's quantum hook between pause()
+  // and resume(): its time is in no bucket, no batch and no gap, as if it
+  // never ran. Only when pausable(): a timed view, after a slice, and no
+  // thread released in a builtin (its mcall's open interval would hold
+  // the work). hidden_ticks(): the ticks paused so far.
+  bool pausable() const { return mode_ != ProbeMode::Count && have_close_ && suspended_.empty(); }
+  void pause();
+  void resume();
   std::uint64_t hidden_ticks() const { return hidden_ticks_; }
   void finish();
   static constexpr double kBatchNs = 1e6;
@@ -369,30 +368,31 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // Before suspended_ changes: the time since the last change, once for
   // each thread waiting beyond the first.
   void count_waits(std::uint64_t now);
-  Interlude interlude_;
-  std::uint64_t interlude_wait_ = 0, interlude_at_ = 0, hidden_ticks_ = 0;
-  void run_interlude(std::uint64_t now);
+  // pause(): when it began, and the scheduler's time since the last slice,
+  // which stays in the next gap.
+  std::uint64_t paused_at_ = 0, paused_gap_ = 0, hidden_ticks_ = 0;
 };
 
-// ---- the policies (inlined into interpret<>) ----
-//
-// interpret<> keeps a policy's per-pc slots and hot state in locals and
-// inlines step() into every handler's dispatch:
-//   Slots, Hot          where the running program's per-pc slots are; state
-//                       kept beside the loop
-//   enter(budget)       at the start; may cut the loop's budget to a chunk
-//   leave(h, budget)    at every exit: the slice's budget left
-//   outside(h)          the slice's budget beyond the running chunk
-//   chunk_end(in, code, h, budget)  when a chunk is used up but not the
-//                       slice (only a policy that cut one): counts `in` and
-//                       sets the next chunk
-//   slots(program, code)  the running program's slots (whenever it changes)
-//   seen_frame()        the frame index the probe last saw
-//   tracks_calls()      whether frame() is wanted at all
-//   step(in, code, slots, hot)  every instruction (`in`: the decoded one)
-//   frame(vm, p, pc, executed)  out of line, when p.cur differs from the
-//                       frame last seen; `executed`: instructions of this
-//                       interpret<> call so far, the current one included.
+// Times each scheduler slice of a plain run (the interpreter without probes,
+// as the VM runs it) between two clock reads, so the VM's setup and the
+// scheduler between slices stay outside: the plain side of the stream
+// base's streams. Routes the VM's slices through itself until destroyed.
+class PlainSliceTimer final : public SliceRunner {
+ public:
+  explicit PlainSliceTimer(VM& vm);
+  ~PlainSliceTimer() override;
+  PlainSliceTimer(const PlainSliceTimer&) = delete;
+  PlainSliceTimer& operator=(const PlainSliceTimer&) = delete;
+  std::uint64_t ticks() const { return ticks_; }
+  std::uint64_t instructions() const { return instructions_; }
+  std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
+
+ private:
+  Impl& vm_;
+  std::uint64_t ticks_ = 0, instructions_ = 0;
+};
+
+// ---- the policies (inlined into interpret<>: interp.h InlinedProbe) ----
 
 // What every policy shares: the program switch and the out-of-line frame
 // change (the shadow call stack).
@@ -529,6 +529,15 @@ struct ProbeSampled : ProbeCounting {
 // `instructions` of them; min exact, median from the histogram (within 1/16).
 Base measure_interpreter_base(BasePolicy policy, ProbeMode mode,
                               std::uint32_t instructions = 200000);
+
+// Each follows the protocol of interp.h as the loop expects it: all three
+// count or time per instruction, Count and Sampled count fused handlers
+// and array loops without leaving them, Sampled also cuts slices into
+// chunks ending at its sampling events.
+static_assert(FusingProbe<ProbeCount> && BulkProbe<ProbeCount> && !ChunkingProbe<ProbeCount>);
+static_assert(InlinedProbe<ProbeTime> && !FusingProbe<ProbeTime> && !ChunkingProbe<ProbeTime>);
+static_assert(FusingProbe<ProbeSampled> && BulkProbe<ProbeSampled> && ChunkingProbe<ProbeSampled>);
+static_assert(CallbackProbe<ProbeNone> && CallbackProbe<ProbeTrace> && !InlinedProbe<ProbeTrace>);
 
 extern template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
 extern template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);

@@ -31,6 +31,7 @@
 #include <span>
 #include <vector>
 
+#include "probe_base.h"
 #include "probe_record.h"
 #include "timer.h"
 

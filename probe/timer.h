@@ -18,20 +18,13 @@
 //
 // now_ticks() is the hot-path read: two predictable branches on the choice,
 // then the read.
-//
-// The base: as the paper does with BASE, the cost of an empty measurement is
-// sampled many times before a run; its minimum (or median) is subtracted
-// from every observation, never below zero.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <ctime>
-#include <span>
 #include <string>
-
-#include "opcodes.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -166,108 +159,5 @@ inline double ticks_per_ns() { return timer().ticks_per_ns; }
 // The amortized cost of one now_ticks() read, from `samples` batches of
 // kReadBatch back-to-back reads.
 ReadCost measure_read_cost(std::uint32_t samples = kReadBatches);
-
-// Min is the paper's BASE. With a coarse timer (this project's usual host
-// has a TSC that steps every ~26 ticks) the observations of an empty
-// measurement are a mix of a few quantised values, so the median can sit a
-// whole step away from the probe's true average cost; Mean (outliers left
-// out) is the unbiased estimate of what each observation carries. Stream is
-// not an empty measurement: what the probe adds per instruction on synthetic
-// instruction streams run plain and timed (cost/stream_base.h).
-enum class BasePolicy { Min, Median, Mean, Stream };
-// "min" / "median" / "mean" / "stream"
-const char* base_policy_name(BasePolicy p);
-// Parses a policy's name; false on anything else.
-bool parse_base_policy(const std::string& text, BasePolicy& out);
-
-struct Base {
-  BasePolicy policy = BasePolicy::Min;
-  std::uint64_t ticks = 0;  // subtracted from each observation
-  double ns = 0;
-  std::uint64_t min_ticks = 0, median_ticks = 0, mean_ticks = 0;
-  std::uint32_t samples = 0;
-  // The stream policy's calibration (0 when it was not run): the base in
-  // ticks per instruction of each cost class (opcodes.h), unrounded (a
-  // difference of two means), and over all the streams' instructions; the
-  // rounds (each runs every stream plain and timed), instructions per
-  // round, its spread ((max - min) of the rounds' overall bases, ticks) and
-  // its cost; the streams and the root mean square of the fit's residuals
-  // (ticks per instruction: how far the streams disagree with one base per
-  // class and fused kind).
-  std::array<double, kNumCostClasses> stream_class_ticks{};
-  // Added to the class base of an instruction the plain run executes fused
-  // (per opcodes.h Fusion; the None entry stays 0): what fusion saves the
-  // plain run, which the timed view does not run fused. May be negative.
-  std::array<double, kNumFusions> stream_fusion_ticks{};
-  // Added to an mcall's base per builtin call it makes: the timed view
-  // wraps each builtin (its own record, three clock reads), which no class
-  // base holds. Never below zero.
-  double stream_builtin_ticks = 0;
-  double stream_ticks = 0;
-  std::uint32_t stream_rounds = 0;  // the rounds the base rests on
-  // Of all rounds, those run between the costed run's slices (0: all ran
-  // before it). The base rests on these alone when there are enough.
-  std::uint32_t stream_run_rounds = 0;
-  // The factor the run's rounds put on the medians (every stream_* ticks
-  // figure above includes it): their mean, each smoothed with its
-  // neighbours, weighted by the run's instructions beside them, over their
-  // median. 1 when no round ran during the run.
-  double stream_level = 1;
-  std::uint64_t stream_instructions = 0;
-  double stream_spread_ticks = 0;
-  // Standard error of the rounds' median (1.2533 x sigma / sqrt(rounds),
-  // sigma from the interquartile range, so one disturbed round does not set
-  // it): how far stream_ticks may sit from where more rounds would put it.
-  // It knows nothing of a host that changes between calibration and run.
-  double stream_se_ticks = 0;
-  double stream_ms = 0;
-  std::uint32_t stream_streams = 0;
-  double stream_residual_ticks = 0;
-  // The ticks each policy would subtract from one observation (min, median
-  // and mean are always measured; stream when calibrated).
-  std::uint64_t ticks_for(BasePolicy p) const noexcept {
-    switch (p) {
-      case BasePolicy::Min:
-        return min_ticks;
-      case BasePolicy::Median:
-        return median_ticks;
-      case BasePolicy::Mean:
-        return mean_ticks;
-      case BasePolicy::Stream:
-        return stream_ticks > 0 ? static_cast<std::uint64_t>(stream_ticks + 0.5) : 0;
-    }
-    return 0;
-  }
-  // The same for one instruction of `op` that the plain run executes as
-  // `fusion` says, unrounded (the stream base keeps its fraction of a tick:
-  // on an instruction of one or two ticks it matters, and its class), never
-  // below zero.
-  double exact_for(BasePolicy p, Op op, Fusion fusion) const noexcept {
-    if (p != BasePolicy::Stream) return static_cast<double>(ticks_for(p));
-    const double b = stream_class_ticks[static_cast<std::size_t>(cost_class(op))] +
-                     stream_fusion_ticks[static_cast<std::size_t>(fusion)];
-    return b > 0 ? b : 0;
-  }
-  // exact_for() of an instruction that makes `builtin_calls` builtin calls
-  // per execution on average (an mcall of a builtin; 0 for everything else).
-  double exact_for(BasePolicy p, Op op, Fusion fusion, double builtin_calls) const noexcept {
-    const double b = exact_for(p, op, fusion);
-    return p == BasePolicy::Stream ? b + stream_builtin_ticks * builtin_calls : b;
-  }
-};
-inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Median,
-                                               BasePolicy::Mean, BasePolicy::Stream};
-
-// The base from samples of an empty measurement taken by the caller (e.g.
-// the Time probe timing `nop`s, so the probe's own bookkeeping is included).
-// Empty samples give a zero base.
-Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples);
-// The base from `samples` empty measurements (two chained now_ticks() reads).
-Base measure_base(BasePolicy policy, std::uint32_t samples = 20000);
-
-// An observation minus the base, never below zero.
-inline std::uint64_t minus_base(std::uint64_t ticks, std::uint64_t base) noexcept {
-  return ticks > base ? ticks - base : 0;
-}
 
 }  // namespace dis::vm

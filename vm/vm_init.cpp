@@ -2,10 +2,9 @@
 // and builtins/ because its constructor registers the builtin modules
 // $Sys, $Math and $Bench (as Lua's linit.c opens the standard libraries):
 // every tool and embedder gets them.
-#include "vm.h"
-
 #include "builtins.h"
 #include "runtime.h"
+#include "vm.h"
 
 namespace dis::vm {
 
@@ -55,5 +54,7 @@ Stats VM::stats() const {
 }
 
 void VM::set_gc_observer(GcObserver* o) { impl_->gc->set_observer(o); }
+
+void VM::set_quantum_hook(std::function<void()> f) { impl_->on_quantum_end = std::move(f); }
 
 }  // namespace dis::vm

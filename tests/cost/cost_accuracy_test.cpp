@@ -334,11 +334,12 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusi
   EXPECT_LE(raw - after, instructions * most + builtin_base + instructions / 256 + 1);
 }
 
-// Work between two slices (the stream base's calibration rounds) is outside
-// everything the recorder measures: with four interludes of 5 ms each, the
-// instruction intervals and every bucket together still fit in the run's
-// elapsed time less the interludes' (the gaps would hold 20 ms otherwise).
-TEST(CostAccuracy, InterludeTimeIsOutsideTheRun) {
+// Work between two slices (the stream base's calibration rounds), paused
+// from the VM's quantum hook, is outside everything the recorder measures:
+// with four pauses of 5 ms each, the instruction intervals and every bucket
+// together still fit in the run's elapsed time less the pauses' (the gaps
+// would hold 20 ms otherwise).
+TEST(CostAccuracy, PausedTimeIsOutsideTheRun) {
   const std::string prog = src("perf/programs/loop.b");
   Module m = load_program(prog);
   std::ostringstream sink;
@@ -349,21 +350,22 @@ TEST(CostAccuracy, InterludeTimeIsOutsideTheRun) {
                        vm::measure_interpreter_base(vm::BasePolicy::Min, vm::ProbeMode::Time));
   const auto spin = static_cast<std::uint64_t>(5e6 * vm::timer().ticks_per_ns);
   int calls = 0;
-  rec.set_interlude(
-      [&] {
-        const std::uint64_t t0 = vm::now_ticks();
-        while (vm::now_ticks() - t0 < spin) {
-        }
-        return ++calls < 4 ? 0 : std::uint64_t{1} << 62;
-      },
-      0);
+  machine.set_quantum_hook([&] {
+    if (calls == 4 || !rec.pausable()) return;
+    rec.pause();
+    const std::uint64_t t0 = vm::now_ticks();
+    while (vm::now_ticks() - t0 < spin) {
+    }
+    ++calls;
+    rec.resume();
+  });
   rec.install(machine);
   const std::uint64_t t0 = vm::now_ticks();
   vm::RunResult rr = machine.run_module(m, prog, {prog, "200000"});
   const std::uint64_t elapsed = vm::now_ticks() - t0;
   rec.finish();
   ASSERT_EQ(rr.status, 0) << sink.str();
-  ASSERT_EQ(calls, 4) << "one per slice end until it asks for no more";
+  ASSERT_EQ(calls, 4) << "one per slice end until it has paused four times";
   EXPECT_GE(rec.hidden_ticks(), 4 * spin);
   double measured = 0;
   for (const vm::ProgramRecords& pr : rec.programs())
@@ -566,3 +568,21 @@ TEST(CostAccuracy, DiffDoesNotTestLinesTimedOnce) {
 
 }  // namespace
 }  // namespace dis::cost
+
+// The stream base's classes come from the opcode table's flags and operand
+// kinds (cost_class.h): calls and returns, indexing, memory, reals, the rest.
+TEST(CostClasses, FollowTheOpcodeTable) {
+  using dis::CostClass;
+  using dis::Op;
+  EXPECT_EQ(dis::cost_class(Op::call_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::frame_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::load_), CostClass::Call);
+  EXPECT_EQ(dis::cost_class(Op::indw_), CostClass::Index);
+  EXPECT_EQ(dis::cost_class(Op::lenc_), CostClass::Index);
+  EXPECT_EQ(dis::cost_class(Op::addc_), CostClass::Memory);
+  EXPECT_EQ(dis::cost_class(Op::movp_), CostClass::Memory);
+  EXPECT_EQ(dis::cost_class(Op::addf_), CostClass::Real);
+  EXPECT_EQ(dis::cost_class(Op::cvtrf_), CostClass::Real);
+  EXPECT_EQ(dis::cost_class(Op::addw_), CostClass::Arith);
+  EXPECT_EQ(dis::cost_class(Op::runt_), CostClass::Arith);  // does nothing
+}

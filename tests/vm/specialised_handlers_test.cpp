@@ -441,7 +441,7 @@ std::string zero_scan(int len, int limit, const std::string& slot, const std::st
 // plain_fusion (the cost tool's stream base) marks exactly the pcs the plain
 // run executes inside a fused handler, by the handlers decode chose.
 TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
-  using dis::Fusion;
+  using dis::vm::Fusion;
   dis::vm::Cage cage;
   dis::vm::Heap heap(cage, 1 << 20);
   auto fusion_of = [&](const std::string& body) {

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "probe_base.h"
+
 namespace dis::vm {
 namespace {
 

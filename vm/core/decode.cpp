@@ -239,6 +239,17 @@ void decode(Program& p, Heap& heap) {
         break;
     }
     if (info.dst == OperandKind::T) d.aux = in.dst.a;
+    // A type operand: aux holds its global type.
+    switch (type_operand(in.op)) {
+      case TypeOperand::Src:
+        d.aux = static_cast<std::int32_t>(p.types[in.src.a]);
+        break;
+      case TypeOperand::Mid:
+        d.aux = static_cast<std::int32_t>(p.types[in.mid.a]);
+        break;
+      case TypeOperand::None:
+        break;
+    }
     switch (in.op) {
       case Op::lea_:
         // `lea $v, d` (Limbo's constant send in an alt) needs the constant
@@ -251,24 +262,11 @@ void decode(Program& p, Heap& heap) {
         d.m.b = static_cast<std::int32_t>(pc + 1);
         break;
       case Op::frame_: {
-        d.aux = static_cast<std::int32_t>(p.types[in.src.a]);
         const TypeInfo& t = heap.type(p.types[in.src.a]);
         d.s.b = static_cast<std::int32_t>(frame_size(t.size));
         d.m.b = t.ptrs.empty() ? 0 : 1;
         break;
       }
-      case Op::new_:
-      case Op::newz_:
-      case Op::newcmp_:
-        d.aux = static_cast<std::int32_t>(p.types[in.src.a]);
-        break;
-      case Op::newa_:
-      case Op::newaz_:
-      case Op::movmp_:
-      case Op::consmp_:
-      case Op::headmp_:
-        d.aux = static_cast<std::int32_t>(p.types[in.mid.a]);
-        break;
       default:
         break;
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "heap.h"
@@ -180,7 +181,21 @@ void copy_jump_tables(Program& p, Heap& heap, Ptr mp);
 // their pcs and returns how many (0 when pc's handler is not such a one).
 int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]);
 
-// Per pc, how the plain run executes it (opcodes.h Fusion), from the handlers
+// How the plain run executes an instruction, as decode chose its handlers
+// (plain_fusion below): alone; inside a fused pair or loop-back triple (one
+// dispatch runs two or three instructions); or inside an array fill's or an
+// array scan's loop (whole iterations in one handler). The timed view runs
+// each of them alone, so for a fused instruction the probe's cost looks
+// larger by what fusion saves the plain run: the stream base calibrates that
+// per kind (a scan's loop saves more per instruction than a fill's).
+enum class Fusion : std::uint8_t { None, Pair, Fill, Scan };
+inline constexpr std::size_t kNumFusions = 4;
+constexpr std::string_view fusion_name(Fusion f) {
+  constexpr std::string_view names[] = {"none", "pair", "fill", "scan"};
+  return names[static_cast<std::size_t>(f)];
+}
+
+// Per pc, how the plain run executes it (Fusion), from the handlers
 // decode chose: a fused pair's or loop-back triple's instructions are Pair,
 // an array fill loop's five are Fill. A pc is marked by its shape, whether or
 // not a run enters it fused (a loop's test also runs alone on entry).

@@ -173,23 +173,16 @@ void verify(const Module& m) {
         in.dst.mode == AddrMode::Imm && info.dst != OperandKind::T)
       c.fail("immediate destination");
     // Type operands.
-    switch (in.op) {
-      case Op::frame_:
-      case Op::new_:
-      case Op::newz_:
-      case Op::newcmp_:
+    switch (type_operand(in.op)) {
+      case TypeOperand::Src:
         c.check_type_imm(in.src, "source");
         break;
-      case Op::newa_:
-      case Op::newaz_:
-      case Op::movmp_:
-      case Op::consmp_:
-      case Op::headmp_:
+      case TypeOperand::Mid:
         if (in.mid.mode != MidMode::Imm) c.fail("middle type must be immediate");
         if (in.mid.a < 0 || in.mid.a >= static_cast<std::int64_t>(m.types.size()))
           c.fail("middle type index out of range");
         break;
-      default:
+      case TypeOperand::None:
         break;
     }
   }

@@ -177,6 +177,10 @@ class VM {
   Stats stats() const;
   // Times collector events (nullptr: none); the observer must outlive the VM's runs.
   void set_gc_observer(GcObserver* o);
+  // Called after every scheduler quantum, on the host thread that holds the
+  // interpreter, with no Dis code running (empty: none): host work between
+  // slices. It must not touch Dis memory.
+  void set_quantum_hook(std::function<void()> f);
   Impl& impl() { return *impl_; }
 
  private:
