@@ -118,11 +118,14 @@ def error_kind(msg):
 
 def main():
     args = parse_args()
+    args.corpus = os.path.abspath(args.corpus)
     if not os.path.isdir(args.corpus):
         print(f"conformance: skipped: no corpus at {args.corpus} (it comes with ../shared)")
         return 0
-    limbo = args.limbo or os.path.join(args.build, "bin", "limbo")
-    disdump = os.path.join(args.build, "bin", "disdump")
+    # Compilations run inside each program's own directory, so the tools
+    # must be named by absolute paths.
+    limbo = os.path.abspath(args.limbo or os.path.join(args.build, "bin", "limbo"))
+    disdump = os.path.abspath(os.path.join(args.build, "bin", "disdump"))
     for tool in (limbo, disdump):
         if not os.access(tool, os.X_OK):
             print(f"conformance: {tool} not built", file=sys.stderr)
