@@ -76,6 +76,19 @@ struct CallSite {
   std::uint64_t inclusive_instructions = 0;
 };
 
+// A node of the call-path tree (cost --format html's flame graph): one per
+// distinct chain of calls from a thread's first function, with the base
+// taken out as for FunctionCall. Chains deeper than the recorder's limit
+// (vm::CostRecorder::kMaxPathDepth) are inside their deepest node.
+struct CallPath {
+  std::int32_t parent = -1;    // index into CostData::call_paths (before it); -1: a root
+  std::int32_t module = -1;    // index into CostData::modules
+  std::int32_t entry_pc = -1;  // the function's entry, -1: code before the first function
+  std::uint64_t calls = 0;
+  std::uint64_t inclusive_ticks = 0;
+  std::uint64_t inclusive_instructions = 0;
+};
+
 struct ModuleCost {
   std::string name;
   std::shared_ptr<const Module> module;  // code, positions, source_files
@@ -130,6 +143,8 @@ struct CostData {
   std::vector<NamedRecord> buckets;
   std::vector<NamedRecord> builtins;
   ProbeRecord refcount_frees;
+  // Kept when the run asked for it (RunSpec::paths); parents first.
+  std::vector<CallPath> call_paths;
 
   double ns(double ticks) const {
     return ticks / (timer.ticks_per_ns > 0 ? timer.ticks_per_ns : 1);

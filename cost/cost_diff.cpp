@@ -93,14 +93,6 @@ void check_fields(const json& j, const std::string& path) {
   }
 }
 
-json read_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(path, "cannot read the report");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_report(text.str(), path);
-}
-
 struct OpKey {
   std::string module;
   std::int64_t file, line, pc;
@@ -301,11 +293,52 @@ SampleStats stats_of(const std::vector<double>& v) {
 
 }  // namespace
 
+LineComparison compare_lines(const json& a, const json& b, double confidence) {
+  auto la = lines_of_report(a), lb = lines_of_report(b);
+  LineComparison c;
+  c.timed = a.value("mode", "") == "time" && b.value("mode", "") == "time";
+  c.runs_each = a.value("runs", 1) >= 2 && b.value("runs", 1) >= 2;
+  const double alpha = 1 - confidence / 100;
+  std::map<LineKey, int> keys;
+  for (auto& [k, _] : la) keys[k] |= 1;
+  for (auto& [k, _] : lb) keys[k] |= 2;
+  for (auto& [k, where] : keys) {
+    LineDiff d;
+    d.module = k.module;
+    d.file = k.file;
+    d.line = k.line;
+    d.in_a = where & 1;
+    d.in_b = where & 2;
+    const LineVal& x = d.in_a ? la[k] : lb[k];
+    d.text = x.text;
+    if (d.in_a) d.a_instructions = la[k].instructions, d.a_total_ns = la[k].total;
+    if (d.in_b) d.b_instructions = lb[k].instructions, d.b_total_ns = lb[k].total;
+    if (where != 3) {
+      c.lines.push_back(std::move(d));
+      continue;
+    }
+    const LineVal& y = lb[k];
+    if (c.timed) {
+      if (x.runs.size() >= 2 && y.runs.size() >= 2) {
+        d.p = welch_t(stats_of(y.runs), stats_of(x.runs), confidence).p;
+      } else if (x.unknown_variance || y.unknown_variance) {
+        d.testable = false;
+      } else {
+        const double se = std::sqrt(x.variance + y.variance);
+        const double diff = y.total - x.total;
+        d.p = se > 0 ? std::erfc(std::fabs(diff) / se / std::sqrt(2.0)) : (diff != 0 ? 0 : 1);
+      }
+      d.significant = d.testable && d.p < alpha;
+    }
+    c.lines.push_back(std::move(d));
+  }
+  return c;
+}
+
 std::string diff_reports(const json& a, const json& b, double confidence, const std::string& an,
                          const std::string& bn) {
-  auto la = lines_of_report(a), lb = lines_of_report(b);
-  const bool timed = a.value("mode", "") == "time" && b.value("mode", "") == "time";
-  const double alpha = 1 - confidence / 100;
+  const LineComparison c = compare_lines(a, b, confidence);
+  const bool timed = c.timed;
   std::ostringstream o;
   o << "cost diff: a = " << an << ", b = " << bn << "\n";
   if (timed)
@@ -316,51 +349,34 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
   else
     o << "per source line: instruction counts only (a report is in count mode)\n";
   if (timed) o << one_run_caveat(a, b);
-  std::map<LineKey, int> keys;
-  for (auto& [k, _] : la) keys[k] |= 1;
-  for (auto& [k, _] : lb) keys[k] |= 2;
   std::size_t compared = 0, significant = 0, count_changes = 0, only_one = 0, untestable = 0;
-  for (auto& [k, where] : keys) {
-    const std::string head = k.module + " line " + std::to_string(k.line) + ": ";
-    if (where != 3) {
+  for (const LineDiff& d : c.lines) {
+    const std::string head = d.module + " line " + std::to_string(d.line) + ": ";
+    if (!d.in_a || !d.in_b) {
       ++only_one;
-      const LineVal& v = where == 1 ? la[k] : lb[k];
-      o << head << v.text << "\n  executed only in " << (where == 1 ? "a" : "b") << "\n";
+      o << head << d.text << "\n  executed only in " << (d.in_a ? "a" : "b") << "\n";
       continue;
     }
-    const LineVal& x = la[k];
-    const LineVal& y = lb[k];
     ++compared;
-    const bool counts_differ = x.instructions != y.instructions;
+    const bool counts_differ = d.a_instructions != d.b_instructions;
     if (counts_differ) ++count_changes;
     std::string times, sig;
     if (timed) {
-      double p = 1;
-      bool testable = true;
-      if (x.runs.size() >= 2 && y.runs.size() >= 2) {
-        p = welch_t(stats_of(y.runs), stats_of(x.runs), confidence).p;
-      } else if (x.unknown_variance || y.unknown_variance) {
-        testable = false;
-        ++untestable;
-      } else {
-        const double se = std::sqrt(x.variance + y.variance);
-        const double diff = y.total - x.total;
-        p = se > 0 ? std::erfc(std::fabs(diff) / se / std::sqrt(2.0)) : (diff != 0 ? 0 : 1);
-      }
-      const bool is_sig = testable && p < alpha;
-      if (is_sig) ++significant;
-      const double pct = x.total != 0 ? 100.0 * (y.total - x.total) / x.total : 0;
-      times = format_duration_ns(x.total) + " -> " + format_duration_ns(y.total) + " (" +
+      if (!d.testable) ++untestable;
+      if (d.significant) ++significant;
+      const double pct =
+          d.a_total_ns != 0 ? 100.0 * (d.b_total_ns - d.a_total_ns) / d.a_total_ns : 0;
+      times = format_duration_ns(d.a_total_ns) + " -> " + format_duration_ns(d.b_total_ns) + " (" +
               (pct >= 0 ? "+" : "") + num(pct) + "%, " +
-              (testable ? "p " + num(p, 4) : std::string("not testable")) + ")";
-      sig = is_sig ? " *" : "";
+              (d.testable ? "p " + num(d.p, 4) : std::string("not testable")) + ")";
+      sig = d.significant ? " *" : "";
     }
     if (!counts_differ && sig.empty()) continue;
-    o << head << x.text << "\n  ";
+    o << head << d.text << "\n  ";
     if (!times.empty()) o << "total " << times;
     if (counts_differ)
-      o << (times.empty() ? "" : ", ") << "instructions " << x.instructions << " -> "
-        << y.instructions;
+      o << (times.empty() ? "" : ", ") << "instructions " << d.a_instructions << " -> "
+        << d.b_instructions;
     o << sig << "\n";
   }
   o << compared << " lines compared";
@@ -371,6 +387,14 @@ std::string diff_reports(const json& a, const json& b, double confidence, const 
     o << ", " << untestable << " not testable (an instruction timed fewer than twice)";
   o << "\n";
   return o.str();
+}
+
+json read_report(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(path, "cannot read the report");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_report(text.str(), path);
 }
 
 std::string diff_reports(const std::string& a_path, const std::string& b_path, double confidence,

@@ -14,9 +14,11 @@
 // per-execution times (n = timed executions, mean, std).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dis::cost {
 
@@ -24,6 +26,28 @@ namespace dis::cost {
 // checked. Throws InputError for malformed JSON or a document that is not a
 // cost report.
 nlohmann::json parse_report(std::string_view text, const std::string& path);
+// One source line of the comparison by line (executed in a, b or both).
+struct LineDiff {
+  std::string module, text;
+  std::int64_t file = -1, line = 0;
+  bool in_a = false, in_b = false;
+  std::uint64_t a_instructions = 0, b_instructions = 0;
+  double a_total_ns = 0, b_total_ns = 0;  // count x mean over its instructions
+  // Time mode, executed in both: the test's p value, whether it could be
+  // tested (every instruction timed twice or more) and its verdict.
+  double p = 1;
+  bool testable = true, significant = false;
+};
+struct LineComparison {
+  bool timed = false;           // both reports in time mode
+  bool runs_each = false;       // both merged several runs: Welch's t over the runs
+  std::vector<LineDiff> lines;  // by (module, file, line)
+};
+// The per-line comparison the text (and the HTML page) show.
+LineComparison compare_lines(const nlohmann::json& a, const nlohmann::json& b,
+                             double confidence_percent);
+// A saved report, read and checked (parse_report). Throws InputError.
+nlohmann::json read_report(const std::string& path);
 // The comparison as text. Throws InputError for an unreadable file, malformed
 // JSON, or a document that is not a cost report.
 std::string diff_reports(const std::string& a_path, const std::string& b_path,

@@ -24,11 +24,13 @@
 #include "cost_accuracy.h"
 #include "cost_diff.h"
 #include "cost_report.h"
+#include "cost_report_html.h"
 #include "cost_run.h"
 #include "diag.h"
 #include "kproc_options.h"
 #include "limit_options.h"
 #include "log_option.h"
+#include "stream_tee.h"
 #include "timer.h"
 #include "warm_heap.h"
 
@@ -113,8 +115,10 @@ int main(int argc, char** argv) {
   app.add_flag("--profile", profile, "where all the time went, as shares of the total");
   app.add_flag("--count", count, "count instructions only (fast, deterministic)");
   app.add_flag("--hide-unexecuted", hide, "omit source lines whose code never ran");
-  app.add_option("--format", format, "text, json, csv or callgrind")
-      ->check(CLI::IsMember({"text", "json", "csv", "callgrind"}))
+  app.add_option("--format", format,
+                 "text, json, csv, callgrind or html (one self-contained page: the source "
+                 "heat-coloured, the views, charts and a flame graph; also for --diff)")
+      ->check(CLI::IsMember({"text", "json", "csv", "callgrind", "html"}))
       ->capture_default_str();
   app.add_option("--base", base,
                  "base subtracted from each observation: min (the paper's BASE), median, or mean "
@@ -168,6 +172,20 @@ int main(int argc, char** argv) {
 
   if (!diff.empty()) {
     try {
+      if (format == "html") {
+        const std::string page = cost::render_html_diff(
+            cost::read_report(diff[0]), cost::read_report(diff[1]), diff[0], diff[1], confidence);
+        if (out_path.empty()) {
+          std::cout << page;
+          return 0;
+        }
+        std::ofstream out(out_path, std::ios::binary);
+        if (!(out << page)) {
+          std::cerr << "cost: " << out_path << ": cannot write\n";
+          return 2;
+        }
+        return 0;
+      }
       // Per source line; --by pc compares instruction by instruction.
       std::cout << cost::diff_reports(diff[0], diff[1], confidence, by == "pc");
       return 0;
@@ -246,6 +264,12 @@ int main(int argc, char** argv) {
   // Inclusive figures per function and call site appear in --by fn and in
   // the machine-readable formats only.
   spec.calls = ro.view == cost::View::Fn || ro.format != cost::Format::Text;
+  // The page's flame graph.
+  spec.paths = ro.format == cost::Format::Html;
+  // The page says where a failing run stopped: the VM's diagnostics pass
+  // through and the first 64 KiB are kept.
+  cost::TeeStream diagnostics(std::cerr, 1 << 16);
+  if (ro.format == cost::Format::Html && !spec.vm.err) spec.vm.err = &diagnostics;
 
   std::unique_ptr<std::ofstream> out_file;
   if (!out_path.empty()) {
@@ -314,10 +338,17 @@ int main(int argc, char** argv) {
       accuracy_text = cost::accuracy_text(a);
       accuracy_json = cost::accuracy_json(a);
     }
-    if (ro.format == cost::Format::Json) {
+    if (ro.format == cost::Format::Json || ro.format == cost::Format::Html) {
       nlohmann::json j = cost::render_json_value(outcome.data, ro);
       if (accuracy) j["accuracy"] = accuracy_json;
-      os << j.dump(2) << "\n";
+      if (ro.format == cost::Format::Json) {
+        os << j.dump(2) << "\n";
+      } else {
+        cost::PageFacts facts{outcome.status, outcome.message,
+                              cost::failure_position(diagnostics.kept(), outcome.message),
+                              accuracy_text};
+        os << cost::render_html(outcome.data, j, facts);
+      }
     } else {
       cost::write_report(os, outcome.data, ro);
       if (accuracy && ro.format == cost::Format::Text) os << accuracy_text;

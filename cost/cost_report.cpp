@@ -1,5 +1,7 @@
 #include "cost_report.h"
 
+#include "cost_report_html.h"
+
 namespace dis::cost {
 
 bool parse_view(std::string_view text, View& out) {
@@ -41,6 +43,8 @@ bool parse_format(std::string_view text, Format& out) {
     out = Format::Csv;
   else if (text == "callgrind")
     out = Format::Callgrind;
+  else if (text == "html")
+    out = Format::Html;
   else
     return false;
   return true;
@@ -59,6 +63,9 @@ void write_report(std::ostream& out, const CostData& d, const ReportOptions& o) 
       break;
     case Format::Callgrind:
       out << render_callgrind(d, o);
+      break;
+    case Format::Html:
+      out << render_html(d, render_json_value(d, o), {});
       break;
   }
 }

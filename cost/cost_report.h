@@ -18,6 +18,7 @@
 // CSV: one table per view, with a header row; time columns in ns.
 // Callgrind: "# callgrind format", positions = source line, events Instr
 // (Dis instructions) and Ns (attributed time, rounded to integer ns).
+// HTML: one self-contained page over the JSON report (cost_report_html.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -31,7 +32,7 @@
 namespace dis::cost {
 
 enum class View { Line, Fn, Op, Pc, Top, Profile };
-enum class Format { Text, Json, Csv, Callgrind };
+enum class Format { Text, Json, Csv, Callgrind, Html };
 
 struct ReportOptions {
   View view = View::Line;
@@ -45,7 +46,7 @@ struct ReportOptions {
 
 // "line" "fn" "op" "pc" "top" "profile"; false on anything else.
 bool parse_view(std::string_view text, View& out);
-// "text" "json" "csv" "callgrind"; false on anything else.
+// "text" "json" "csv" "callgrind" "html"; false on anything else.
 bool parse_format(std::string_view text, Format& out);
 const char* view_name(View v);
 

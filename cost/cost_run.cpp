@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 #include "compiler.h"
 #include "runtime.h"
@@ -86,6 +87,31 @@ double mean_base(const vm::CostRecorder& rec, const vm::Base& b,
     }
   }
   return n > 0 ? sum / n : static_cast<double>(b.ticks);
+}
+
+// Adds the recorder's call-path tree to `into`, node by node (a parent is
+// always mapped before its children).
+void merge_paths(const vm::CostRecorder& rec, const std::vector<std::int32_t>& module_of,
+                 double base, std::vector<CallPath>& into) {
+  std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t>, std::int32_t> index;
+  for (std::size_t i = 0; i < into.size(); ++i)
+    index[{into[i].parent, into[i].module, into[i].entry_pc}] = static_cast<std::int32_t>(i);
+  const auto& nodes = rec.paths();
+  std::vector<std::int32_t> mapped(nodes.size(), -1);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const vm::CostRecorder::PathNode& n = nodes[i];
+    const std::int32_t module = n.prog < module_of.size() ? module_of[n.prog] : -1;
+    const std::int32_t parent = n.parent == vm::CostRecorder::kNoPath ? -1 : mapped[n.parent];
+    if (module < 0 || (n.parent != vm::CostRecorder::kNoPath && parent < 0)) continue;
+    auto [it, added] =
+        index.try_emplace({parent, module, n.entry}, static_cast<std::int32_t>(into.size()));
+    if (added) into.push_back({parent, module, n.entry, 0, 0, 0});
+    CallPath& c = into[static_cast<std::size_t>(it->second)];
+    c.calls += n.totals.calls;
+    c.inclusive_ticks += less_base(n.totals.ticks, n.totals.instructions, base);
+    c.inclusive_instructions += n.totals.instructions;
+    mapped[i] = it->second;
+  }
 }
 
 void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
@@ -173,6 +199,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
     s.inclusive_instructions = 0;
     add_site(caller, std::move(s));
   }
+  merge_paths(rec, module_of, base, d.call_paths);
   for (const auto& [name, r] : rec.buckets()) merge_named(d.buckets, name, r);
   for (const auto& [name, r] : rec.builtins())
     if (r.count > 0) merge_named(d.builtins, name, r);
@@ -214,6 +241,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     // Declared after the VM: destroyed first, while the VM it hooks is alive.
     vm::CostRecorder rec(spec.mode, d.base, spec.sample_every);
     rec.track_calls(spec.calls);
+    rec.track_paths(spec.calls && spec.paths);
     if (cal) {
       // Calibration rounds between the run's slices, about a fifth of its
       // time at first, then thinner (a round per 1/kRounds of the run so
@@ -246,6 +274,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       cal->fit(d.base);
     }
     out.cpu_clock_reads += rec.cpu_clock_reads();
+    if (rr.status != 0 && out.status == 0) out.message = rr.message;
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;

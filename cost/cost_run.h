@@ -30,6 +30,8 @@ struct RunSpec {
   // Keep the shadow call stack (inclusive figures per function and call
   // site); a report that shows none of them runs faster without.
   bool calls = true;
+  // Also keep the call-path tree (CostData::call_paths; needs calls).
+  bool paths = false;
   // Called after each run with (run index, runs): progress reporting.
   std::function<void(std::uint32_t, std::uint32_t)> progress;
 };
@@ -41,6 +43,7 @@ Module load_program(const std::string& path);
 struct RunOutcome {
   CostData data;
   int status = 0;                     // the program's (0, or 1 after a failure in any run)
+  std::string message;                // the first failing run's error (vm::RunResult::message)
   std::uint64_t instructions = 0;     // per run (the last run)
   double run_ns = 0;                  // wall time of the runs, summed
   std::uint64_t cpu_clock_reads = 0;  // CostRecorder::cpu_clock_reads, summed

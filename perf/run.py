@@ -20,18 +20,17 @@ import math
 import os
 import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-PERF_DIR = Path(__file__).resolve().parent
-REPO_DIR = PERF_DIR.parent
-PROGRAMS_DIR = PERF_DIR / "programs"
+import awfy_suite
+import runners as child
+from runners import (PERF_DIR, PROGRAMS_DIR, REPO_DIR, OursRunner, PeerRunner, ProbeRunner,
+                     is_executable, run_once, tool_version)
+
 SPEC_FILE = PROGRAMS_DIR / "programs.json"
 RESULTS_DIR = PERF_DIR / "results"
 SCHEMA = "disvm-perf/1"
@@ -67,7 +66,7 @@ def note(msg):
 # Programs
 
 
-def load_programs(size, only):
+def load_programs(size):
     try:
         spec = json.loads(SPEC_FILE.read_text())
     except (OSError, ValueError) as e:
@@ -81,6 +80,18 @@ def load_programs(size, only):
         if expected is None:
             raise HarnessError(f"{SPEC_FILE}: program {name} has no expected output for size {n}")
         programs.append({"name": name, "size": n, "expected": expected, "what": p["what"]})
+    return programs
+
+
+def suite_programs(suite, size, only):
+    """The suite's programs at size; only: --only's NAME[,NAME] items (None: all)."""
+    if suite == "awfy":
+        try:
+            programs = awfy_suite.load_programs(size)
+        except awfy_suite.SuiteError as e:
+            raise HarnessError(str(e))
+    else:
+        programs = load_programs(size)
     if only:
         wanted = [w for item in only for w in item.split(",") if w]
         known = {p["name"] for p in programs}
@@ -89,179 +100,6 @@ def load_programs(size, only):
             raise HarnessError(f"unknown program(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
         programs = [p for p in programs if p["name"] in wanted]
     return programs
-
-
-# --------------------------------------------------------------------------
-# One timed run of a child process
-
-
-class RunResult:
-    def __init__(self, wall, user, sys_, maxrss_kb, stdout, stderr, status, timed_out):
-        self.wall = wall
-        self.user = user
-        self.sys = sys_
-        self.maxrss_kb = maxrss_kb
-        self.stdout = stdout
-        self.stderr = stderr
-        self.status = status
-        self.timed_out = timed_out
-
-
-def find_gnu_time():
-    """GNU time, when installed: it forks the program from a small process, so
-    the peak RSS it reports is the program's own. (A child forked from this
-    Python process inherits its ~15 MiB high-water mark across exec, so wait4's
-    ru_maxrss cannot go below that.)"""
-    path = shutil.which("time")
-    if path and "GNU" in tool_version([path, "--version"]):
-        return path
-    return None
-
-
-GNU_TIME = None  # set in main() after the packages are installed
-
-
-def run_once(argv, cwd, timeout):
-    """Runs argv; wall time from spawn to reaping, CPU from wait4, peak RSS from GNU time."""
-    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as rss:
-        full = ([GNU_TIME, "-f", "%M", "-o", rss.name, "--"] + argv) if GNU_TIME else argv
-        start = time.perf_counter()
-        try:
-            proc = subprocess.Popen(full, cwd=cwd, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=err, start_new_session=True)
-        except OSError as e:
-            return RunResult(0.0, 0.0, 0.0, 0, "", str(e), -1, False)
-        killed = []
-
-        def kill():
-            killed.append(True)
-            try:  # the run's own process group: GNU time and the program under it
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        timer.cancel()
-        proc.stdout.close()
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting
-        err.seek(0)
-        errtext = err.read().decode("utf-8", "replace")
-        maxrss = usage.ru_maxrss
-        if GNU_TIME:
-            lines = rss.read().split()
-            maxrss = int(lines[-1]) if lines and lines[-1].isdigit() else 0
-    return RunResult(wall, usage.ru_utime, usage.ru_stime, maxrss,
-                     out.decode("utf-8", "replace"), errtext, proc.returncode, bool(killed))
-
-
-# --------------------------------------------------------------------------
-# Runners: one column of the table each
-
-
-class Runner:
-    """A way to run a program: `prepare` once per program, then `argv` per run."""
-
-    def __init__(self, name, kind):
-        self.name = name
-        self.kind = kind  # "ours", "peer" or "probe"
-        self.available = True
-        self.note = ""
-        self.version = ""
-
-    def prepare(self, prog, workdir):  # returns an error text or None
-        return None
-
-    def argv(self, prog):
-        raise NotImplementedError
-
-    def check_output(self, result, expected):
-        """True when the run printed exactly the expected checksum line."""
-        return result.stdout.strip() == expected
-
-
-class PeerRunner(Runner):
-    def __init__(self, name, prefix, ext):
-        super().__init__(name, "peer")
-        self.prefix = list(prefix)
-        self.ext = ext
-
-    def argv(self, prog):
-        return self.prefix + [str(PROGRAMS_DIR / f"{prog['name']}.{self.ext}"), str(prog["size"])]
-
-
-class OursRunner(Runner):
-    """Our VM: compile NAME.b with limbo once (not timed), run the .dis with dis.
-
-    Without a limbo binary, `dis NAME.b` compiles in memory; that compile time
-    is then part of every run, and the note says so."""
-
-    def __init__(self, name, build_dir, extra_args=None):
-        super().__init__(name, "ours")
-        self.build_dir = build_dir
-        self.dis = build_dir / "bin" / "dis"
-        self.limbo = build_dir / "bin" / "limbo"
-        self.extra_args = list(extra_args or [])
-        self.modules = {}
-        if not is_executable(self.dis):
-            self.available = False
-            self.note = f"{self.dis} not built"
-        elif not is_executable(self.limbo):
-            self.note = f"{self.limbo} not built: dis compiles NAME.b in memory on every run"
-
-    def prepare(self, prog, workdir):
-        source = PROGRAMS_DIR / f"{prog['name']}.b"
-        if not is_executable(self.limbo):
-            self.modules[prog["name"]] = source
-            return None
-        out = workdir / self.name.replace("/", "_") / f"{prog['name']}.dis"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        argv = [str(self.limbo), "-g"]
-        if (REPO_DIR / "module").is_dir():
-            argv += ["-I", str(REPO_DIR / "module")]
-        argv += ["-o", str(out), str(source)]
-        r = run_once(argv, out.parent, 120)
-        if r.status != 0 or not out.exists():
-            return f"compile failed ({' '.join(argv)}): status {r.status}\n{r.stderr.strip()}"
-        self.modules[prog["name"]] = out
-        return None
-
-    def module_path(self, prog):
-        return self.modules.get(prog["name"], PROGRAMS_DIR / f"{prog['name']}.b")
-
-    def argv(self, prog):
-        return [str(self.dis)] + self.extra_args + [str(self.module_path(prog)), str(prog["size"])]
-
-
-class ProbeRunner(Runner):
-    """`cost` in one view on the module the plain runner compiled.
-
-    The report goes to a file (--out), so stdout is the program's own output;
-    its first line must be the checksum."""
-
-    def __init__(self, name, cost, view_args, plain, workdir):
-        super().__init__(name, "probe")
-        self.cost = cost
-        self.view_args = list(view_args)
-        self.plain = plain
-        self.workdir = workdir
-        if not is_executable(cost):
-            self.available = False
-            self.note = f"{cost} not built"
-
-    def report_path(self, prog):
-        return self.workdir / f"{prog['name']}.{self.name}.report"
-
-    def argv(self, prog):
-        return ([str(self.cost)] + self.view_args + ["--out", str(self.report_path(prog))]
-                + [str(self.plain.module_path(prog)), str(prog["size"])])
-
-    def check_output(self, result, expected):
-        lines = result.stdout.splitlines()
-        return bool(lines) and lines[0].strip() == expected
 
 
 # Keys looked for (anywhere in the JSON report of `cost --format json`) to turn
@@ -338,18 +176,6 @@ def probe_step_ns(report):
         return None
     return mean / rate
 
-
-def is_executable(path):
-    return path.is_file() and os.access(path, os.X_OK)
-
-
-def tool_version(argv):
-    try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    text = (r.stdout + r.stderr).strip()
-    return text.splitlines()[0] if text else ""
 
 
 # --------------------------------------------------------------------------
@@ -484,14 +310,14 @@ def measure(programs, runners, rounds, warmup, timeout, workdir):
         records[prog["name"]].setdefault(runner.name, new_record())["failures"].append(what)
 
     def run_and_check(prog, runner):
-        r = run_once(runner.argv(prog), workdir, timeout)
+        r = run_once(runner.argv(prog), runner.cwd or workdir, timeout)
         if r.timed_out:
             fail(prog, runner, f"timed out after {timeout} s")
             return None
         if r.status != 0:
             fail(prog, runner, f"exit status {r.status}: {r.stderr.strip()[-500:]}")
             return None
-        if not runner.check_output(r, prog["expected"]):
+        if not runner.check_output(r, prog):
             fail(prog, runner, f"CHECKSUM MISMATCH: expected {prog['expected']!r}, got {r.stdout.strip()[:200]!r}")
             return None
         return r
@@ -531,6 +357,8 @@ def measure(programs, runners, rounds, warmup, timeout, workdir):
                 rec["user_s"].append(round(r.user, 6))
                 rec["sys_s"].append(round(r.sys, 6))
                 rec["maxrss_kb"].append(r.maxrss_kb)
+                for field, value in runner.extras(r, prog).items():
+                    rec.setdefault(field, []).append(value)
 
     for prog_records in records.values():
         for rec in prog_records.values():
@@ -716,10 +544,18 @@ def report(result, metric_name, out):
         title = f"Median CPU time (user+system) in seconds over {rounds} rounds, size {size}, {date}"
     else:
         title = f"Median wall time in seconds (±: half the range over {rounds} rounds), size {size}, {date}"
-    print_table(title, programs, records, columns, per_prog, geo, ratio_keys, fmt_time(metric), out)
-    print(file=out)
-    print_table("Peak resident memory in MiB (largest over the rounds)", programs, records, columns,
-                per_prog, geo, [], fmt_rss, out)
+    if settings.get("suite") == "awfy":
+        # One table: beside each time, that column's peak memory.
+        title = f"Are-We-Fast-Yet (outer x inner iterations). {title}; beside it the peak RSS in MiB"
+        time_fmt = fmt_time(metric)
+        print_table(title, programs, records, columns, per_prog, geo, ratio_keys,
+                    lambda rec: time_fmt(rec) + ("" if not rec or not rec.get("ok") else f" {fmt_rss(rec)}M"),
+                    out)
+    else:
+        print_table(title, programs, records, columns, per_prog, geo, ratio_keys, fmt_time(metric), out)
+        print(file=out)
+        print_table("Peak resident memory in MiB (largest over the rounds)", programs, records, columns,
+                    per_prog, geo, [], fmt_rss, out)
     if probes:
         print(file=out)
         print_fastest(programs, records, columns, base, metric_name, out)
@@ -758,6 +594,8 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         description="Benchmark our Dis VM against lua5.4, luajit -joff, luajit and python3 "
                     "(or, with --probes, cost's probe views against the plain run).")
+    ap.add_argument("--suite", default="classic", choices=["classic", "awfy"],
+                    help="classic: perf/programs; awfy: the Are-We-Fast-Yet benchmarks (perf/awfy)")
     ap.add_argument("--size", default="default", choices=["default", "tiny"],
                     help="program sizes: default (about 1 s for Lua 5.4) or tiny (for CI)")
     ap.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
@@ -772,8 +610,7 @@ def parse_args(argv):
     ap.add_argument("--dis-arg", action="append", default=[], metavar="ARG",
                     help="extra option passed to every dis run (before the module)")
     ap.add_argument("--skip-ours", action="store_true", help="only the peer interpreters")
-    ap.add_argument("--peers", default=",".join(n for n, _, _, _ in PEERS),
-                    help="comma-separated peers to run (default all; empty for none)")
+    ap.add_argument("--peers", help="comma-separated peers to run (default all the suite has; empty for none)")
     ap.add_argument("--no-install", action="store_true", help="never call apt-get for missing peers")
     ap.add_argument("--probes", action="store_true",
                     help="measure cost --count, the timed cost view and cost --sample 100 against plain dis")
@@ -785,6 +622,10 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.warmup < 0:
         ap.error("--rounds must be at least 1 and --warmup at least 0")
+    if args.suite == "awfy" and args.probes:
+        ap.error("--probes measures the classic programs only")
+    if args.peers is None:
+        args.peers = ",".join(n for n, _, _, _ in PEERS if args.suite == "classic" or n in awfy_suite.LUA_PEERS)
     return args
 
 
@@ -799,27 +640,29 @@ def build_runners(args, workdir):
             runners.append(ProbeRunner(view, build / "bin" / "cost", view_args, plain, workdir))
         return runners, build_dirs, "plain"
 
+    awfy = args.suite == "awfy"
+    ours_runner = awfy_suite.AwfyOursRunner if awfy else OursRunner
     if not args.skip_ours:
-        runners.append(OursRunner(OURS, build, args.dis_arg))
+        runners.append(ours_runner(OURS, build, args.dis_arg))
         for spec in args.compare_build:
             label, sep, d = spec.partition("=")
             if not sep or not label or not d:
                 raise HarnessError(f"--compare-build wants LABEL=DIR, got {spec!r}")
             build_dirs[f"{OURS}:{label}"] = Path(d).resolve()
-            runners.append(OursRunner(f"{OURS}:{label}", Path(d).resolve(), args.dis_arg))
+            runners.append(ours_runner(f"{OURS}:{label}", Path(d).resolve(), args.dis_arg))
 
     wanted = [p for p in args.peers.split(",") if p]
-    known = [n for n, _, _, _ in PEERS]
+    known = [n for n, _, _, _ in PEERS if not awfy or n in awfy_suite.LUA_PEERS]
     bad = [p for p in wanted if p not in known]
     if bad:
-        raise HarnessError(f"unknown peer(s): {', '.join(bad)} (known: {', '.join(known)})")
+        raise HarnessError(f"unknown peer(s) for suite {args.suite}: {', '.join(bad)} (known: {', '.join(known)})")
     missing = ensure_peers(wanted, not args.no_install)
     for name, prefix, ext, _ in PEERS:
         if name not in wanted:
             continue
         if name == "python3":
             prefix = python_command()
-        r = PeerRunner(name, prefix, ext)
+        r = awfy_suite.AwfyLuaRunner(name, prefix) if awfy else PeerRunner(name, prefix, ext)
         if name in missing:
             r.available = False
             r.note = missing[name]
@@ -842,7 +685,7 @@ def set_versions(runners):
 def main(argv):
     args = parse_args(argv)
     if args.list:
-        for p in load_programs(args.size, None):
+        for p in suite_programs(args.suite, args.size, None):
             print(f"{p['name']:<9} {args.size} size {p['size']:<10} {p['what']}")
         return 0
     if args.show:
@@ -854,17 +697,16 @@ def main(argv):
             raise HarnessError(f"{args.show}: not a {SCHEMA} result")
         report(saved, args.metric, sys.stdout)
         return 1 if saved.get("failures") else 0
-    programs = load_programs(args.size, args.only)
+    programs = suite_programs(args.suite, args.size, args.only)
 
     with tempfile.TemporaryDirectory(prefix="disvm-perf-") as tmp:
         workdir = Path(tmp)
         runners, build_dirs, base = build_runners(args, workdir)
-        global GNU_TIME
-        GNU_TIME = find_gnu_time()
-        if GNU_TIME is None and not args.no_install:
+        child.GNU_TIME = child.find_gnu_time()
+        if child.GNU_TIME is None and not args.no_install:
             install(["time"])
-            GNU_TIME = find_gnu_time()
-        if GNU_TIME is None:
+            child.GNU_TIME = child.find_gnu_time()
+        if child.GNU_TIME is None:
             note("note: GNU time (Debian package time) not available: peak RSS comes from wait4 "
                  "and includes this harness's own high-water mark")
         set_versions(runners)
@@ -893,7 +735,7 @@ def main(argv):
         "schema": SCHEMA,
         "mode": "probes" if args.probes else "peers",
         "environment": env,
-        "settings": {"size": args.size, "rounds": args.rounds, "warmup": args.warmup, "metric": args.metric,
+        "settings": {"suite": args.suite, "size": args.size, "rounds": args.rounds, "warmup": args.warmup, "metric": args.metric,
                      "baseline": base, "timeout_s": args.timeout, "columns": columns},
         "programs": [
             {"name": p["name"], "size": p["size"], "expected": p["expected"],
@@ -910,7 +752,8 @@ def main(argv):
         out_path = Path(args.json)
     else:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        out_path = RESULTS_DIR / f"{stamp}-{args.size}{'-probes' if args.probes else ''}.json"
+        suite = "-awfy" if args.suite == "awfy" else ""
+        out_path = RESULTS_DIR / f"{stamp}{suite}-{args.size}{'-probes' if args.probes else ''}.json"
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\nJSON written to {out_path}")

@@ -269,6 +269,13 @@ void CostRecorder::enter_one(Runtime& vm, Prog& p, ThreadState& t, std::int32_t 
         a.site = &site_totals(static_cast<std::uint32_t>(site_prog), fr.lr - 1, prog, entry);
     }
   }
+  a.path = kNoPath;
+  if (paths_on_) {
+    const std::size_t depth = t.stack.size() - 1;
+    const std::uint32_t parent = depth > 0 ? t.stack[depth - 1].path : kNoPath;
+    if (depth == 0 || (parent != kNoPath && depth < kMaxPathDepth))
+      a.path = path_of(parent, prog, fn);
+  }
   a.active = pr.fn_base + fn;
   if (a.active >= t.active.size()) [[unlikely]]
     t.active.resize(fn_slots_);
@@ -307,7 +314,34 @@ void CostRecorder::leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t 
     a.site->ticks += dt;
     a.site->instructions += di;
   }
+  if (a.path != kNoPath) {
+    ActivationTotals& n = paths_[a.path].totals;
+    ++n.calls;
+    n.ticks += dt;
+    n.instructions += di;
+  }
   t.stack.pop_back();
+}
+
+std::uint32_t CostRecorder::path_of(std::uint32_t parent, std::uint32_t prog, std::uint32_t fn) {
+  // A loop calling one function again finds it without a lookup.
+  if (parent != kNoPath) {
+    const std::uint32_t c = paths_[parent].last_child;
+    if (c != kNoPath && paths_[c].prog == prog && path_fn_[c] == fn) return c;
+  }
+  const auto [it, added] = path_index_.try_emplace(PathKey{parent + 1, prog, fn},
+                                                   static_cast<std::uint32_t>(paths_.size()));
+  if (added) {
+    const ProgramRecords& pr = programs_[prog];
+    PathNode n;
+    n.parent = parent;
+    n.prog = prog;
+    n.entry = fn < pr.fn_entries.size() ? pr.fn_entries[fn] : -1;
+    paths_.push_back(n);
+    path_fn_.push_back(fn);
+  }
+  if (parent != kNoPath) paths_[parent].last_child = it->second;
+  return it->second;
 }
 
 std::map<std::pair<std::uint32_t, std::int32_t>, ActivationTotals> CostRecorder::functions() const {

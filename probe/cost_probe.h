@@ -117,6 +117,11 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // and returns then cost nothing beyond the plain run's.
   void track_calls(bool on) { calls_ = on; }
   bool tracks_calls() const { return calls_; }
+  // Whether the shadow call stack also builds the call-path tree (paths():
+  // a flame graph's data); off by default, and it needs track_calls. Each
+  // call then finds its path's node (a cached last child, else a hash
+  // lookup) out of line, in the probe's bookkeeping.
+  void track_paths(bool on) { paths_on_ = on; }
 
   ProbeMode mode() const { return mode_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -133,6 +138,22 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // estimated from them (timed ticks x calls / timed calls).
   std::map<std::tuple<std::uint32_t, std::int32_t, std::string>, ActivationTotals> builtin_sites()
       const;
+  // The call-path tree (track_paths): one node per distinct chain of
+  // activations from a thread's first function, parents before children;
+  // every activation's ticks and instructions go to its path's node (a
+  // recursive call is a deeper node, so a node's totals never overlap its
+  // siblings'). Chains deeper than kMaxPathDepth stop growing: the deeper
+  // activations are inside their ancestor's totals only.
+  static constexpr std::uint32_t kNoPath = 0xffffffffu;
+  static constexpr std::size_t kMaxPathDepth = 256;
+  struct PathNode {
+    std::uint32_t parent = kNoPath;  // kNoPath: a thread's first function
+    std::uint32_t prog = 0;          // program index (programs())
+    std::int32_t entry = -1;         // the function's entry pc, -1: code before the first
+    ActivationTotals totals;
+    std::uint32_t last_child = kNoPath;  // the child found last (a cache)
+  };
+  const std::vector<PathNode>& paths() const { return paths_; }
   const std::map<std::string, ProbeRecord>& buckets() const { return buckets_; }
   const std::map<std::string, ProbeRecord>& builtins() const { return builtins_; }
   const ProbeRecord& refcount_frees() const { return frees_; }
@@ -199,6 +220,7 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
     std::uint32_t active;    // its index in ThreadState::active
     std::int32_t frame;      // Prog::frames index
     std::uint64_t ticks, instructions;
+    std::uint32_t path;  // its node in paths_, or kNoPath
   };
   struct ThreadState {
     std::int32_t cur_frame = -2;  // never a frame index: the first instruction enters
@@ -242,9 +264,26 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
   ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
 
+  std::uint32_t path_of(std::uint32_t parent, std::uint32_t prog, std::uint32_t fn);
+
   ProbeMode mode_;
   Base base_;
   bool calls_ = true;
+  bool paths_on_ = false;
+  std::vector<PathNode> paths_;
+  // (parent + 1, program, function index) -> node, for children not cached.
+  struct PathKey {
+    std::uint32_t parent, prog, fn;
+    bool operator==(const PathKey&) const = default;
+  };
+  struct PathKeyHash {
+    std::size_t operator()(const PathKey& k) const noexcept {
+      return (static_cast<std::size_t>(k.parent) * 0x9e3779b97f4a7c15u) ^
+             (static_cast<std::size_t>(k.prog) << 32) ^ k.fn;
+    }
+  };
+  std::unordered_map<PathKey, std::uint32_t, PathKeyHash> path_index_;
+  std::vector<std::uint32_t> path_fn_;  // per node: its function index (the cache's check)
   mutable std::vector<ProgramRecords> programs_;
   std::unordered_map<const Program*, std::uint32_t> program_index_;
   std::uint32_t fn_slots_ = 0;                       // function slots of all programs (fn_base)

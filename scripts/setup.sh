@@ -10,6 +10,10 @@ packages=(
   libboost-dev libboost-math-dev libfmt-dev libspdlog-dev libcli11-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev libcairo2-dev libfontconfig-dev
   clang libclang-rt-14-dev
+  # The HTML report's tests: Python's standard library drives headless
+  # Chromium over its DevTools pipe (no driver needed); the page names
+  # DejaVu fonts, so screenshots look the same on every machine.
+  python3 chromium fonts-dejavu-core
 )
 
 missing=()

@@ -19,10 +19,14 @@ echo "== tests (normal build)"
 ctest --test-dir build -j "$jobs" --output-on-failure
 [ $quick -eq 1 ] && exit 0
 
+echo "== Inferno corpus conformance (fails on a compiler crash or a program that no longer compiles)"
+python3 perf/conformance.py --build build --check
+
 echo "== perf harness (tiny sizes: it runs and every checksum matches, plain and under each probe view)"
 python3 perf/update.py --check --no-run
 python3 perf/run.py --size tiny --rounds 1
 python3 perf/run.py --probes --size tiny --rounds 1 --warmup 0
+python3 perf/run.py --suite awfy --size tiny --rounds 1 --warmup 0 --peers lua5.4
 python3 perf/accuracy.py --size tiny --repeats 1
 
 echo "== tests (switch dispatch)"
