@@ -1,11 +1,10 @@
-#!/ usr / bin / env python3
-""
-    "Checks that the layers' dependencies point one way (docs/design.md).
+#!/usr/bin/env python3
+"""Checks that the layers' dependencies point one way (docs/design.md).
 
-    Each layer is a folder and a library;
-a file may include headers of its own layer and of the layers listed below as beneath it,
-    never of a layer above.Includes are bare names("heap.h"),
-    found by the build through the include folders of the libraries a target links; this check resolves each name to
+Each layer is a folder and a library; a file may include headers of its own
+layer and of the layers listed below as beneath it, never of a layer above.
+Includes are bare names ("heap.h"), found by the build through the include
+folders of the libraries a target links; this check resolves each name to
 the one project file of that name and fails, naming file and line, when:
   - a file includes a header of a layer it may not depend on,
   - a builtin includes a header of a lower layer that is not part of the
@@ -25,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-#Layer folder->the layers its files may include(besides its own).
+# Layer folder -> the layers its files may include (besides its own).
 BELOW = {
     "isa": [],
     "asm": ["isa"],
@@ -34,15 +33,15 @@ BELOW = {
     "vm/mem": ["isa"],
     "vm/core": ["isa", "asm", "vm/mem"],
     "vm/builtins": ["isa", "asm", "vm/mem", "vm/core"],
-#vm / itself : the VM put together(dis_vm) and the dis tool.
+    # vm/ itself: the VM put together (dis_vm) and the dis tool.
     "vm": ["isa", "asm", "limbo", "vm/mem", "vm/core", "vm/builtins"],
     "probe": ["isa", "asm", "vm/mem", "vm/core", "vm/builtins", "vm"],
     "cost": ["isa", "asm", "stats", "limbo", "vm/mem", "vm/core", "vm/builtins", "vm", "probe"],
 }
-#Layers that may include, of the layers beneath them, only the embedding
-#API : vm.h, every project header it includes(directly or not ), and the
-#extras named here.The builtins are written as an embedder's modules are;
-#format.h is Inferno's print formatting, a pure function of its arguments.
+# Layers that may include, of the layers beneath them, only the embedding
+# API: vm.h, every project header it includes (directly or not), and the
+# extras named here. The builtins are written as an embedder's modules are;
+# format.h is Inferno's print formatting, a pure function of its arguments.
 API_ROOT = "vm.h"
 PUBLIC_ONLY = {"vm/builtins": {"format.h"}}
 SOURCE_SUFFIXES = {".h", ".cpp", ".inc", ".def"}
