@@ -18,11 +18,12 @@ Tests, samples and perf are outside the layers and may include anything.
   scripts/check_layers.py --self-test    show that a wrong include fails
 Exit status: 0 clean, 1 a violation, 2 usage.
 """
-import argparse
 import re
 import sys
 import tempfile
 from pathlib import Path
+
+import check_cli  # the shared command line (this folder is on sys.path)
 
 # Layer folder -> the layers its files may include (besides its own).
 BELOW = {
@@ -150,20 +151,8 @@ def self_test():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
-    ap.add_argument("--self-test", action="store_true")
-    args = ap.parse_args()
-    if args.self_test:
-        return self_test()
-    errors = check(args.root)
-    for e in errors:
-        print(e, file=sys.stderr)
-    if errors:
-        print(f"check_layers: {len(errors)} violation(s)", file=sys.stderr)
-        return 1
-    print(f"check_layers: {len(BELOW)} layers, every include points down")
-    return 0
+    return check_cli.run("check_layers", __doc__, check, self_test,
+                         f"{len(BELOW)} layers, every include points down")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,11 @@ quick=0
 fuzz_seconds=${DIS_FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
-echo "== layers (no header is included from a layer above)"
+echo "== layers (no header is included from a layer above) and sizes (files, functions)"
 python3 scripts/check_layers.py
 python3 scripts/check_layers.py --self-test
+python3 scripts/check_sizes.py
+python3 scripts/check_sizes.py --self-test
 scripts/setup.sh build
 echo "== tests (normal build)"
 ctest --test-dir build -j "$jobs" --output-on-failure
