@@ -1,5 +1,5 @@
 // The Limbo syntax tree produced by the parser and consumed by the compiler
-// (types.cpp, compile*.cpp). Nodes carry their source range; semantic fields
+// (limbo_types.cpp, compile*.cpp). Nodes carry their source range; semantic fields
 // (resolved types, slots) live in the compiler, not here.
 #pragma once
 

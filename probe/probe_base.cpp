@@ -52,14 +52,4 @@ Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples
   return b;
 }
 
-Base measure_base(BasePolicy policy, std::uint32_t samples) {
-  (void)timer();
-  std::vector<std::uint64_t> d(samples);
-  for (auto& x : d) {
-    std::uint64_t t0 = now_ticks();
-    x = now_ticks() - t0;
-  }
-  return base_from_samples(policy, d);
-}
-
 }  // namespace dis::vm

@@ -111,8 +111,6 @@ inline constexpr BasePolicy kBasePolicies[] = {BasePolicy::Min, BasePolicy::Medi
 // the Time probe timing `nop`s, so the probe's own bookkeeping is included).
 // Empty samples give a zero base.
 Base base_from_samples(BasePolicy policy, std::span<const std::uint64_t> samples);
-// The base from `samples` empty measurements (two chained now_ticks() reads).
-Base measure_base(BasePolicy policy, std::uint32_t samples = 20000);
 
 // An observation minus the base, never below zero.
 inline std::uint64_t minus_base(std::uint64_t ticks, std::uint64_t base) noexcept {

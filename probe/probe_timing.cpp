@@ -1,7 +1,6 @@
 #include "probe_timing.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -118,16 +117,6 @@ void settle_suspects(std::vector<Suspect>& suspects, double preempted, ProbeReco
       x.rec->observe(own);
   }
   suspects.clear();
-}
-
-Base measure_probe_base(BasePolicy policy, std::uint32_t samples) {
-  (void)timer();
-  std::array<ProbeRecord, 8> empties;
-  ChainedTimer<> t;
-  for (std::uint32_t i = 0; i < samples; ++i) t.begin(empties[i % empties.size()]);
-  t.close();
-  for (ProbeRecord& r : empties) r.settle();
-  return base_from_records(policy, empties);
 }
 
 }  // namespace dis::vm

@@ -22,9 +22,6 @@
 // running totals of *attributed* ticks and instructions of that thread, so
 // inclusive and exclusive times are on the same footing (base subtracted,
 // probe overhead excluded).
-//
-// measure_probe_base(): the base as the paper defines it, measured through
-// the real probe path: ChainedTimer::begin() on an empty instruction.
 #pragma once
 
 #include <cstdint>
@@ -92,8 +89,8 @@ struct DefaultClock {
 // Waits for the instructions before it to complete before a clock read that
 // ends the probe's own bookkeeping (the shadow call stack, a builtin call's
 // records): the TSC read does not wait, so without it the bookkeeping's tail
-// ran on into the instruction's interval (in fib, about 5 ns on the
-// instruction after each call and return). Off the per-instruction path:
+// ran on into the interval of the instruction after each call and return
+// (perf/LOG.md, "Figures moved out of the code"). Off the per-instruction path:
 // one fence per call, return or builtin call.
 [[gnu::always_inline]] inline void settle_before_read() noexcept {
 #if DIS_HAVE_TSC
@@ -270,12 +267,11 @@ class ChainedTimer : public OpenInterval<Clock, 256, true> {
     // The tally's address comes from this read, and on an AMD EPYC that
     // holds the next read back until this one is done: reads then no longer
     // overlap each other or the instruction between them. Tallying one step
-    // later made a step 5-6 ns cheaper there, but the reads ran ahead (fib's
-    // stream-base ratio went from 1.01-1.10 to 1.49-1.74; 2026-12-02).
-    // The tally's index is t, taken from the read's low half: the next
-    // read waits for the address, and the low half comes without the
-    // shift and or that join EDX:EAX (there `cost loop 20000000` went
-    // from 2.11 to 1.94 s CPU, about 1.4 ns of a 16 ns step).
+    // later made a step cheaper there, but the reads ran ahead and the
+    // stream base no longer matched. The tally's index is t, taken from the
+    // read's low half: the next read waits for the address, and the low
+    // half comes without the shift and or that join EDX:EAX. (Figures:
+    // perf/LOG.md, "Figures moved out of the code".)
     const std::uint64_t t = now - start_;
     if (t < ProbeRecord::kTally && open_) [[likely]]
       open_->add_tallied(read.low - static_cast<std::uint32_t>(start_));
@@ -505,9 +501,5 @@ class CallTracker {
 // 1/16), mean as the median of the records' means (exact sums; a preemption
 // lands in one record and cannot move it).
 Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties);
-
-// The base through the probe path: `samples` ChainedTimer::begin() calls on
-// empty instructions, spread over a few records as base_from_records wants.
-Base measure_probe_base(BasePolicy policy, std::uint32_t samples = 20000);
 
 }  // namespace dis::vm

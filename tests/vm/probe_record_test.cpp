@@ -553,19 +553,6 @@ TEST(ProbeTiming, CallTrackerInclusiveTimes) {
   EXPECT_EQ(c.functions()[0].ticks, 100u);
 }
 
-TEST(ProbeTiming, ProbeBaseIsMeasuredThroughTheProbePath) {
-  Base b = measure_probe_base(BasePolicy::Min, 5000);
-  EXPECT_EQ(b.samples, 5000u);
-  EXPECT_LE(b.min_ticks, b.median_ticks);
-  EXPECT_GT(b.median_ticks, 0u);
-  EXPECT_EQ(b.ticks, b.min_ticks);
-  Base m = measure_probe_base(BasePolicy::Median, 1000);
-  EXPECT_EQ(m.ticks, m.median_ticks);
-  Base a = measure_probe_base(BasePolicy::Mean, 1000);
-  EXPECT_EQ(a.ticks, a.mean_ticks);
-  EXPECT_GT(a.mean_ticks, 0u);
-}
-
 TEST(ProbeTiming, MeanBaseIsTheMedianOfTheRecordsMeans) {
   // Three empty instructions: means 20, 30 and (one preemption) 10,020.
   std::vector<ProbeRecord> r(3);

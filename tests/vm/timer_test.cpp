@@ -101,15 +101,6 @@ TEST(Timer, MeanBaseLeavesTheTopPercentOut) {
   EXPECT_EQ(m.ticks_for(BasePolicy::Min), 26u);
 }
 
-TEST(Timer, MeasuredBaseIsPositiveAndOrdered) {
-  Base b = measure_base(BasePolicy::Min, 5000);
-  EXPECT_EQ(b.samples, 5000u);
-  EXPECT_GT(b.median_ticks, 0u);  // two reads cannot cost nothing at the median
-  EXPECT_LE(b.min_ticks, b.median_ticks);
-  EXPECT_EQ(b.ticks, b.min_ticks);
-  EXPECT_EQ(measure_base(BasePolicy::Median, 100).policy, BasePolicy::Median);
-}
-
 TEST(Timer, BaseSubtractionNeverGoesBelowZero) {
   EXPECT_EQ(minus_base(100, 30), 70u);
   EXPECT_EQ(minus_base(30, 30), 0u);

@@ -91,7 +91,6 @@ class GcStepTimes : public GcObserver {
   void gc_begin(GcEvent e) override;
   void gc_end(GcEvent e, const GcWork& work) override;
   std::string report() const;
-  const std::vector<std::uint64_t>& step_ns() const { return steps_; }
 
  private:
   std::chrono::steady_clock::time_point start_[4];
