@@ -75,15 +75,6 @@ TEST_F(LogTest, DebugShowsTheLoaderAndTheThreads) {
   EXPECT_EQ(s.find("[trace]"), std::string::npos) << s;  // below the threshold
 }
 
-TEST_F(LogTest, WarnShowsAVerifierRefusalAndNotTheLoader) {
-  dis::set_log_level(dis::LogLevel::Warn);
-  auto r = run("\tjmp\t$99\n");  // a branch past the end
-  EXPECT_EQ(r.status, 1);
-  const std::string s = log.str();
-  EXPECT_NE(s.find("[warn] verifier: refused t.s: "), std::string::npos) << s;
-  EXPECT_EQ(s.find("loader:"), std::string::npos) << s;
-}
-
 TEST(LogTool, DisLogsCollectorEpochsAndThreadsOnStderr) {
   distest::Result r = distest::run_dis("--log debug --gc=ms " + source("tests/vm/gc/cycles.b"));
   EXPECT_EQ(r.status, 0) << r.err;
