@@ -135,12 +135,16 @@ function appendChunks(fv, n) {
   let h = '';
   for (; n > 0 && fv.next < fv.items.length; n--) {
     const end = Math.min(fv.items.length, fv.next + CHUNK);
-    h += '<div class="chunk">';
+    h += chunkOpen(end - fv.next);
     for (let i = fv.next; i < end; i++) h += rowHtml(fv, ...fv.items[i]);
     h += '</div>';
     fv.next = end;
   }
   if (h) fv.div.insertAdjacentHTML('beforeend', h);
+}
+
+function chunkOpen(rows) {
+  return `<div class="chunk" style="--rows:${rows}">`;
 }
 
 function finishFile(fv) {
@@ -247,11 +251,19 @@ function goToLine(mi, file, line, open) {
   const row = S.fileViews[i].div.querySelector(`.row.x[data-l="${line}"][data-f="${file}"]`);
   if (!row) return;
   if (open && row.getAttribute('aria-expanded') !== 'true') toggleOps(row);
-  row.scrollIntoView({ block: 'center' });
+  centerRow(row);
   row.focus({ preventScroll: true });
   row.classList.remove('flash');
   void row.offsetWidth;
   row.classList.add('flash');
+}
+
+// Scrolls the page to put the row in the middle of the window. Firefox's
+// scrollIntoView does nothing for a row of a view just shown, while the
+// row's box (laid out on demand) is right in every browser.
+function centerRow(row) {
+  const r = row.getBoundingClientRect();
+  window.scrollTo(0, window.scrollY + r.top - (window.innerHeight - r.height) / 2);
 }
 
 // The line holding a pc's instruction, or the first executed one after it
