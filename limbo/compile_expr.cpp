@@ -15,6 +15,15 @@ bool is_numeric(const Type* t) {
   return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real;
 }
 bool is_ptrish(const Type* t) { return is_pointer(t) || t->k == TK::Nil; }
+
+// An integer literal keeps all its bits until it is typed: `big 16rffffffff`
+// is 4294967295, not the int -1 widened (Inferno's compiler does the same).
+std::int64_t literal_value(const Expr* e, std::int64_t typed) {
+  if (e->kind == Expr::IntLit) return e->ival;
+  if (e->kind == Expr::Unary && e->op == "-" && e->a->kind == Expr::IntLit)
+    return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(e->a->ival));
+  return typed;
+}
 }  // namespace
 
 // ---- emission helpers ----
@@ -195,6 +204,11 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
         TK k = s->type ? s->type->k : TK::Int;
         return ConstVal{k, s->ival, s->rval, s->sval};
       }
+      if (s && s->kind == Sym::Imported) {
+        auto it = s->mod->members.find(s->member);
+        if (it != s->mod->members.end() && it->second.kind == ModMember::Con)
+          return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
+      }
       return std::nullopt;
     }
     case Expr::ModField:
@@ -248,11 +262,14 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
       }
       if (to == "big") {
         if (v->k == TK::Real) return std::nullopt;
-        return ConstVal{TK::Big, v->k == TK::Int ? static_cast<std::int32_t>(v->i) : v->i, 0, ""};
+        return ConstVal{
+            TK::Big,
+            v->k == TK::Int ? literal_value(e->a.get(), static_cast<std::int32_t>(v->i)) : v->i, 0,
+            ""};
       }
       if (to == "real") {
         if (v->k == TK::Real) return v;
-        return ConstVal{TK::Real, 0, static_cast<double>(v->i), ""};
+        return ConstVal{TK::Real, 0, static_cast<double>(literal_value(e->a.get(), v->i)), ""};
       }
       if (to == "byte" && v->k != TK::Real) return ConstVal{TK::Byte, v->i & 0xff, 0, ""};
       return std::nullopt;
@@ -370,11 +387,11 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
         (want->k == TK::Big || want->k == TK::Byte || want->k == TK::Real)) {
       Loc c;
       if (want->k == TK::Big)
-        c = Loc{big_const(v->i), t_big_};
+        c = Loc{big_const(literal_value(e, v->i)), t_big_};
       else if (want->k == TK::Byte)
         c = Loc{imm(static_cast<std::int32_t>(v->i & 0xff)), t_byte_};
       else
-        c = Loc{real_const(static_cast<double>(v->i)), t_real_};
+        c = Loc{real_const(static_cast<double>(literal_value(e, v->i))), t_real_};
       if (dest) {
         move(c, *dest);
         return *dest;
@@ -848,6 +865,48 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   return r;
 }
 
+Type* Compiler::adt_type_named(const Expr* e) {
+  // Only a name that is a type, never a value: `ref p` copies the adt p.
+  auto type_sym = [&](const Expr* x) {
+    if (x->kind != Expr::Ident) return false;
+    Sym* s = lookup(x->op);
+    if (!s) return false;
+    if (s->kind == Sym::Imported) {
+      auto it = s->mod->members.find(s->member);
+      return it != s->mod->members.end() && it->second.kind == ModMember::TypeName;
+    }
+    return s->kind == Sym::AdtName || s->kind == Sym::TypeAlias || s->kind == Sym::ModType;
+  };
+  TypeNode tn;
+  tn.pos = e->pos;
+  if (e->kind == Expr::Ident && type_sym(e)) {
+    tn.kind = TypeNode::Name;
+    tn.name = e->op;
+  } else if (e->kind == Expr::Field && type_sym(e->a.get())) {
+    tn.kind = TypeNode::Dot;
+    tn.name = e->a->op;
+    tn.member = e->op;
+  } else if (e->kind == Expr::ModField && type_sym(e->a.get())) {
+    tn.kind = TypeNode::Arrow;
+    tn.name = e->a->op;
+    tn.member = e->op;
+  } else if (e->kind == Expr::Field && e->a->kind == Expr::ModField && type_sym(e->a->a.get())) {
+    tn.kind = TypeNode::Arrow;  // Mod->Adt.Tag
+    tn.name = e->a->a->op + "->" + e->a->op;
+    tn.member = e->op;
+  } else {
+    return nullptr;
+  }
+  auto errs = errs_.size();
+  try {
+    Type* t = resolve(&tn, nullptr);
+    if (t->k == TK::Adt || t->k == TK::Pick) return t;
+  } catch (CompileError&) {
+    errs_.resize(errs);
+  }
+  return nullptr;
+}
+
 Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   const std::string& op = e->op;
   if (op == "!") return materialize_bool(e, dest);
@@ -904,6 +963,25 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
         if (dest && !(dest->op == r.op)) move(r, *dest);
         return dest ? *dest : r;
       }
+    }
+    if (Type* named = adt_type_named(a)) {
+      // `ref Adt` with no values: a new object, its words zero and its
+      // pointers nil, made straight in the destination.
+      AdtInfo& ad = *named->adt;
+      layout_adt(ad);
+      int variant = named->k == TK::Pick ? ad.tag_variant[named->tag] : -1;
+      Loc r = result_loc(mk(TK::Ref, ad.type), dest);
+      emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
+      if (variant >= 0) {
+        Operand p = direct(r);
+        emit(Op::movw_, imm(named->tag),
+             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0});
+      }
+      if (dest && !(dest->op == r.op)) {
+        move(r, *dest);
+        return *dest;
+      }
+      return r;
     }
     Loc v = gen(a);
     if (v.t->k != TK::Adt) fail(e->pos, "ref needs an adt value, not " + type_name(v.t));
