@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "dis_encoding.h"
 #include "dis_file.h"
+#include "log_option.h"
 
 namespace fs = std::filesystem;
 
@@ -29,6 +30,7 @@ std::string default_output(const std::string& input) {
 int main(int argc, char** argv) {
   CLI::App app{"asm: assemble Dis assembly (.s, as limbo -S writes it) into a .dis module"};
   app.set_version_flag("--version", std::string("asm ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::string input;
   std::string output;
   app.add_option("-o,--out", output, "output file (default: the input's basename with .dis)");

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "dis_file.h"
 #include "disassembler.h"
+#include "log_option.h"
 #include "sbl.h"
 
 namespace fs = std::filesystem;
@@ -62,6 +63,7 @@ void load_source(const std::string& dis_path, dis::Module& m, dis::assembly::Dis
 int main(int argc, char** argv) {
   CLI::App app{"disdump: print Dis modules (.dis) as Dis assembly, as limbo -S writes it"};
   app.set_version_flag("--version", std::string("disdump ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::vector<std::string> files;
   bool pc = false, source = false;
   app.add_flag("--pc", pc, "Append each instruction's pc as a '# N' comment");

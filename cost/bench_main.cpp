@@ -17,6 +17,7 @@
 #include "environment.h"
 #include "kproc_options.h"
 #include "limit_options.h"
+#include "log_option.h"
 #include "timer.h"
 
 using namespace dis::cost;
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
       "bench: run the measurement suite (BASE, SLEEP0, GCSCHED, GCIDLE, one test per "
       "opcode family) on the Dis VM; one summary line per test, or -o every observation"};
   app.set_version_flag("--version", std::string("bench ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::uint32_t outer = 0;
   std::vector<std::string> names;
   bool obs = false, list = false, us = false;

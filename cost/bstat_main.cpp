@@ -11,6 +11,7 @@
 
 #include "bstat_report.h"
 #include "diag.h"
+#include "log_option.h"
 #include "ministat_text.h"
 #include "sample_input.h"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
       "bstat: compare samples the way FreeBSD's ministat does (Student's t), "
       "with Welch's t, a rank test, effect size, outlier and strata warnings"};
   app.set_version_flag("--version", std::string("bstat ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::vector<std::string> files;
   ColumnSpec spec;
   std::vector<std::string> names;

@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "kproc_options.h"
 #include "limit_options.h"
+#include "log_option.h"
 #include "stream_tee.h"
 #include "timer.h"
 #include "warm_heap.h"
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "cost: run a Dis program with every instruction timed and report the cost per source line"};
   app.set_version_flag("--version", std::string("cost ") + DIS_VERSION);
+  dis::add_log_option(app);
   app.prefix_command();  // after the program, everything belongs to it
   std::string file, only, by, format = "text", base = "min", out_path, timer_read;
   std::size_t top = 0;

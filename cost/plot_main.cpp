@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "diag.h"
+#include "log_option.h"
 #include "observations.h"
 #include "plot.h"
 #include "stats.h"
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
       "plot: draw observation lines (NAME:STYLE:XLABEL:XUNIT:YLABEL:YUNIT v1 v2 ...) "
       "as a series, a histogram or a box comparison"};
   app.set_version_flag("--version", std::string("plot ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::vector<std::string> files, names;
   std::string range_text, kind_text, out_path;
   int layers = 0;

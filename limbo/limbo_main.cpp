@@ -10,6 +10,7 @@
 #include "compiler.h"
 #include "dis_file.h"
 #include "disassembler.h"
+#include "log_option.h"
 #include "sbl.h"
 
 namespace fs = std::filesystem;
@@ -17,6 +18,7 @@ namespace fs = std::filesystem;
 int main(int argc, char** argv) {
   CLI::App app{"limbo: compile a Limbo program (.b) to a Dis module (.dis)"};
   app.set_version_flag("--version", std::string("limbo ") + DIS_VERSION);
+  dis::add_log_option(app);
   std::vector<std::string> includes;
   std::string out;
   bool asm_out = false, sbl_out = false;

@@ -49,7 +49,7 @@ CostRecorder::~CostRecorder() {
 }
 
 void CostRecorder::install(VM& vm) {
-  vm_ = &vm.impl();
+  vm_ = &vm.runtime();
   vm_->slice_runner = this;
   vm_->on_idle = [this] {
     idled_ = true;
@@ -60,7 +60,7 @@ void CostRecorder::install(VM& vm) {
   wrap_builtins(*vm_);
 }
 
-void CostRecorder::wrap_builtins(Impl& vm) {
+void CostRecorder::wrap_builtins(Runtime& vm) {
   for (auto& n : vm.natives) {
     std::string prefix = n->path;
     if (!prefix.empty() && prefix[0] == '$') prefix.erase(0, 1);
@@ -88,7 +88,7 @@ void CostRecorder::wrap_builtins(Impl& vm) {
           else
             rec->add_count();
           Prog& p = c.prog();
-          if (BuiltinSites::Site* s = bs->site(*this, c.impl().modlink(p.ml).prog, p.pc - 1)) {
+          if (BuiltinSites::Site* s = bs->site(*this, c.runtime().modlink(p.ml).prog, p.pc - 1)) {
             ++s->calls;
             if (timed) {
               ++s->timed;
@@ -217,7 +217,7 @@ std::uint64_t CostRecorder::thread_ticks_now() const {
 // Runs at every call and return (out of line from the loop), so everything
 // an activation needs at its end is resolved when it begins: the function's
 // totals, the call site's, its live-activation counter.
-void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+void CostRecorder::frame_changed(Runtime& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
   ThreadState& t = *thread_;
   const std::uint64_t ticks = thread_ticks_now();
   // The current instruction is already counted; it belongs to the callee
@@ -229,7 +229,7 @@ void CostRecorder::frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64
   t.cur_frame = cur;
 }
 
-void CostRecorder::enter_one(Impl& vm, Prog& p, ThreadState& t, std::int32_t pc,
+void CostRecorder::enter_one(Runtime& vm, Prog& p, ThreadState& t, std::int32_t pc,
                              std::uint64_t ticks, std::uint64_t instructions) {
   const std::uint32_t prog = current_.index;
   ProgramRecords& pr = programs_[prog];
@@ -394,7 +394,7 @@ CostRecorder::builtin_sites() const {
   return out;
 }
 
-std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
+std::uint32_t CostRecorder::run_slice(Runtime& vm, Prog& p, std::uint32_t budget) {
   const bool timed = mode_ != ProbeMode::Count;
   std::uint64_t start = 0;
   if (timed) {
@@ -533,10 +533,10 @@ void CostRecorder::resume() {
   last_close_ = now - paused_gap_;
 }
 
-PlainSliceTimer::PlainSliceTimer(VM& vm) : vm_(vm.impl()) { vm_.slice_runner = this; }
+PlainSliceTimer::PlainSliceTimer(VM& vm) : vm_(vm.runtime()) { vm_.slice_runner = this; }
 PlainSliceTimer::~PlainSliceTimer() { vm_.slice_runner = nullptr; }
 
-std::uint32_t PlainSliceTimer::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
+std::uint32_t PlainSliceTimer::run_slice(Runtime& vm, Prog& p, std::uint32_t budget) {
   std::uint32_t left = budget;
   ProbeNone probe;
   const std::uint64_t t0 = now_ticks();
@@ -551,7 +551,7 @@ void CostRecorder::finish() { close_batch(now_ticks()); }
 // Both ends of a release run inside the mcall's open interval and inside
 // the builtin's own timing: what they take (batch syscalls, the map) is
 // the probe's, so resume_slice moves it out of both into the probe bucket.
-void CostRecorder::suspend_slice(Impl&, Prog& p) {
+void CostRecorder::suspend_slice(Runtime&, Prog& p) {
   const bool timed = mode_ != ProbeMode::Count;
   const std::uint64_t t0 = timed ? now_ticks() : 0;
   // The intervals queued so far belong to the batch that ends here.
@@ -587,7 +587,7 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   in_slice_ = false;
 }
 
-void CostRecorder::resume_slice(Impl&, Prog& p) {
+void CostRecorder::resume_slice(Runtime&, Prog& p) {
   const bool timed = mode_ != ProbeMode::Count;
   const std::uint64_t t0 = timed ? now_ticks() : 0;
   auto it = suspended_.find(p.id);

@@ -198,12 +198,12 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   static constexpr double kSuspectNs = 1e3;
 
   // SliceRunner
-  std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
+  std::uint32_t run_slice(Runtime& vm, Prog& p, std::uint32_t budget) override;
   // A blocking builtin released the interpreter: other slices run with fresh
   // timers meanwhile; resuming restores this slice's, so the mcall's open
   // interval closes with the wait inside it (kproc.h).
-  void suspend_slice(Impl& vm, Prog& p) override;
-  void resume_slice(Impl& vm, Prog& p) override;
+  void suspend_slice(Runtime& vm, Prog& p) override;
+  void resume_slice(Runtime& vm, Prog& p) override;
   // GcObserver
   void gc_begin(GcEvent e) override;
   void gc_end(GcEvent e, const GcWork& work) override;
@@ -238,7 +238,8 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   [[gnu::noinline]] void switch_program(const Program& pr, Current& cur);
   // executed: instructions of the running slice so far, the current one
   // included (interpret<> counts them in its budget).
-  [[gnu::noinline]] void frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed);
+  [[gnu::noinline]] void frame_changed(Runtime& vm, Prog& p, std::int32_t pc,
+                                       std::uint64_t executed);
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
   void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
@@ -254,12 +255,12 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
 
  private:
   std::uint64_t thread_ticks_now() const;
-  void enter_one(Impl& vm, Prog& p, ThreadState& t, std::int32_t pc, std::uint64_t ticks,
+  void enter_one(Runtime& vm, Prog& p, ThreadState& t, std::int32_t pc, std::uint64_t ticks,
                  std::uint64_t instructions);
   void leave_one(ThreadState& t, std::uint64_t ticks, std::uint64_t instructions);
   ActivationTotals& site_totals(std::uint32_t site_prog, std::int32_t site_pc, std::uint32_t prog,
                                 std::int32_t entry);
-  void wrap_builtins(Impl& vm);
+  void wrap_builtins(Runtime& vm);
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
   ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
 
@@ -355,7 +356,7 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   std::uint32_t free_left_ = kFreeSampleEvery;
   std::uint64_t free_t0_ = 0;
   bool free_timing_ = false;
-  Impl* vm_ = nullptr;
+  Runtime* vm_ = nullptr;
   std::uint64_t overlap_ticks_ = 0;
   std::uint64_t waiting_since_ = 0;  // when suspended_ last changed
   // The running part of a slice: from its start or resumption to its end or
@@ -385,10 +386,10 @@ class PlainSliceTimer final : public SliceRunner {
   PlainSliceTimer& operator=(const PlainSliceTimer&) = delete;
   std::uint64_t ticks() const { return ticks_; }
   std::uint64_t instructions() const { return instructions_; }
-  std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) override;
+  std::uint32_t run_slice(Runtime& vm, Prog& p, std::uint32_t budget) override;
 
  private:
-  Impl& vm_;
+  Runtime& vm_;
   std::uint64_t ticks_ = 0, instructions_ = 0;
 };
 
@@ -452,7 +453,7 @@ struct ProbeCounting : ProbeCommon {
 };
 
 struct ProbeCount : ProbeCounting {
-  void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+  void frame(Runtime& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
   }
 };
@@ -467,7 +468,7 @@ struct ProbeTime : ProbeCommon {
   [[gnu::always_inline]] void step(const DInst* in, const DInst* code, Slots s, Hot&) noexcept {
     r.chained.begin(s[in - code]);
   }
-  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+  [[gnu::noinline]] void frame(Runtime& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
     settle_before_read();
     r.probe_overhead(r.chained.restart());
@@ -515,7 +516,7 @@ struct ProbeSampled : ProbeCounting {
     cut(h, r.sampled.event(r.current_.records[in - code]), budget);
     return true;
   }
-  [[gnu::noinline]] void frame(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+  [[gnu::noinline]] void frame(Runtime& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
     r.frame_changed(vm, p, pc, executed);
     if (r.sampled.open()) {
       settle_before_read();
@@ -539,8 +540,8 @@ static_assert(InlinedProbe<ProbeTime> && !FusingProbe<ProbeTime> && !ChunkingPro
 static_assert(FusingProbe<ProbeSampled> && BulkProbe<ProbeSampled> && ChunkingProbe<ProbeSampled>);
 static_assert(CallbackProbe<ProbeNone> && CallbackProbe<ProbeTrace> && !InlinedProbe<ProbeTrace>);
 
-extern template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
-extern template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
-extern template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
+extern template void interpret<ProbeCount>(Runtime&, Prog&, std::uint32_t&, ProbeCount&);
+extern template void interpret<ProbeTime>(Runtime&, Prog&, std::uint32_t&, ProbeTime&);
+extern template void interpret<ProbeSampled>(Runtime&, Prog&, std::uint32_t&, ProbeSampled&);
 
 }  // namespace dis::vm

@@ -8,9 +8,9 @@
 namespace dis::vm {
 
 #if DIS_PROBES
-template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
-template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
-template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
+template void interpret<ProbeCount>(Runtime&, Prog&, std::uint32_t&, ProbeCount&);
+template void interpret<ProbeTime>(Runtime&, Prog&, std::uint32_t&, ProbeTime&);
+template void interpret<ProbeSampled>(Runtime&, Prog&, std::uint32_t&, ProbeSampled&);
 #endif
 
 }  // namespace dis::vm

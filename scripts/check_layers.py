@@ -7,6 +7,8 @@ Includes are bare names ("heap.h"), found by the build through the include
 folders of the libraries a target links; this check resolves each name to
 the one project file of that name and fails, naming file and line, when:
   - a file includes a header of a layer it may not depend on,
+  - a builtin includes a header of a lower layer that is not part of the
+    embedding API (vm.h and the headers it includes; PUBLIC_ONLY),
   - two layers hold a header of the same name (a bare include would be
     ambiguous),
   - a source file lies in no layer.
@@ -36,6 +38,12 @@ BELOW = {
     "probe": ["isa", "asm", "vm/mem", "vm/core", "vm/builtins", "vm"],
     "cost": ["isa", "asm", "stats", "limbo", "vm/mem", "vm/core", "vm/builtins", "vm", "probe"],
 }
+# Layers that may include, of the layers beneath them, only the embedding
+# API: vm.h, every project header it includes (directly or not), and the
+# extras named here. The builtins are written as an embedder's modules are;
+# format.h is Inferno's print formatting, a pure function of its arguments.
+API_ROOT = "vm.h"
+PUBLIC_ONLY = {"vm/builtins": {"format.h"}}
 SOURCE_SUFFIXES = {".h", ".cpp", ".inc", ".def"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -44,6 +52,25 @@ def layer_of(rel):
     """The layer folder holding `rel` (a path relative to the root), or None."""
     folder = str(Path(rel).parent)
     return folder if folder in BELOW else None
+
+
+def includes_of(path):
+    for line in path.read_text(errors="replace").splitlines():
+        m = INCLUDE.match(line)
+        if m:
+            yield Path(m.group(1)).name
+
+
+def public_headers(root, by_name):
+    """The names of API_ROOT and of every project header it reaches."""
+    seen, todo = set(), [API_ROOT]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in by_name:
+            continue
+        seen.add(name)
+        todo.extend(includes_of(root / by_name[name][0]))
+    return seen
 
 
 def check(root):
@@ -67,6 +94,7 @@ def check(root):
         if len({layer_of(w) for w in where}) > 1:
             errors.append(f"{name}: in more than one layer ({', '.join(where)}); "
                           "a bare include of it is ambiguous")
+    public = public_headers(root, by_name)
     for f in files:
         layer = layer_of(f)
         if layer is None:
@@ -79,26 +107,43 @@ def check(root):
             if not target:
                 continue  # not a project header
             to = layer_of(target[0])
+            name = Path(m.group(1)).name
             if to != layer and to not in BELOW[layer]:
                 errors.append(f"{f}:{n}: includes {m.group(1)} ({to}/), a layer above "
                               f"{layer}/ (it may include {', '.join(BELOW[layer]) or 'nothing'})")
+            elif (to != layer and layer in PUBLIC_ONLY and name not in public
+                  and name not in PUBLIC_ONLY[layer]):
+                errors.append(f"{f}:{n}: includes {m.group(1)} ({to}/), which is not part of "
+                              f"the embedding API ({API_ROOT} and what it includes) that "
+                              f"{layer}/ is written on")
     return errors
 
 
 def self_test():
-    """A tree with one upward include must fail; the same tree fixed must pass."""
+    """A tree with an upward include, and a builtin that includes a core header
+    outside the embedding API, must fail; the same tree fixed (the builtin
+    including a header vm.h reaches) must pass."""
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        (root / "isa").mkdir()
-        (root / "vm/core").mkdir(parents=True)
+        for folder in ("isa", "vm/core", "vm/builtins"):
+            (root / folder).mkdir(parents=True)
         (root / "vm/core/runtime.h").write_text('#include "opcodes.h"\n')
+        (root / "vm/core/vm.h").write_text('#include "heap.h"\n')
+        (root / "vm/mem").mkdir()
+        (root / "vm/mem/heap.h").write_text('#include "cage.h"\n')
+        (root / "vm/mem/cage.h").write_text("#pragma once\n")
         (root / "isa/opcodes.h").write_text('#include "runtime.h"  // upward\n')
+        (root / "vm/builtins/sys.cpp").write_text(
+            '#include "vm.h"\n#include "runtime.h"\n#include "cage.h"\n')
         bad = check(root)
         (root / "isa/opcodes.h").write_text("#pragma once\n")
+        (root / "vm/builtins/sys.cpp").write_text('#include "vm.h"\n#include "cage.h"\n')
         good = check(root)
-    ok = len(bad) == 1 and "isa/opcodes.h:1: includes runtime.h (vm/core/)" in bad[0] and not good
-    print(f"self-test: upward include {'refused' if bad else 'NOT refused'}, "
-          f"fixed tree {'passes' if not good else 'fails'}: {'ok' if ok else 'FAILED'}")
+    want = ["isa/opcodes.h:1: includes runtime.h (vm/core/)",
+            "vm/builtins/sys.cpp:2: includes runtime.h (vm/core/), which is not part of"]
+    ok = len(bad) == 2 and all(any(w in e for e in bad) for w in want) and not good
+    print(f"self-test: {len(bad)} wrong includes refused, fixed tree "
+          f"{'passes' if not good else 'fails'}: {'ok' if ok else 'FAILED'}")
     for e in bad + good:
         print("  " + e)
     return 0 if ok else 1

@@ -9,11 +9,13 @@
 #include "diag.h"
 #include "kproc_options.h"
 #include "limit_options.h"
+#include "log_option.h"
 #include "vm.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"dis: run a Dis module (.dis or .s) with init(nil, args)"};
   app.set_version_flag("--version", std::string("dis ") + DIS_VERSION);
+  dis::add_log_option(app);
   app.prefix_command();  // everything from the program on belongs to it
   dis::vm::Options opts;
   dis::vm::LimitOptions limits(opts);

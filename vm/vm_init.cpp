@@ -8,12 +8,12 @@
 
 namespace dis::vm {
 
-VM::VM(Options opts) : impl_(std::make_unique<Impl>(std::move(opts))) {
-  register_sys(*impl_);
-  register_math(*impl_);
-  register_bench(*impl_);
+VM::VM(Options opts) : impl_(std::make_unique<Runtime>(std::move(opts))) {
+  register_builtins(*this);
 }
 VM::~VM() = default;
+
+Heap& VM::heap() { return impl_->heap; }
 
 void VM::register_module(const std::string& path, std::vector<NativeFunction> fns) {
   impl_->register_native(path, std::move(fns));

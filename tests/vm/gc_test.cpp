@@ -49,7 +49,7 @@ std::string gc_prog(const std::string& name) {
 
 TEST(GcHeap, FreedBlocksAreReusedAndWalkedInOrder) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), c = h.alloc(kTypeWord, 100);
   EXPECT_LT(a, b);
   EXPECT_LT(b, c);
@@ -73,8 +73,8 @@ TEST(GcHeap, FreedBlocksAreReusedAndWalkedInOrder) {
 
 TEST(GcHeap, ColoursRotateAndTheBarrierMakesPropagators) {
   VM vm;
-  Collector& gc = *vm.impl().gc;
-  Heap& h = vm.impl().heap;
+  Collector& gc = *vm.runtime().gc;
+  Heap& h = vm.heap();
   std::uint8_t m = gc.mutator(), k = gc.marker(), s = gc.sweeper();
   EXPECT_NE(m, k);
   EXPECT_NE(k, s);
@@ -104,8 +104,8 @@ TEST(GcHeap, ColoursRotateAndTheBarrierMakesPropagators) {
 // the cycle is reclaimed and the collector goes quiet again.
 TEST(GcHeap, QuietHeapSkipsQuantumStepsUntilItChanges) {
   VM vm;
-  Heap& h = vm.impl().heap;
-  Collector& gc = *vm.impl().gc;
+  Heap& h = vm.heap();
+  Collector& gc = *vm.runtime().gc;
   std::uint32_t node = h.add_type(8, {0xC0}, "node");
   Ptr keep = h.new_object(node);
   gc.pin(keep);
@@ -146,7 +146,7 @@ TEST(GcHeap, MarkSweepNeverSkipsQuantumSteps) {
   Options o;
   o.gc = GcMode::MarkSweep;
   VM vm(o);
-  Collector& gc = *vm.impl().gc;
+  Collector& gc = *vm.runtime().gc;
   for (int i = 0; i < 50; ++i) gc.quantum_end();
   EXPECT_EQ(gc.stats().quiet_quanta, 0u);
   EXPECT_EQ(gc.stats().steps, 50u);
@@ -154,26 +154,26 @@ TEST(GcHeap, MarkSweepNeverSkipsQuantumSteps) {
 
 TEST(GcHeap, UnreachableCycleIsCollectedAndCountsStayExact) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   std::uint32_t node = h.add_type(8, {0xC0}, "node");  // two pointers
   Ptr a = h.new_object(node), b = h.new_object(node);
   h.store_ptr(h.cage().at(a), b);
   h.store_ptr(h.cage().at(b), a);
   h.store_ptr(h.cage().at(a) + 4, a);
   Ptr keep = h.new_object(node);
-  vm.impl().gc->pin(keep);
+  vm.runtime().gc->pin(keep);
   h.store_ptr(h.cage().at(b) + 4, keep);  // garbage pointing at a live block
   h.decref(a);
   h.decref(b);
   EXPECT_EQ(h.stats().live_blocks, 3u);  // reference counts cannot free a cycle
-  vm.impl().gc->full_collect();
+  vm.runtime().gc->full_collect();
   EXPECT_EQ(h.stats().live_blocks, 1u);
   EXPECT_EQ(h.header(keep)->ref, 1u);        // the cycle's reference to it was released
   EXPECT_GE(h.stats().freed_collector, 1u);  // the other one by the count the cut released
   EXPECT_EQ(h.stats().freed_collector + h.stats().freed_refcount, 2u);
-  HeapVerifyResult r = verify_heap(vm.impl(), false);
+  HeapVerifyResult r = verify_heap(vm.runtime(), false);
   EXPECT_TRUE(r.ok()) << r.errors.front();
-  vm.impl().gc->unpin(keep);
+  vm.runtime().gc->unpin(keep);
   h.decref(keep);
   EXPECT_EQ(h.stats().live_blocks, 0u);
 }
@@ -182,8 +182,8 @@ TEST(GcHeap, LargeArrayIsMarkedAcrossSteps) {
   Options o;
   o.gc_quanta = 100;
   VM vm(o);
-  Heap& h = vm.impl().heap;
-  Collector& gc = *vm.impl().gc;
+  Heap& h = vm.heap();
+  Collector& gc = *vm.runtime().gc;
   Ptr arr = array_new(h, kTypePtr, 5000);
   for (int i = 0; i < 5000; ++i)
     st<Ptr>(h.cage().at(arr) + kArrayHeader + 4 * i, h.alloc(kTypeWord, 4));
@@ -192,8 +192,8 @@ TEST(GcHeap, LargeArrayIsMarkedAcrossSteps) {
   while (gc.epoch() < e + 2) gc.step();  // arr was marked (resumably) in between
   GcStats s = gc.stats();
   EXPECT_GT(s.marked, 5000u);
-  EXPECT_EQ(h.stats().live_blocks, 5001u);             // nothing reachable freed
-  HeapVerifyResult r = verify_heap(vm.impl(), false);  // the test, not a root, holds arr's count
+  EXPECT_EQ(h.stats().live_blocks, 5001u);                // nothing reachable freed
+  HeapVerifyResult r = verify_heap(vm.runtime(), false);  // the test, not a root, holds arr's count
   EXPECT_TRUE(r.ok()) << r.errors.front();
   EXPECT_GT(s.steps, 50u);  // 100-unit steps: the 5000 pointers took many
   gc.unpin(arr);
@@ -203,7 +203,7 @@ TEST(GcHeap, LargeArrayIsMarkedAcrossSteps) {
 
 TEST(GcHeap, HaltedCollectorDoesNothing) {
   VM vm;
-  Collector& gc = *vm.impl().gc;
+  Collector& gc = *vm.runtime().gc;
   gc.halt();
   gc.step();
   gc.full_collect();
@@ -215,11 +215,11 @@ TEST(GcHeap, HaltedCollectorDoesNothing) {
 
 TEST(GcHeap, AdaptiveQuantaStartAt400) {
   VM vm;
-  EXPECT_EQ(vm.impl().gc->quanta(), 400u);
+  EXPECT_EQ(vm.runtime().gc->quanta(), 400u);
   Options o;
   o.gc_quanta = 77;
   VM fixed(o);
-  EXPECT_EQ(fixed.impl().gc->quanta(), 77u);
+  EXPECT_EQ(fixed.runtime().gc->quanta(), 77u);
 }
 
 TEST(GcHeap, CorpusProgramsLeaveNothingAfterAFinalCollection) {
@@ -233,7 +233,7 @@ TEST(GcHeap, CorpusProgramsLeaveNothingAfterAFinalCollection) {
         fs::path(DIS_SHARED_DIR) / "testdata" / "limbo" / name / (std::string(name) + ".dis");
     RunResult r = vm.run_file(prog.string(), {prog.string()});
     EXPECT_EQ(r.status, 0) << name;
-    vm.impl().gc->full_collect();
+    vm.runtime().gc->full_collect();
     EXPECT_EQ(vm.stats().heap.live_blocks, 0u) << name;
   }
 }

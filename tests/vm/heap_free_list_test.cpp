@@ -22,11 +22,11 @@ namespace {
 class HeapFreeList : public ::testing::Test {
  protected:
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
 };
 
 // Host-held blocks have counts no block accounts for: the counts are not checked.
-std::vector<std::string> verify(VM& vm) { return verify_heap(vm.impl(), false).errors; }
+std::vector<std::string> verify(VM& vm) { return verify_heap(vm.runtime(), false).errors; }
 
 TEST_F(HeapFreeList, ReuseIsLastFreedFirstAndPerSize) {
   Ptr a = h.alloc(kTypeWord, 24), b = h.alloc(kTypeWord, 24), c = h.alloc(kTypeWord, 24);
@@ -63,7 +63,7 @@ TEST_F(HeapFreeList, LargeBlocksAreReusedBySize) {
 // over the block of a freed one that held other integers.
 void expect_fresh_record(VM& vm, std::uint32_t t, std::uint32_t size,
                          const std::vector<std::uint32_t>& ptrs) {
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   ASSERT_EQ(h.type(t).ptrs, ptrs);
   auto is_ptr = [&](std::uint32_t off) {
     return std::find(ptrs.begin(), ptrs.end(), off) != ptrs.end();

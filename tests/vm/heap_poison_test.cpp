@@ -20,7 +20,7 @@ std::uint32_t read_word(const std::uint8_t* p) {
 
 TEST(HeapPoison, FreedBlockIsNotLiveAndItsMemoryIsReused) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   Ptr p = h.alloc(kTypeWord, 32);
   st<std::uint32_t>(h.cage().at(p), 0x1234);
   EXPECT_EQ(read_word(h.cage().at(p)), 0x1234u);
@@ -35,7 +35,7 @@ TEST(HeapPoison, FreedBlockIsNotLiveAndItsMemoryIsReused) {
 
 TEST(HeapPoison, ABlocksRoomEndsWhereItsRedZoneBegins) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   Ptr a = h.alloc(kTypeByte, 21), b = h.alloc(kTypeByte, 21);
   EXPECT_EQ(block_room(*h.header(a)), 24u);
   EXPECT_EQ(b - a, kBlockHeader + 24 + kRedZone);
@@ -58,7 +58,7 @@ void expect_overrun_caught(std::uint32_t bytes, bool reuse) {
   EXPECT_DEATH(
       {
         VM vm;
-        Heap& h = vm.impl().heap;
+        Heap& h = vm.heap();
         Ptr p = h.alloc(kTypeByte, bytes);
         if (reuse) {
           h.decref(p);
@@ -84,7 +84,7 @@ void expect_read_after_free_caught(std::uint32_t type, std::uint32_t bytes, std:
   EXPECT_DEATH(
       {
         VM vm;
-        Heap& h = vm.impl().heap;
+        Heap& h = vm.heap();
         Ptr p = h.alloc(type, bytes);
         h.decref(p);
         std::printf("%u\n", read_word(h.cage().at(p) + at));
@@ -104,7 +104,7 @@ TEST(HeapPoisonDeathTest, ReadOfAFreedLargeBlockIsCaught) {
 TEST(HeapPoison, ANewCageStartsUnpoisoned) {
   for (int i = 0; i < 3; ++i) {
     VM vm;
-    Heap& h = vm.impl().heap;
+    Heap& h = vm.heap();
     std::vector<Ptr> ps;
     for (int j = 0; j < 100; ++j) ps.push_back(h.alloc(kTypeWord, 8 + 8 * j));
     for (Ptr p : ps) h.decref(p);

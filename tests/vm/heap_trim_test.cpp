@@ -48,7 +48,7 @@ constexpr std::uint64_t kCellBlock = 24 + kRedZone;  // header, one pointer word
 
 TEST(HeapTrim, DroppingALongListReturnsItsPages) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   const std::uint64_t before = h.stats().extent;
   Ptr head = build_list(h, kCells);
   const std::uint64_t peak = h.stats().extent;
@@ -65,13 +65,13 @@ TEST(HeapTrim, DroppingALongListReturnsItsPages) {
   // The heap grows again from its new top, walkable and verified.
   Ptr again = build_list(h, 1000);
   EXPECT_LT(again - kHeapStart, before + 1000 * kCellBlock + 4096);
-  EXPECT_TRUE(verify_heap(vm.impl(), false).errors.empty());
+  EXPECT_TRUE(verify_heap(vm.runtime(), false).errors.empty());
   h.decref(again);
 }
 
 TEST(HeapTrim, SmallFreesDoNotTrim) {
   VM vm;
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   Ptr head = build_list(h, 1000);  // 24 KiB: below the least worth trimming
   const std::uint64_t top = h.top();
   h.decref(head);
@@ -84,12 +84,12 @@ TEST(HeapTrim, TheCollectorsFreesTrimUnderMarkSweep) {
   Options o;
   o.gc = GcMode::MarkSweep;
   VM vm(o);
-  Heap& h = vm.impl().heap;
+  Heap& h = vm.heap();
   const std::uint64_t before = h.stats().extent;
   build_list(h, kCells);  // unreachable at once: only the collector frees it
   const std::uint64_t peak = h.stats().extent;
   const std::uint64_t resident_peak = resident(h, peak);
-  vm.impl().gc->full_collect();
+  vm.runtime().gc->full_collect();
   EXPECT_EQ(h.stats().live_blocks, 0u);
   EXPECT_GE(h.stats().trims, 1u);
   EXPECT_LE(h.stats().extent, before);
@@ -101,8 +101,8 @@ TEST(HeapTrim, TheCollectorsFreesTrimUnderMarkSweep) {
 // walk must not resume inside blocks laid out afresh above the new top.
 TEST(HeapTrim, ACollectorWalkInProgressSurvivesATrim) {
   VM vm;
-  Heap& h = vm.impl().heap;
-  Collector& gc = *vm.impl().gc;
+  Heap& h = vm.heap();
+  Collector& gc = *vm.runtime().gc;
   Ptr head = build_list(h, 300000);
   gc.pin(head);
   for (int i = 0; i < 20; ++i) gc.step();  // the walk is part way up the list
@@ -116,7 +116,7 @@ TEST(HeapTrim, ACollectorWalkInProgressSurvivesATrim) {
   const std::uint64_t passes = gc.stats().passes;
   for (int i = 0; i < 2000 && gc.stats().passes < passes + 2; ++i) gc.step();
   EXPECT_GE(gc.stats().passes, passes + 2);
-  EXPECT_TRUE(verify_heap(vm.impl(), false).errors.empty());
+  EXPECT_TRUE(verify_heap(vm.runtime(), false).errors.empty());
 }
 
 std::uint64_t stat(const std::string& err, const std::string& name) {

@@ -1,13 +1,12 @@
-// The builtin modules every VM starts with (vm.h): $Sys, $Math and $Bench.
-// The VM's constructor registers them; each replaces a module of its path.
+// The builtin modules every VM starts with (vm.h): $Sys, $Math and $Bench,
+// written on the embedding API alone. The VM's constructor registers them;
+// each replaces a module of its path.
 #pragma once
 
 namespace dis::vm {
 
-class Impl;
+class VM;
 
-void register_sys(Impl& vm);
-void register_math(Impl& vm);
-void register_bench(Impl& vm);
+void register_builtins(VM& vm);
 
 }  // namespace dis::vm

@@ -5,14 +5,9 @@
 #include <cstring>
 #include <map>
 
-#include "builtins.h"
-#include "runtime.h"
+#include "sys_fd.h"
 
 namespace dis::vm {
-
-void register_table(Impl& vm, std::string_view path,
-                    const std::map<std::string_view, NativeFn>& impls);
-NativeFn sys_read_fn();
 
 namespace {
 
@@ -122,7 +117,7 @@ std::int64_t now_ns() {
 
 }  // namespace
 
-void register_math(Impl& vm) {
+void register_math(VM& vm) {
   register_table(vm, "$Math",
                  {
                      {"acos", unary<d_acos>},
@@ -184,7 +179,7 @@ void register_math(Impl& vm) {
                  });
 }
 
-void register_bench(Impl& vm) {
+void register_bench(VM& vm, const std::shared_ptr<SysState>& sys) {
   static const std::int64_t start = now_ns();
   auto reset_at = std::make_shared<std::int64_t>(start);
   register_table(
@@ -193,9 +188,9 @@ void register_bench(Impl& vm) {
           {"microsec", [reset_at](Call& c) { c.ret_big((now_ns() - *reset_at) / 1000); }},
           {"nsec", [reset_at](Call& c) { c.ret_big(now_ns() - *reset_at); }},
           {"reset", [reset_at](Call&) { *reset_at = now_ns(); }},
-          {"read", sys_read_fn()},
-          {"disablegc", [](Call& c) { c.impl().gc->halt(); }},
-          {"enablegc", [](Call& c) { c.impl().gc->resume(); }},
+          {"read", sys_read_fn(sys)},
+          {"disablegc", [](Call& c) { c.collector().halt(); }},
+          {"enablegc", [](Call& c) { c.collector().resume(); }},
       });
 }
 

@@ -16,7 +16,6 @@
 #include "builtin_types.h"
 #include "builtins.h"
 #include "format.h"
-#include "runtime.h"
 #include "sys_fd.h"
 
 namespace dis::vm {
@@ -76,13 +75,13 @@ std::int32_t fd_of(Call& c, std::uint32_t off) {
   return ld<std::int32_t>(c.heap().cage().at(fd));
 }
 
-Ptr new_fd(Impl& vm, std::int32_t fd) {
-  Ptr p = vm.heap.new_object(vm.fd_type);
-  st<std::int32_t>(vm.cage.at(p), fd);
+Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd) {
+  Ptr p = c.heap().new_object(sys.fd_type);
+  st<std::int32_t>(c.heap().cage().at(p), fd);
   return p;
 }
 
-void set_errstr(Impl& vm, int error) { vm.errstr = std::strerror(error); }
+void set_errstr(Call& c, int error) { c.set_error_string(std::strerror(error)); }
 
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   ArrayRef r = array_ref(c.heap(), a);
@@ -95,7 +94,7 @@ namespace {
 
 std::string do_format(Call& c, std::uint32_t fmt_off) {
   FrameArgs args(c, fmt_off + 4);
-  return format(c.arg_string(fmt_off), args, c.impl().errstr);
+  return format(c.arg_string(fmt_off), args, c.error_string());
 }
 
 std::string busec_text(std::chrono::steady_clock::time_point start) {
@@ -233,56 +232,56 @@ int open_flags(std::int32_t mode) {
   return f | O_CLOEXEC;
 }
 
-void sys_open(Call& c) {
+void sys_open(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
   if (path == "/dev/busec") {
-    c.ret_ptr(new_fd(c.impl(), kBusecFd));
+    c.ret_ptr(new_fd(c, sys, kBusecFd));
     return;
   }
-  const std::string host = c.impl().host_path(path);
-  int fd = host_open(c.impl(), [&] { return ::open(host.c_str(), open_flags(mode)); });
+  const std::string host = c.host_path(path);
+  int fd = host_open(c, [&] { return ::open(host.c_str(), open_flags(mode)); });
   if (fd < 0) {
-    set_errstr(c.impl());
+    set_errstr(c);
     c.ret_ptr(H);
     return;
   }
-  c.ret_ptr(new_fd(c.impl(), fd));
+  c.ret_ptr(new_fd(c, sys, fd));
 }
 
-void sys_create(Call& c) {
+void sys_create(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
   std::int32_t perm = c.arg_int(40);
   int fd;
   if (perm & static_cast<std::int32_t>(0x80000000u))  // Sys->DMDIR
-    fd = ::mkdir(c.impl().host_path(path).c_str(), static_cast<mode_t>(perm & 0777)) == 0
-             ? ::open(c.impl().host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
+    fd = ::mkdir(c.host_path(path).c_str(), static_cast<mode_t>(perm & 0777)) == 0
+             ? ::open(c.host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
              : -1;
   else
-    fd = host_open(c.impl(), [&] {
-      return ::open(c.impl().host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
+    fd = host_open(c, [&] {
+      return ::open(c.host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
                     static_cast<mode_t>(perm & 0777));
     });
   if (fd < 0) {
-    set_errstr(c.impl());
+    set_errstr(c);
     c.ret_ptr(H);
     return;
   }
-  c.ret_ptr(new_fd(c.impl(), fd));
+  c.ret_ptr(new_fd(c, sys, fd));
 }
 
 // Reads, writes and seeks of files and devices block: they run with the
 // interpreter released (Call::blocking), as Inferno's Sys_read does, so other
 // Dis threads or idle GC run meanwhile. Output to fds 1 and 2 goes to the
 // VM's streams, which are VM state: it keeps the interpreter.
-void sys_read(Call& c) {
+void sys_read(Call& c, SysState& sys) {
   std::int32_t fd = fd_of(c, 32);
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
   if (fd == kBusecFd) {
-    const auto start = c.impl().busec_start;
+    const auto start = sys.busec_start;
     std::string t;
     c.blocking([&] { t = busec_text(start); });
     std::int32_t k = std::min<std::int32_t>(n, static_cast<std::int32_t>(t.size()));
@@ -290,18 +289,18 @@ void sys_read(Call& c) {
     c.ret_int(k);
     return;
   }
-  if (fd == 1 || fd == 2) c.impl().out->flush();
+  if (fd == 1 || fd == 2) c.flush_output();
   ssize_t r = 0;
   int error = 0;
   c.blocking([&] {
     r = ::read(fd, p, static_cast<std::size_t>(n));
     error = errno;
   });
-  if (r < 0) set_errstr(c.impl(), error);
+  if (r < 0) set_errstr(c, error);
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
-void sys_write(Call& c) {
+void sys_write(Call& c, SysState& sys) {
   std::int32_t fd = fd_of(c, 32);
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
@@ -309,7 +308,7 @@ void sys_write(Call& c) {
   if (fd == kBusecFd) {
     std::chrono::steady_clock::time_point now;
     c.blocking([&] { now = std::chrono::steady_clock::now(); });
-    c.impl().busec_start = now;
+    sys.busec_start = now;
     c.ret_int(n);
     return;
   }
@@ -324,7 +323,7 @@ void sys_write(Call& c) {
       error = errno;
     });
   }
-  if (r < 0) set_errstr(c.impl(), error);
+  if (r < 0) set_errstr(c, error);
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
@@ -339,11 +338,11 @@ void sys_seek(Call& c) {
     r = ::lseek(fd, static_cast<off_t>(off), whence);
     error = errno;
   });
-  if (r < 0) set_errstr(c.impl(), error);
+  if (r < 0) set_errstr(c, error);
   c.ret_big(r);
 }
 
-void sys_fildes(Call& c) {
+void sys_fildes(Call& c, SysState& sys) {
   std::int32_t fd = c.arg_int(32);
   if (fd < 0 || (fd > 2 && fcntl(fd, F_GETFD) < 0)) {
     c.ret_ptr(H);
@@ -351,26 +350,26 @@ void sys_fildes(Call& c) {
   }
   // A new FD owns its descriptor (closed when the FD is freed): a copy of it,
   // as Inferno's fildes makes, so the original stays open.
-  if (fd > 2) fd = host_open(c.impl(), [&] { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); });
+  if (fd > 2) fd = host_open(c, [&] { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); });
   if (fd < 0) {
-    set_errstr(c.impl());
+    set_errstr(c);
     c.ret_ptr(H);
     return;
   }
-  c.ret_ptr(new_fd(c.impl(), fd));
+  c.ret_ptr(new_fd(c, sys, fd));
 }
 
 void sys_dup(Call& c) {
   std::int32_t a = c.arg_int(32), b = c.arg_int(36);
   int r = b < 0 ? ::dup(a) : ::dup2(a, b);
-  if (r < 0) set_errstr(c.impl());
+  if (r < 0) set_errstr(c);
   c.ret_int(r);
 }
 
 void sys_remove(Call& c) {
-  std::string path = c.impl().host_path(c.arg_string(32));
+  std::string path = c.host_path(c.arg_string(32));
   int r = ::remove(path.c_str());
-  if (r < 0) set_errstr(c.impl());
+  if (r < 0) set_errstr(c);
   c.ret_int(r < 0 ? -1 : 0);
 }
 
@@ -381,7 +380,7 @@ constexpr int kMaxSleepingKprocs = 64;
 
 void sys_sleep(Call& c) {
   std::int32_t ms = c.arg_int(32);
-  if (c.impl().kprocs->released() < kMaxSleepingKprocs)
+  if (c.released_threads() < kMaxSleepingKprocs)
     c.blocking([ms] {
       if (ms > 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(ms));
@@ -400,24 +399,16 @@ void sys_millisec(Call& c) {
   c.ret_int(static_cast<std::int32_t>(ms));
 }
 
-void sys_pctl(Call& c) { c.ret_int(static_cast<std::int32_t>(c.prog().id + 1)); }
+void sys_pctl(Call& c) { c.ret_int(static_cast<std::int32_t>(c.thread_id() + 1)); }
 
 void sys_werrstr(Call& c) {
-  c.impl().errstr = c.arg_string(32);
+  c.set_error_string(c.arg_string(32));
   c.ret_int(0);
 }
 
 }  // namespace
 
-// builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
-void add_sys_file_functions(Impl& vm, std::map<std::string_view, NativeFn>& impls);
-// builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
-void add_sys_io_functions(std::map<std::string_view, NativeFn>& impls);
-
-// Registers every row of a builtin table; rows without an implementation
-// raise when called (the module still links, as against Inferno's tables).
-void register_table(Impl& vm, std::string_view path,
-                    const std::map<std::string_view, NativeFn>& impls) {
+void register_table(VM& vm, std::string_view path, const Impls& impls) {
   const BuiltinModule* bm = find_builtin_module(path);
   std::vector<NativeFunction> fns;
   for (const BuiltinFunc& f : bm->funcs) {
@@ -436,10 +427,10 @@ void register_table(Impl& vm, std::string_view path,
       };
     fns.push_back(std::move(n));
   }
-  vm.register_native(std::string(path), std::move(fns));
+  vm.register_module(std::string(path), std::move(fns));
 }
 
-void register_sys(Impl& vm) {
+void register_sys(VM& vm, const std::shared_ptr<SysState>& sys) {
   TypeInfo fd_type;
   fd_type.size = 4;
   fd_type.name = "Sys.FD";
@@ -450,22 +441,33 @@ void register_sys(Impl& vm) {
     if (fd > 2 && fd != kBusecFd) ::close(fd);
     st<std::int32_t>(data, -1);
   };
-  vm.fd_type = vm.heap.add_type(std::move(fd_type));
-  std::map<std::string_view, NativeFn> impls{
+  sys->fd_type = vm.heap().add_type(std::move(fd_type));
+  Impls impls{
       {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
       {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
-      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"open", sys_open},
-      {"create", sys_create},     {"read", sys_read},           {"readn", sys_read},
-      {"write", sys_write},       {"seek", sys_seek},           {"fildes", sys_fildes},
+      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"seek", sys_seek},
       {"dup", sys_dup},           {"remove", sys_remove},       {"sleep", sys_sleep},
       {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
   };
+  for (auto [name, f] : {std::pair<std::string_view, SysFn>{"open", sys_open},
+                         {"create", sys_create},
+                         {"read", sys_read},
+                         {"readn", sys_read},
+                         {"write", sys_write},
+                         {"fildes", sys_fildes}})
+    impls[name] = with_state(sys, f);
   add_sys_file_functions(vm, impls);
-  add_sys_io_functions(impls);
+  add_sys_io_functions(impls, sys);
   register_table(vm, "$Sys", impls);
 }
 
-// Shared with $Bench (its read is Sys's).
-NativeFn sys_read_fn() { return sys_read; }
+NativeFn sys_read_fn(const std::shared_ptr<SysState>& sys) { return with_state(sys, sys_read); }
+
+void register_builtins(VM& vm) {
+  const auto sys = std::make_shared<SysState>();
+  register_sys(vm, sys);
+  register_math(vm);
+  register_bench(vm, sys);
+}
 
 }  // namespace dis::vm

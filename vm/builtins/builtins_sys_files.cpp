@@ -1,5 +1,5 @@
 // $Sys file metadata on the host file system: stat, fstat, wstat, fwstat,
-// dirread, chdir. Paths map as open's do (Impl::host_path; relative ones
+// dirread, chdir. Paths map as open's do (Call::host_path; relative ones
 // against the process's working directory, which chdir moves). Local
 // metadata calls do not block, so they keep the interpreter.
 //
@@ -22,7 +22,6 @@
 
 #include "arrays_lists.h"
 #include "dis_string.h"
-#include "runtime.h"
 #include "sys_fd.h"
 
 namespace dis::vm {
@@ -110,7 +109,7 @@ void store_dir(Heap& h, std::uint8_t* at, const HostDir* d) {
 
 // Returns (0, d) or (-1, nil Dir) with errstr set.
 void ret_stat(Call& c, int r, const struct stat& s, std::string name) {
-  if (r < 0) set_errstr(c.impl(), errno);
+  if (r < 0) set_errstr(c, errno);
   std::uint8_t* res = c.result();
   if (!res) return;
   st<std::int32_t>(res, r < 0 ? -1 : 0);
@@ -125,7 +124,7 @@ void ret_stat(Call& c, int r, const struct stat& s, std::string name) {
 void sys_stat(Call& c) {
   std::string path = c.arg_string(32);
   struct stat s {};
-  int r = ::stat(c.impl().host_path(path).c_str(), &s);
+  int r = ::stat(c.host_path(path).c_str(), &s);
   ret_stat(c, r, s, last_element(path));
 }
 
@@ -201,23 +200,23 @@ int apply_wstat(Call& c, const std::string& host, int fd, std::uint32_t dir_off)
 }
 
 void sys_wstat(Call& c) {
-  std::string host = c.impl().host_path(c.arg_string(32));
+  std::string host = c.host_path(c.arg_string(32));
   int r = apply_wstat(c, host, -1, 40);
-  if (r < 0) set_errstr(c.impl(), errno);
+  if (r < 0) set_errstr(c, errno);
   c.ret_int(r);
 }
 
 void sys_fwstat(Call& c) {
   int fd = fd_of(c, 32);
   int r = apply_wstat(c, "", fd, 40);
-  if (r < 0) set_errstr(c.impl(), errno);
+  if (r < 0) set_errstr(c, errno);
   c.ret_int(r);
 }
 
 void sys_chdir(Call& c) {
-  std::string host = c.impl().host_path(c.arg_string(32));
+  std::string host = c.host_path(c.arg_string(32));
   int r = ::chdir(host.c_str());
-  if (r < 0) set_errstr(c.impl(), errno);
+  if (r < 0) set_errstr(c, errno);
   c.ret_int(r < 0 ? -1 : 0);
 }
 
@@ -239,7 +238,7 @@ void sys_dirread(Call& c, std::uint32_t dir_type) {
   while (entries.empty()) {
     long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
     if (n < 0) {
-      set_errstr(c.impl(), errno);
+      set_errstr(c, errno);
       c.ret_int(-1);
       c.ret_ptr(H, 4);
       return;
@@ -270,8 +269,8 @@ void sys_dirread(Call& c, std::uint32_t dir_type) {
 
 }  // namespace
 
-void add_sys_file_functions(Impl& vm, std::map<std::string_view, NativeFn>& impls) {
-  std::uint32_t dir_type = vm.heap.add_type(kDirSize, {0xf0}, "Sys.Dir");
+void add_sys_file_functions(VM& vm, Impls& impls) {
+  std::uint32_t dir_type = vm.heap().add_type(kDirSize, {0xf0}, "Sys.Dir");
   impls["stat"] = sys_stat;
   impls["fstat"] = sys_fstat;
   impls["wstat"] = sys_wstat;

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "arrays_lists.h"
-#include "runtime.h"
 #include "sys_fd.h"
 
 namespace dis::vm {
@@ -22,7 +21,7 @@ namespace dis::vm {
 namespace {
 
 // pipe(fds: array of ref FD): int. Fewer than two slots: -1, as Inferno.
-void sys_pipe(Call& c) {
+void sys_pipe(Call& c, SysState& sys) {
   Ptr a = c.arg_ptr(32);
   ArrayRef r = array_ref(c.heap(), a);
   if (r.len < 2) {
@@ -30,16 +29,16 @@ void sys_pipe(Call& c) {
     return;
   }
   int fds[2];
-  int ok = host_open(c.impl(), [&] { return ::pipe2(fds, O_CLOEXEC); });
+  int ok = host_open(c, [&] { return ::pipe2(fds, O_CLOEXEC); });
   if (ok < 0) {
-    set_errstr(c.impl());
+    set_errstr(c);
     c.ret_int(-1);
     return;
   }
   Heap& h = c.heap();
   for (int i = 0; i < 2; ++i) {
     // A new block has the mutator's colour: storing it needs no barrier.
-    Ptr fd = new_fd(c.impl(), fds[i]);
+    Ptr fd = new_fd(c, sys, fds[i]);
     std::uint8_t* slot = h.cage().at(r.data) + 4 * i;
     Ptr old = ld<Ptr>(slot);
     st<Ptr>(slot, fd);
@@ -55,7 +54,7 @@ void positioned(Call& c, bool write) {
   std::uint8_t* p = array_bytes(c, c.arg_ptr(36), n);
   std::int64_t off = c.arg_big(48);
   if (fd == kBusecFd) {
-    set_errstr(c.impl(), ESPIPE);
+    set_errstr(c, ESPIPE);
     c.ret_int(-1);
     return;
   }
@@ -66,7 +65,7 @@ void positioned(Call& c, bool write) {
               : ::pread(fd, p, static_cast<std::size_t>(n), static_cast<off_t>(off));
     error = errno;
   });
-  if (r < 0) set_errstr(c.impl(), error);
+  if (r < 0) set_errstr(c, error);
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
@@ -79,7 +78,7 @@ void sys_stream(Call& c) {
   std::int32_t src = fd_of(c, 32), dst = fd_of(c, 36);
   std::int32_t bufsiz = c.arg_int(40);
   if (src == kBusecFd || dst == kBusecFd) {
-    set_errstr(c.impl(), EINVAL);
+    set_errstr(c, EINVAL);
     c.ret_int(-1);
     return;
   }
@@ -109,7 +108,7 @@ void sys_stream(Call& c) {
       });
     }
     if (got < 0) {
-      set_errstr(c.impl(), error);
+      set_errstr(c, error);
       c.ret_int(-1);
       return;
     }
@@ -143,7 +142,7 @@ void sys_fd2path(Call& c) {
   std::vector<char> buf(PATH_MAX);
   ssize_t n = ::readlink(link.c_str(), buf.data(), buf.size());
   if (n < 0) {
-    set_errstr(c.impl());
+    set_errstr(c);
     c.ret_ptr(H);
     return;
   }
@@ -152,8 +151,8 @@ void sys_fd2path(Call& c) {
 
 }  // namespace
 
-void add_sys_io_functions(std::map<std::string_view, NativeFn>& impls) {
-  impls["pipe"] = sys_pipe;
+void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys) {
+  impls["pipe"] = with_state(sys, sys_pipe);
   impls["pread"] = sys_pread;
   impls["pwrite"] = sys_pwrite;
   impls["stream"] = sys_stream;

@@ -4,23 +4,38 @@
 #pragma once
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
 
-#include "gc.h"
-#include "runtime.h"
+#include "vm.h"
 
 namespace dis::vm {
 
 constexpr std::int32_t kBusecFd = 1 << 28;  // the /dev/busec pseudo-descriptor
+
+// What $Sys keeps per VM: the type of its FD objects, and the time
+// /dev/busec counts from (a write restarts it).
+struct SysState {
+  std::uint32_t fd_type = kTypeNone;
+  std::chrono::steady_clock::time_point busec_start = std::chrono::steady_clock::now();
+};
+// A $Sys function that uses that state, and one bound to it.
+using SysFn = void (*)(Call&, SysState&);
+inline NativeFn with_state(const std::shared_ptr<SysState>& sys, SysFn f) {
+  return [sys, f](Call& c) { f(c, *sys); };
+}
 
 // The descriptor of the ref FD argument at frame offset `off`; raises
 // "dereference of nil" for nil or a pointer that is not a heap block.
 std::int32_t fd_of(Call& c, std::uint32_t off);
 
 // A new FD object owning host descriptor `fd`.
-Ptr new_fd(Impl& vm, std::int32_t fd);
+Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd);
 
-void set_errstr(Impl& vm, int error = errno);
+void set_errstr(Call& c, int error = errno);
 
 // The first n bytes of byte array a (n clipped to 0..len), as a host pointer.
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n);
@@ -29,13 +44,29 @@ std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n);
 // has not reached yet (cycles, or anything under --gc=ms) may hold them, so
 // one full collection runs before the single retry.
 template <class OpenFn>
-int host_open(Impl& vm, OpenFn open_fn) {
+int host_open(Call& c, OpenFn open_fn) {
   int fd = open_fn();
-  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && vm.gc) {
-    vm.gc->full_collect(/*safe_point=*/false);
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+    c.collector().full_collect(/*safe_point=*/false);
     fd = open_fn();
   }
   return fd;
 }
+
+// Rows of a builtin module by name; register_table registers every row of
+// its table (builtin_types.h), those without an implementation raising when
+// called (the module still links, as against Inferno's tables).
+using Impls = std::map<std::string_view, NativeFn>;
+void register_table(VM& vm, std::string_view path, const Impls& impls);
+
+void register_sys(VM& vm, const std::shared_ptr<SysState>& sys);
+void register_math(VM& vm);
+void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
+// builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
+void add_sys_file_functions(VM& vm, Impls& impls);
+// builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
+void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys);
+// Sys->read, which $Bench shares.
+NativeFn sys_read_fn(const std::shared_ptr<SysState>& sys);
 
 }  // namespace dis::vm

@@ -67,6 +67,20 @@ void Call::sleep_ms(std::int64_t ms) {
   prog_.sleep_ms = ms < 0 ? 0 : ms;
 }
 
+void Call::flush_output() {
+  need_interpreter("flush_output");
+  impl_.out->flush();
+}
+
+const std::string& Call::error_string() const { return impl_.errstr; }
+void Call::set_error_string(std::string s) { impl_.errstr = std::move(s); }
+std::string Call::host_path(const std::string& dis_path) const { return impl_.host_path(dis_path); }
+std::uint32_t Call::thread_id() const { return prog_.id; }
+std::uint32_t Call::released_threads() const {
+  return static_cast<std::uint32_t>(impl_.kprocs->released());
+}
+Collector& Call::collector() { return *impl_.gc; }
+
 void Call::blocking(const std::function<void()>& work) {
   need_interpreter("blocking");
   run_released([&](Call&) { work(); });

@@ -1,5 +1,6 @@
 // Dis exceptions: handler search from the faulting pc outward, frame by
 // frame; unwinding; the diagnostic for an uncaught exception.
+#include "log.h"
 #include "runtime.h"
 
 namespace dis::vm {
@@ -20,7 +21,7 @@ bool case_matches(const std::string& label, const std::string& name) {
 
 }  // namespace
 
-std::string Impl::position(std::uint32_t mli, std::int32_t pc) const {
+std::string Runtime::position(std::uint32_t mli, std::int32_t pc) const {
   const Modlink& ml = *modlinks[mli];
   if (!ml.prog) return ml.native ? ml.native->path : "?";
   const Module& m = ml.prog->mod;
@@ -32,7 +33,7 @@ std::string Impl::position(std::uint32_t mli, std::int32_t pc) const {
   return m.name + ": pc " + std::to_string(pc);
 }
 
-bool Impl::handle_exception(Prog& p, const std::string& msg, Ptr value) {
+bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   std::int32_t fi = p.cur;
   std::uint32_t mli = p.ml;
   std::int32_t pc = p.pc;
@@ -71,6 +72,8 @@ bool Impl::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   heap.decref(value);
   if (msg.rfind("fail:", 0) != 0) *err << position(p.ml, p.pc) << ": " << msg << "\n";
   err->flush();
+  if (log_on(LogLevel::Info))
+    log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
   any_broken = true;
   if (first_error.empty()) first_error = msg;
   pop_frames_to(p, -1);

@@ -43,11 +43,11 @@ std::int64_t real_to_big(double x) {
   return static_cast<std::int64_t>(r);
 }
 
-template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
-template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
+template void interpret<ProbeNone>(Runtime&, Prog&, std::uint32_t&, ProbeNone&);
+template void interpret<ProbeTrace>(Runtime&, Prog&, std::uint32_t&, ProbeTrace&);
 // The cost tool's policies are instantiated in interp_probes.cpp.
 
-void ProbeTrace::before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc) {
+void ProbeTrace::before(Runtime& vm, Prog& p, const Program& prog, std::int32_t pc) {
   if (vm.opts.trace_limit && vm.trace_count >= vm.opts.trace_limit) return;
   ++vm.trace_count;
   const Instruction& in = prog.mod.code[pc];

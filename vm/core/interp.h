@@ -19,7 +19,7 @@ namespace dis::vm {
 // policy, whose step() is compiled into every handler's own dispatch with
 // its per-pc slots and hot state kept in the loop's locals.
 template <class P>
-concept CallbackProbe = requires(P& probe, Impl& vm, Prog& p, const Program& prog,
+concept CallbackProbe = requires(P& probe, Runtime& vm, Prog& p, const Program& prog,
                                  std::int32_t pc) {
   { P::active } -> std::convertible_to<bool>;
   probe.before(vm, p, prog, pc);  // before each instruction, when active
@@ -29,7 +29,7 @@ concept CallbackProbe = requires(P& probe, Impl& vm, Prog& p, const Program& pro
 template <class P>
 concept InlinedProbe = requires(P& probe, typename P::Hot& hot, const typename P::Hot& chot,
                                 typename P::Slots slots, const Program& prog, const DInst* in,
-                                Impl& vm, Prog& p, std::uint32_t& budget, std::int32_t pc,
+                                Runtime& vm, Prog& p, std::uint32_t& budget, std::int32_t pc,
                                 std::uint64_t executed) {
   requires P::active;
   // At the start of a slice: its hot state; it may cut the budget to a
@@ -85,22 +85,22 @@ concept ProbePolicy = CallbackProbe<P> || InlinedProbe<P>;
 
 struct ProbeNone {
   static constexpr bool active = false;
-  void before(Impl&, Prog&, const Program&, std::int32_t) {}
+  void before(Runtime&, Prog&, const Program&, std::int32_t) {}
 };
 
 struct ProbeTrace {
   static constexpr bool active = true;
-  void before(Impl& vm, Prog& p, const Program& prog, std::int32_t pc);
+  void before(Runtime& vm, Prog& p, const Program& prog, std::int32_t pc);
 };
 
 // Runs up to `left` instructions of p (fewer if it blocks, sleeps, ends or
 // breaks), decrementing `left` per instruction. On return p.pc and p.state
 // describe where it stopped.
 template <ProbePolicy Probe>
-void interpret(Impl& vm, Prog& p, std::uint32_t& left, Probe& probe);
+void interpret(Runtime& vm, Prog& p, std::uint32_t& left, Probe& probe);
 
-extern template void interpret<ProbeNone>(Impl&, Prog&, std::uint32_t&, ProbeNone&);
-extern template void interpret<ProbeTrace>(Impl&, Prog&, std::uint32_t&, ProbeTrace&);
+extern template void interpret<ProbeNone>(Runtime&, Prog&, std::uint32_t&, ProbeNone&);
+extern template void interpret<ProbeTrace>(Runtime&, Prog&, std::uint32_t&, ProbeTrace&);
 
 // Real to integer conversions: halves away from zero; the x86 result
 // (the minimum integer) for NaN and out-of-range values.

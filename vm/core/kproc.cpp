@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "diag.h"
+#include "log.h"
 #include "runtime.h"
 
 namespace dis::vm {
@@ -41,7 +42,7 @@ struct Kprocs::Kproc {
   std::thread thread;  // not joinable for the main kproc
 };
 
-Kprocs::Kprocs(Impl& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
+Kprocs::Kprocs(Runtime& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
 
 // A handover that sleeps at once costs a wake-up of a halted processor on
 // each side: tens of microseconds under a hypervisor. Most waits here end
@@ -112,7 +113,7 @@ void Kprocs::finish_locked(Kproc& self) {
   for (Kproc* k : pool_) k->cv.notify_one();
 }
 
-void Impl::schedule() { kprocs->run(); }
+void Runtime::schedule() { kprocs->run(); }
 
 void Kprocs::run() {
   {
@@ -186,7 +187,7 @@ void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
 }
 
 void Kprocs::run_head_slice() {
-  Impl& vm = vm_;
+  Runtime& vm = vm_;
   std::uint32_t id = vm.runq.front();
   vm.runq.pop_front();
   Prog& p = *vm.progs[id];
@@ -219,7 +220,7 @@ void Kprocs::run_head_slice() {
 // kproc that wants the interpreter.
 void Kprocs::idle(Kproc& self) {
   using clock = std::chrono::steady_clock;
-  Impl& vm = vm_;
+  Runtime& vm = vm_;
   Prog* first = nullptr;
   if (!vm.halted)
     for (auto& pp : vm.progs)
@@ -281,6 +282,8 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
       next = k.get();
       threads_.push_back(std::move(k));
       ++vm_.stats.kprocs;
+      log_debug("kproc", "kernel process {} started: thread {} blocks in a builtin",
+                threads_.size(), p.id);
     } catch (const std::system_error&) {
       lk.unlock();
       if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
@@ -289,6 +292,7 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
   }
   ++vm_.stats.releases;
   ++released_;
+  log_trace("kproc", "thread {} releases the interpreter", p.id);
   grant_locked(next);
   return self;
 }
@@ -310,6 +314,7 @@ void Kprocs::acquire(Kproc* self, Prog& p) {
       self->granted = false;
     }
   }
+  log_trace("kproc", "thread {} holds the interpreter again", p.id);
   if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
 }
 

@@ -49,14 +49,14 @@
 
 namespace dis::vm {
 
-class Impl;
+class Runtime;
 struct Prog;
 
 class Kprocs {
  public:
   struct Kproc;
 
-  explicit Kprocs(Impl& vm);
+  explicit Kprocs(Runtime& vm);
   ~Kprocs();
   Kprocs(const Kprocs&) = delete;
   Kprocs& operator=(const Kprocs&) = delete;
@@ -95,7 +95,7 @@ class Kprocs {
   void relock(std::unique_lock<std::mutex>& lk);
   static constexpr int kLockTries = 2000;
 
-  Impl& vm_;
+  Runtime& vm_;
   std::mutex m_;
   std::unique_ptr<Kproc> main_;
   Kproc* holder_ = nullptr;

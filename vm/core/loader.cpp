@@ -6,6 +6,7 @@
 
 #include "assembler.h"
 #include "dis_file.h"
+#include "log.h"
 #include "runtime.h"
 #include "sbl.h"
 #include "signature.h"
@@ -37,7 +38,7 @@ Module read_module_file(const std::string& path) {
   return m;
 }
 
-Module Impl::read_module(const std::string& path) {
+Module Runtime::read_module(const std::string& path) {
   if (path.size() > 2 && path.compare(path.size() - 2, 2, ".b") == 0) {
     if (!opts.compile)
       throw InputError(Diagnostic{path, 0, 0, -1, "no Limbo compiler in this program"});
@@ -57,7 +58,7 @@ Module Impl::read_module(const std::string& path) {
 namespace {
 
 // Stores the data section into module data at `mp`.
-void build_data(Impl& vm, Program& p, Ptr mp) {
+void build_data(Runtime& vm, Program& p, Ptr mp) {
   Heap& h = vm.heap;
   const Module& m = p.mod;
   struct BaseRec {
@@ -134,12 +135,21 @@ void build_data(Impl& vm, Program& p, Ptr mp) {
 
 }  // namespace
 
-Program& Impl::load_program(Module m, const std::string& path) {
-  verify(m);
+Program& Runtime::load_program(Module m, const std::string& path) {
   auto p = std::make_unique<Program>();
-  p->path = path;
-  p->mod = std::move(m);
-  decode(*p, heap);
+  try {
+    verify(m);
+    p->path = path;
+    p->mod = std::move(m);
+    decode(*p, heap);
+  } catch (const VerifyError& e) {
+    log_warn("verifier", "refused {}: {}",
+             path.empty() ? std::string_view("<memory>") : std::string_view(path), e.msg);
+    throw;
+  }
+  log_debug("loader", "{}: module {}: {} instructions, {} types, {} bytes of data, {} exports",
+            path.empty() ? std::string_view("<memory>") : std::string_view(path), p->mod.name,
+            p->mod.code.size(), p->mod.types.size(), p->mod.data_size, p->mod.links.size());
   for (const Link& l : p->mod.links) {
     auto e = std::make_unique<Export>();
     e->name = l.name;
@@ -155,28 +165,24 @@ Program& Impl::load_program(Module m, const std::string& path) {
   return ref;
 }
 
-namespace {
-
-std::uint32_t new_modlink(Impl& vm) {
+std::uint32_t Runtime::new_modlink() {
   std::uint32_t idx;
-  if (!vm.free_modlinks.empty()) {
-    idx = vm.free_modlinks.back();
-    vm.free_modlinks.pop_back();
-    vm.modlinks[idx] = std::make_unique<Modlink>();
+  if (!free_modlinks.empty()) {
+    idx = free_modlinks.back();
+    free_modlinks.pop_back();
+    modlinks[idx] = std::make_unique<Modlink>();
   } else {
-    idx = static_cast<std::uint32_t>(vm.modlinks.size());
-    vm.modlinks.push_back(std::make_unique<Modlink>());
+    idx = static_cast<std::uint32_t>(modlinks.size());
+    modlinks.push_back(std::make_unique<Modlink>());
   }
-  Modlink& ml = *vm.modlinks[idx];
+  Modlink& ml = *modlinks[idx];
   ml.live = true;
-  ml.obj = vm.heap.alloc(kTypeModule, 4);
-  st<std::uint32_t>(vm.cage.at(ml.obj), idx);
+  ml.obj = heap.alloc(kTypeModule, 4);
+  st<std::uint32_t>(cage.at(ml.obj), idx);
   return idx;
 }
 
-}  // namespace
-
-std::uint32_t Impl::instantiate(Program& p) {
+std::uint32_t Runtime::instantiate(Program& p) {
   std::uint32_t mptype = p.types.empty() ? kTypeNone : p.types[0];
   auto size = static_cast<std::uint32_t>(p.mod.data_size);
   Ptr mp = heap.alloc(mptype, size < 8 ? 8 : size);
@@ -188,20 +194,20 @@ std::uint32_t Impl::instantiate(Program& p) {
     heap.decref(mp);
     throw;
   }
-  std::uint32_t idx = new_modlink(*this);
+  std::uint32_t idx = new_modlink();
   Modlink& ml = *modlinks[idx];
   ml.prog = &p;
   ml.mp = mp;
   return idx;
 }
 
-std::uint32_t Impl::instantiate_native(NativeModule& n) {
-  std::uint32_t idx = new_modlink(*this);
+std::uint32_t Runtime::instantiate_native(NativeModule& n) {
+  std::uint32_t idx = new_modlink();
   modlinks[idx]->native = &n;
   return idx;
 }
 
-void Impl::free_module(std::uint32_t index) {
+void Runtime::free_module(std::uint32_t index) {
   if (index >= modlinks.size() || !modlinks[index] || !modlinks[index]->live) return;
   Modlink& ml = *modlinks[index];
   ml.live = false;
@@ -211,7 +217,7 @@ void Impl::free_module(std::uint32_t index) {
   free_modlinks.push_back(index);
 }
 
-std::uint32_t Impl::module_of(Ptr p) {
+std::uint32_t Runtime::module_of(Ptr p) {
   if (p == H) raise_error("module not loaded");
   BlockHeader* h = heap.checked_header(p);
   if (!h || h->type != kTypeModule) raise_error("module not loaded");
@@ -221,12 +227,12 @@ std::uint32_t Impl::module_of(Ptr p) {
   return idx;
 }
 
-std::string Impl::host_path(const std::string& dis_path) const {
+std::string Runtime::host_path(const std::string& dis_path) const {
   if (!opts.root.empty() && !dis_path.empty() && dis_path[0] == '/') return opts.root + dis_path;
   return dis_path;
 }
 
-Program* Impl::find_or_read_program(const std::string& path) {
+Program* Runtime::find_or_read_program(const std::string& path) {
   std::string hp = host_path(path);
   auto it = programs.find(hp);
   if (it != programs.end()) return it->second.get();
@@ -238,10 +244,11 @@ Program* Impl::find_or_read_program(const std::string& path) {
   } catch (const VerifyError& e) {
     last_load_error = e.msg;
   }
+  log_info("loader", "cannot load {}: {}", hp, last_load_error);
   return nullptr;
 }
 
-Ptr Impl::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
+Ptr Runtime::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
   Modlink& imp = modlink(importer_ml);
   std::uint32_t idx;
   const std::vector<Export*>* exports = nullptr;
@@ -250,7 +257,7 @@ Ptr Impl::load_module(const std::string& path, std::uint32_t importer_ml, std::i
   if (path == "$self" && imp.prog) {
     Ptr shared_mp = imp.mp;
     Program* self_prog = imp.prog;
-    idx = new_modlink(*this);
+    idx = new_modlink();
     Modlink& ml = modlink(idx);
     ml.prog = self_prog;
     heap.incref(shared_mp);
@@ -263,8 +270,10 @@ Ptr Impl::load_module(const std::string& path, std::uint32_t importer_ml, std::i
       if (nm->path == path) n = nm.get();
     if (!n) {
       last_load_error = "no such builtin module " + path;
+      log_info("loader", "{}", last_load_error);
       return H;
     }
+    log_debug("loader", "{}: builtin module instance", path);
     idx = instantiate_native(*n);
     for (Export& e : n->exports) native_exports.push_back(&e);
     exports = &native_exports;
@@ -293,6 +302,7 @@ Ptr Impl::load_module(const std::string& path, std::uint32_t importer_ml, std::i
         char buf[64];
         std::snprintf(buf, sizeof buf, "%x/%x", found ? found->sig : 0u, im.sig);
         last_load_error = "link typecheck " + modname + "->" + im.name + "() " + buf;
+        log_info("loader", "cannot load {}: {}", path, last_load_error);
         heap.decref(ml.obj);
         return H;
       }

@@ -10,21 +10,20 @@
 
 namespace dis::vm {
 
-Impl::Impl(Options o)
+Runtime::Runtime(Options o)
     : opts(std::move(o)),
       heap(cage, opts.heap_limit),
       out(opts.out ? opts.out : &std::cout),
-      err(opts.err ? opts.err : &std::cerr),
-      busec_start(std::chrono::steady_clock::now()) {
+      err(opts.err ? opts.err : &std::cerr) {
   if (opts.cpus) confine_to_cpus(opts.cpus);
   heap.set_hooks(this);
   gc = std::make_unique<Collector>(heap, *this, opts.gc, opts.gc_quanta, opts.gc_verify);
   kprocs = std::make_unique<Kprocs>(*this);
 }
 
-Impl::~Impl() { heap.set_hooks(nullptr); }
+Runtime::~Runtime() { heap.set_hooks(nullptr); }
 
-Ptr Impl::push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs) {
+Ptr Runtime::push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs) {
   if (p.stack_bytes() + size > opts.stack_limit) raise_error("stack overflow");
   if (std::uint64_t{p.sp} + size > p.stack_end) {
     // The frame below is left for a new chunk: returning to it may need
@@ -35,7 +34,7 @@ Ptr Impl::push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool 
   return push_frame_sized(p, type, size, ptrs);
 }
 
-std::uint32_t Impl::plain_type(std::uint32_t size) {
+std::uint32_t Runtime::plain_type(std::uint32_t size) {
   auto it = plain_types.find(size);
   if (it != plain_types.end()) return it->second;
   std::uint32_t t = heap.add_type(static_cast<std::int32_t>(size), {}, "block");
@@ -43,7 +42,7 @@ std::uint32_t Impl::plain_type(std::uint32_t size) {
   return t;
 }
 
-void Impl::register_native(const std::string& path, std::vector<NativeFunction> fns) {
+void Runtime::register_native(const std::string& path, std::vector<NativeFunction> fns) {
   auto n = std::make_unique<NativeModule>();
   n->path = path;
   n->fns = std::move(fns);
@@ -65,7 +64,7 @@ void Impl::register_native(const std::string& path, std::vector<NativeFunction> 
   natives.push_back(std::move(n));
 }
 
-std::int64_t Impl::write_fd(int fd, const void* data, std::size_t n) {
+std::int64_t Runtime::write_fd(int fd, const void* data, std::size_t n) {
   if (fd == 1 || fd == 2) {
     std::ostream& os = fd == 1 ? *out : *err;
     os.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
@@ -76,7 +75,7 @@ std::int64_t Impl::write_fd(int fd, const void* data, std::size_t n) {
 }
 
 // The root set: every live thread's module and frames (gc.h, heap_verify.h).
-void Impl::visit_roots(RootVisitor& v) {
+void Runtime::visit_roots(RootVisitor& v) {
   auto module_obj = [&](std::uint32_t ml) {
     return ml < modlinks.size() && modlinks[ml] && modlinks[ml]->live ? modlinks[ml]->obj : H;
   };
@@ -91,13 +90,13 @@ void Impl::visit_roots(RootVisitor& v) {
   }
 }
 
-bool Impl::module_data(std::uint32_t index, Ptr& mp) {
+bool Runtime::module_data(std::uint32_t index, Ptr& mp) {
   if (index >= modlinks.size() || !modlinks[index] || !modlinks[index]->live) return false;
   mp = modlinks[index]->mp;
   return true;
 }
 
-bool Impl::channel_items(
+bool Runtime::channel_items(
     std::uint32_t index,
     const std::function<void(std::uint32_t elemtype, const std::uint8_t* item)>& f) {
   if (index >= channels.size() || !channels[index].live) return false;
@@ -106,7 +105,7 @@ bool Impl::channel_items(
   return true;
 }
 
-HeapVerifyResult verify_heap(Impl& vm, bool check_counts) {
+HeapVerifyResult verify_heap(Runtime& vm, bool check_counts) {
   return verify_heap(vm.heap, vm, vm.gc ? vm.gc->sweeper() : 0xFF, check_counts);
 }
 

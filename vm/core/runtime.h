@@ -1,5 +1,8 @@
-// VM internals shared by the loader, interpreter, scheduler and builtins.
-// Not part of the embedding API (vm.h); its layout may change.
+// The runtime: the state of one VM (its cage, heap, collector, programs,
+// module instances, threads, channels and kernel processes) and what the
+// loader, interpreter, scheduler and exceptions do to it. Behind the
+// embedding API (vm.h: VM owns one); the probes reach in, the builtins
+// never do. Its layout may change.
 #pragma once
 
 #include <algorithm>
@@ -94,7 +97,7 @@ struct Prog {
   std::uint64_t stack_end = 0;  // end of chunks[chunk_cur] (0: no chunk yet)
   // A push of `size` bytes takes the fast path while sp + size <= sp_limit:
   // the chunk's end and the stack limit in one compare. Set with the chunk
-  // (Impl::set_stack); the frame vector's capacity is then enough for
+  // (Runtime::set_stack); the frame vector's capacity is then enough for
   // every frame the chunk can hold (next_chunk), so no other check.
   std::uint64_t sp_limit = 0;
   // The frame bytes in use are sp + stack_bias (mod 2^64): within a chunk
@@ -102,9 +105,8 @@ struct Prog {
   std::uint64_t stack_bias = 0 - std::uint64_t{H};
   std::uint64_t stack_bytes() const { return sp + stack_bias; }
   std::uint64_t block_gen = 0;  // validates channel waiters
-  Ptr alt_dst = H;
-  Ptr scratch =
-      H;  // 16 cage bytes for `send $imm`              // where a blocked alt stores its index
+  Ptr alt_dst = H;              // where a blocked alt stores the index of the case that ran
+  Ptr scratch = H;              // 16 cage bytes holding the value of a `send $imm`
   std::chrono::steady_clock::time_point wake;
   bool is_init = false;
   bool pending_sleep = false;
@@ -131,42 +133,35 @@ struct Channel {
 // cost_probe.h); without one, run_slice uses ProbeNone or ProbeTrace.
 struct SliceRunner {
   virtual ~SliceRunner() = default;
-  virtual std::uint32_t run_slice(Impl& vm, Prog& p, std::uint32_t budget) = 0;
+  virtual std::uint32_t run_slice(Runtime& vm, Prog& p, std::uint32_t budget) = 0;
   // A builtin of p's running slice releases the interpreter (kproc.h): other
   // slices may run before resume_slice(p) continues this one.
-  virtual void suspend_slice(Impl&, Prog&) {}
-  virtual void resume_slice(Impl&, Prog&) {}
+  virtual void suspend_slice(Runtime&, Prog&) {}
+  virtual void resume_slice(Runtime&, Prog&) {}
 };
 
-class Impl : public HeapHooks {
+class Runtime : public HeapHooks {
  public:
-  explicit Impl(Options opts);
-  ~Impl() override;
+  explicit Runtime(Options opts);
+  ~Runtime() override;
 
+  // What the interpreter, the scheduler's kernel processes and the probes
+  // reach directly; everything else is behind the functions below.
   Options opts;
   Cage cage;
   Heap heap;
   std::ostream* out;
   std::ostream* err;
-
   std::vector<std::unique_ptr<NativeModule>> natives;
   std::map<std::string, std::unique_ptr<Program>> programs;  // by path
   std::vector<std::unique_ptr<Modlink>> modlinks;
-  std::vector<std::uint32_t> free_modlinks;
-  std::vector<Channel> channels;
-  std::vector<std::uint32_t> free_channels;
   std::vector<std::unique_ptr<Prog>> progs;  // index = id
   std::deque<std::uint32_t> runq;
-  std::uint32_t init_prog = 0;
-  bool any_broken = false;
-  std::string first_error;
-  std::string last_load_error;
-  std::string errstr;                 // what %r prints
-  std::uint32_t fd_type = kTypeNone;  // Sys->FD
+  bool any_broken = false;  // some thread died of an uncaught exception
+  std::string first_error;  // the first such exception's message
   Stats stats;
-  std::uint64_t trace_count = 0;
-  bool halted = false;  // instruction limit reached
-  std::chrono::steady_clock::time_point busec_start;
+  std::uint64_t trace_count = 0;   // instructions --trace printed
+  bool halted = false;             // instruction limit reached
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
 
@@ -201,7 +196,7 @@ class Impl : public HeapHooks {
     return push_frame_at(cage.base(), p, type, size, ptrs);
   }
   // push_frame_sized with the cage's base given: the interpreter's own copy,
-  // so its `frame` needs no load through the Impl.
+  // so its `frame` needs no load through the Runtime.
   inline Ptr push_frame_at(std::uint8_t* base, Prog& p, std::uint32_t type, std::uint32_t size,
                            bool ptrs);
   // push_frame_sized when the frame is over the stack limit (raises) or
@@ -257,17 +252,27 @@ class Impl : public HeapHooks {
 
   // Runs up to `budget` instructions of p; returns how many ran.
   std::uint32_t run_slice(Prog& p, std::uint32_t budget);
-  std::map<std::uint32_t, std::uint32_t> plain_types;
   std::uint32_t plain_type(std::uint32_t size);  // pointer-free type of `size` bytes
 
   // Builtins.
   void register_native(const std::string& path, std::vector<NativeFunction> fns);
   std::int64_t write_fd(int fd, const void* data, std::size_t n);
+
+ private:
+  friend class Call;  // the error string
+  std::uint32_t new_modlink();
+  std::vector<std::uint32_t> free_modlinks;
+  std::vector<Channel> channels;
+  std::vector<std::uint32_t> free_channels;
+  std::map<std::uint32_t, std::uint32_t> plain_types;  // plain_type's
+  std::uint32_t init_prog = 0;
+  std::string last_load_error;  // why find_or_read_program failed
+  std::string errstr;           // what %r prints (Call::error_string)
 };
 
 // verify_heap (heap_verify.h) of the VM's heap, its roots and its
 // collector's sweeper colour.
-HeapVerifyResult verify_heap(Impl& vm, bool check_counts);
+HeapVerifyResult verify_heap(Runtime& vm, bool check_counts);
 
 // Raised by the verifier and the loader: "module: pc N: reason".
 struct VerifyError {
@@ -283,9 +288,9 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
 // The hot path makes no call (the slow cases, a new stack chunk or a full
 // frame vector, go out of line first), so nothing it computes has to
 // survive a call: the interpreter's registers stay put.
-[[gnu::always_inline]] inline Ptr Impl::push_frame_at(std::uint8_t* base, Prog& p,
-                                                      std::uint32_t type, std::uint32_t size,
-                                                      bool ptrs) {
+[[gnu::always_inline]] inline Ptr Runtime::push_frame_at(std::uint8_t* base, Prog& p,
+                                                         std::uint32_t type, std::uint32_t size,
+                                                         bool ptrs) {
   const Ptr f = p.sp;
   if (std::uint64_t{f} + size > p.sp_limit) [[unlikely]]
     return push_frame_slow(p, type, size, ptrs);
@@ -313,12 +318,12 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
   return f;
 }
 
-inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
+inline Ptr Runtime::push_frame(Prog& p, std::uint32_t type) {
   const TypeInfo& t = heap.type(type);
   return push_frame_sized(p, type, frame_size(t.size), !t.ptrs.empty());
 }
 
-[[gnu::always_inline]] inline void Impl::pop_frame(Prog& p) {
+[[gnu::always_inline]] inline void Runtime::pop_frame(Prog& p) {
   const Frame fr = p.frames.back();
   pop_stack(p, fr);
   p.frames.pop_back();
@@ -327,7 +332,7 @@ inline Ptr Impl::push_frame(Prog& p, std::uint32_t type) {
     heap.decref(modlink(fr.ml).obj);
 }
 
-void Impl::pop_frames_to(Prog& p, std::int32_t keep) {
+void Runtime::pop_frames_to(Prog& p, std::int32_t keep) {
   while (static_cast<std::int32_t>(p.frames.size()) - 1 > keep) {
     const Frame fr = p.frames.back();
     p.frames.pop_back();

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "interp.h"
+#include "log.h"
 #include "runtime.h"
 
 namespace dis::vm {
@@ -13,7 +14,7 @@ namespace {
 constexpr std::uint32_t kChunkSize = 64 * 1024;
 }  // namespace
 
-Prog& Impl::new_prog(std::uint32_t ml) {
+Prog& Runtime::new_prog(std::uint32_t ml) {
   auto p = std::make_unique<Prog>();
   p->id = static_cast<std::uint32_t>(progs.size());
   p->ml = ml;
@@ -22,10 +23,11 @@ Prog& Impl::new_prog(std::uint32_t ml) {
   progs.push_back(std::move(p));
   runq.push_back(progs.back()->id);
   stats.threads++;
+  log_debug("sched", "thread {} starts", progs.back()->id);
   return *progs.back();
 }
 
-void Impl::next_chunk(Prog& p, std::uint32_t size) {
+void Runtime::next_chunk(Prog& p, std::uint32_t size) {
   // Reuse the next spare chunk if big enough, else allocate one.
   std::uint32_t next = p.chunks.empty() ? 0 : p.chunk_cur + 1;
   if (next < p.chunks.size() && p.chunks[next].size < size) {
@@ -43,7 +45,8 @@ void Impl::next_chunk(Prog& p, std::uint32_t size) {
   p.frames.reserve(p.frames.size() + p.chunks[next].size / 32);
 }
 
-void Impl::end_prog(Prog& p) {
+void Runtime::end_prog(Prog& p) {
+  log_debug("sched", "thread {} ends", p.id);
   pop_frames_to(p, -1);
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
   p.chunks.clear();
@@ -56,7 +59,7 @@ void Impl::end_prog(Prog& p) {
     heap.decref(modlink(p.ml).obj);
 }
 
-std::uint32_t Impl::run_slice(Prog& p, std::uint32_t budget) {
+std::uint32_t Runtime::run_slice(Prog& p, std::uint32_t budget) {
   if (slice_runner) return slice_runner->run_slice(*this, p, budget);
   std::uint32_t left = budget;
   if (opts.trace) {
@@ -69,7 +72,7 @@ std::uint32_t Impl::run_slice(Prog& p, std::uint32_t budget) {
   return budget - left;
 }
 
-RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args) {
+RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& args) {
   RunResult res;
   Program& prog = *modlink(mli).prog;
   std::int32_t pc = prog.mod.entry_pc;
@@ -116,6 +119,7 @@ RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args
   Prog& ip = *progs[init_prog];
   if (!halted && ip.state != ProgState::Done) {
     *err << prog.mod.name << ": deadlock: no thread can run\n";
+    log_warn("sched", "{}: deadlock: every thread is blocked", prog.mod.name);
     res.status = 1;
     res.message = "deadlock";
     return res;
@@ -127,7 +131,7 @@ RunResult Impl::run_init(std::uint32_t mli, const std::vector<std::string>& args
 
 // ---- channels ----
 
-Ptr Impl::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap) {
+Ptr Runtime::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap) {
   if (cap < 0) raise_error("negative array size");
   std::uint32_t idx;
   if (!free_channels.empty()) {
@@ -148,7 +152,7 @@ Ptr Impl::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t c
   return c;
 }
 
-void Impl::free_channel(std::uint32_t idx) {
+void Runtime::free_channel(std::uint32_t idx) {
   if (idx >= channels.size() || !channels[idx].live) return;
   Channel& ch = channels[idx];
   ch.live = false;
@@ -162,7 +166,7 @@ void Impl::free_channel(std::uint32_t idx) {
   free_channels.push_back(idx);
 }
 
-Channel& Impl::channel_of(Ptr c) {
+Channel& Runtime::channel_of(Ptr c) {
   if (c == H) raise_error("dereference of nil");
   BlockHeader* h = heap.checked_header(c);
   if (!h || h->type != kTypeChannel) raise_error("dereference of nil");
@@ -174,7 +178,7 @@ Channel& Impl::channel_of(Ptr c) {
 namespace {
 
 // The first waiter whose thread still waits for it; stale ones are dropped.
-Waiter* first_valid(Impl& vm, std::deque<Waiter>& q) {
+Waiter* first_valid(Runtime& vm, std::deque<Waiter>& q) {
   while (!q.empty()) {
     Waiter& w = q.front();
     Prog& p = *vm.progs[w.prog];
@@ -186,14 +190,14 @@ Waiter* first_valid(Impl& vm, std::deque<Waiter>& q) {
 
 // Copies one element, taking references for the stored pointers and
 // releasing the ones overwritten.
-void deliver(Impl& vm, const Channel& ch, std::uint8_t* dst, const std::uint8_t* src) {
+void deliver(Runtime& vm, const Channel& ch, std::uint8_t* dst, const std::uint8_t* src) {
   if (vm.heap.type(ch.elemtype).ptrs.empty())
     std::memmove(dst, src, ch.size);
   else
     vm.heap.copy_record(dst, src, ch.elemtype);
 }
 
-void complete(Impl& vm, const Waiter& w) {
+void complete(Runtime& vm, const Waiter& w) {
   Prog& p = *vm.progs[w.prog];
   if (w.alt_index >= 0) st<std::int32_t>(vm.cage.at(p.alt_dst), w.alt_index);
   vm.wake(p);
@@ -206,7 +210,7 @@ void block(Prog& p) {
 
 }  // namespace
 
-bool Impl::chan_send(Prog& p, Ptr c, Ptr src) {
+bool Runtime::chan_send(Prog& p, Ptr c, Ptr src) {
   Channel& ch = channel_of(c);
   if (Waiter* w = first_valid(*this, ch.recvq)) {
     Waiter r = *w;
@@ -226,7 +230,7 @@ bool Impl::chan_send(Prog& p, Ptr c, Ptr src) {
   return false;
 }
 
-bool Impl::chan_recv(Prog& p, Ptr c, Ptr dst) {
+bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
   Channel& ch = channel_of(c);
   if (!ch.buf.empty()) {
     std::vector<std::uint8_t> item = std::move(ch.buf.front());
@@ -259,7 +263,7 @@ bool Impl::chan_recv(Prog& p, Ptr c, Ptr dst) {
   return false;
 }
 
-bool Impl::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
+bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
   std::uint8_t* t = cage.at(table);
   std::int32_t nsend = ld<std::int32_t>(t), nrecv = ld<std::int32_t>(t + 4);
   if (nsend < 0 || nrecv < 0 || nsend + nrecv > 65536 ||

@@ -82,7 +82,7 @@ struct RunResult {
 };
 
 class VM;
-class Impl;
+class Runtime;
 struct Prog;
 
 // What a builtin function sees: its frame (arguments from offset 32, the
@@ -90,7 +90,7 @@ struct Prog;
 // reference that ret_ptr()/store_ptr() take over.
 class Call {
  public:
-  Call(Impl& impl, Prog& prog, Ptr frame) : impl_(impl), prog_(prog), frame_(frame) {}
+  Call(Runtime& impl, Prog& prog, Ptr frame) : impl_(impl), prog_(prog), frame_(frame) {}
 
   Heap& heap();
   std::uint8_t* frame();  // host address of the frame
@@ -116,6 +116,22 @@ class Call {
   std::int64_t write_fd(int fd, const void* p, std::size_t n);
   // Suspends the calling thread for ms milliseconds after the builtin returns.
   void sleep_ms(std::int64_t ms);
+  // Flushes the VM's standard output (Dis fd 1), e.g. before a read waits.
+  void flush_output();
+
+  // The error string `%r` prints: Sys->werrstr sets it, and a builtin that
+  // fails sets it (from errno, say) for the caller to print.
+  const std::string& error_string() const;
+  void set_error_string(std::string s);
+  // The host file a Dis path names (under Options::root when absolute).
+  std::string host_path(const std::string& dis_path) const;
+  // The calling Dis thread's id, from 0 (Sys->pctl's pid is one more).
+  std::uint32_t thread_id() const;
+  // Dis threads now waiting in blocking builtins, each holding a host thread.
+  std::uint32_t released_threads() const;
+  // The VM's collector: halt()/resume() it, or full_collect(false) when a
+  // host resource its garbage may hold (descriptors) runs out.
+  Collector& collector();
 
   // Runs `work` with the interpreter released (Inferno's release(); work;
   // acquire()): meanwhile other kernel processes run other Dis threads or
@@ -128,14 +144,16 @@ class Call {
   // True inside a NativeFunction::blocking function (interpreter released).
   bool released() const { return released_; }
 
-  Impl& impl() { return impl_; }
+  // The internals behind the call, for the VM's own layers (the probes);
+  // builtins use the methods above.
+  Runtime& runtime() { return impl_; }
   Prog& prog() { return prog_; }
 
  private:
   void need_interpreter(const char* what) const;  // throws std::logic_error when released
   void run_released(const std::function<void(Call&)>& work);
-  friend class Impl;
-  Impl& impl_;
+  friend class Runtime;
+  Runtime& impl_;
   Prog& prog_;
   Ptr frame_;
   bool released_ = false;
@@ -168,6 +186,8 @@ class VM {
 
   // Adds a builtin module loadable as `path` (e.g. "$Hello").
   void register_module(const std::string& path, std::vector<NativeFunction> fns);
+  // The heap, e.g. to add the types a builtin module's objects have.
+  Heap& heap();
 
   // Runs init(nil, args) of the module; args[0] is conventionally its path.
   // Throws InputError for an unreadable or malformed file.
@@ -181,10 +201,10 @@ class VM {
   // interpreter, with no Dis code running (empty: none): host work between
   // slices. It must not touch Dis memory.
   void set_quantum_hook(std::function<void()> f);
-  Impl& impl() { return *impl_; }
+  Runtime& runtime() { return *impl_; }
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Runtime> impl_;
 };
 
 // Reads a module from .dis (with the .sbl beside it, if any) or assembles .s.

@@ -6,6 +6,7 @@
 
 #include "arrays_lists.h"
 #include "heap_verify.h"
+#include "log.h"
 
 namespace dis::vm {
 
@@ -343,6 +344,9 @@ void Collector::end_pass() {
   ++stats_.passes;
   cursor_ = kHeapStart;
   if (!heap_.nprop) {
+    if (log_on(LogLevel::Debug))
+      log_debug("gc", "epoch {} ends after {} passes: {} blocks swept, {} live", stats_.epochs + 1,
+                stats_.passes - epoch_passes_, epoch_swept_, heap_.stats().live_blocks);
     quiet_epochs_ = changed_since_epoch() || epoch_swept_ != 0 || stats_.passes != epoch_passes_ + 1
                         ? 0
                         : quiet_epochs_ + 1;
@@ -466,6 +470,7 @@ void Collector::full_collect(bool safe_point) {
   const bool was_mid = mid_instruction_;
   mid_instruction_ = was_mid || !safe_point;
   ++stats_.full_collections;
+  log_debug("gc", "full collection {}", stats_.full_collections);
   // Garbage of any colour now is sweeper-coloured after two epoch ends and
   // freed by the pass that follows.
   const std::uint64_t target = colour_epoch_ + 2;
