@@ -272,6 +272,10 @@ void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
 }
 
 void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
+  // Names declared together (`A, B: con 1 << iota;`) share one value
+  // expression: iota counts along them.
+  const Expr* group = nullptr;
+  std::int64_t iota = 0;
   for (auto& mbr : d.members) {
     try {
       if (mbr.kind == AdtMember::Field) {
@@ -280,11 +284,19 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
         Type* ft = resolve(mbr.type.get(), scope);
         a.func_types[mbr.name] = ft;
       } else {
+        iota = mbr.value.get() == group ? iota + 1 : 0;
+        group = mbr.value.get();
+        iota_ = iota;
+        const_mod_ = scope;
         auto v = const_eval(mbr.value.get());
+        iota_ = -1;
+        const_mod_ = nullptr;
         if (!v || v->k != TK::Int) fail(mbr.pos, "adt constant must be an int constant");
         a.cons[mbr.name] = v->i;
       }
     } catch (CompileError&) {
+      iota_ = -1;
+      const_mod_ = nullptr;
     }
   }
   for (auto& pv : d.variants) {
@@ -441,7 +453,13 @@ void Compiler::declare_globals() {
             const_mod_ = mod;
             auto v = const_eval(mm.value.get());
             const_mod_ = nullptr;
-            if (!v && mm.value->kind == Expr::Call) continue;  // adt-valued con: not usable
+            if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
+              ModMember mem;
+              mem.kind = ModMember::AdtCon;
+              mem.value = mm.value.get();
+              mod->members[mm.names[i]] = mem;
+              continue;
+            }
             if (!v) fail(mm.pos, "con value is not constant");
             ModMember mem;
             mem.kind = ModMember::Con;

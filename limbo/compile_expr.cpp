@@ -563,6 +563,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       return l;
     }
     case Expr::ModField:
+      if (auto r = adt_con(e, dest)) return *r;
       unsupported(e->pos, "module data access " + e->op + " is");
     case Expr::TupleLit: {
       std::vector<Type*> ts;
@@ -863,6 +864,25 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     m = as_mid(Loc{direct(a), t});
   emit(aop, b.op, m, r.op);
   return r;
+}
+
+// `sys->nulldir`: an adt-valued con of a module is its constructor call,
+// compiled where it is used (as Inferno's compiler does).
+std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
+  if (e->a->kind != Expr::Ident) return std::nullopt;
+  Sym* s = lookup(e->a->op);
+  ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
+  if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+  if (!mod) return std::nullopt;
+  auto it = mod->members.find(e->op);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
+  const Expr* call = it->second.value;
+  if (call->a->kind != Expr::Ident) return std::nullopt;
+  auto ti = mod->members.find(call->a->op);
+  if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
+      ti->second.type->k != TK::Adt)
+    return std::nullopt;
+  return gen_construct(ti->second.type, call->args, call->pos, dest);
 }
 
 Type* Compiler::adt_type_named(const Expr* e) {
@@ -1343,6 +1363,19 @@ Loc Compiler::lvalue(const Expr* e) {
       if (t->k == TK::Ref) {
         t = t->elem;
         by_ref = true;
+      }
+      if (t->k == TK::Tuple && !by_ref && e->op.size() > 1 && e->op[0] == 't' &&
+          e->op.find_first_not_of("0123456789", 1) == std::string::npos &&
+          std::stoul(e->op.substr(1, 6)) < t->elems.size()) {
+        // `.t0`, `.t1`...: a tuple's members by position
+        std::size_t k = std::stoul(e->op.substr(1, 6));
+        std::int32_t off = 0;
+        for (std::size_t i = 0;; ++i) {
+          off = round_up(off, type_align(t->elems[i]));
+          if (i == k) break;
+          off += type_size(t->elems[i]);
+        }
+        return addr_of_field(b, off, t->elems[k]);
       }
       if (t->k != TK::Adt && t->k != TK::Pick)
         fail(e->pos, "cannot select ." + e->op + " from " + type_name(b.t));

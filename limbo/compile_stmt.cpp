@@ -895,7 +895,9 @@ void Compiler::gen_alt(const Stmt& s) {
     for (std::size_t k = 0; k < mine.size(); ++k) {
       const Arm& a = *mine[k];
       place(a.label);
-      if (a.target) {
+      if (a.target && a.target->kind == Expr::TupleLit) {
+        tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
+      } else if (a.target) {
         if (a.declare) {
           if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
           Loc l;

@@ -220,7 +220,10 @@ class Compiler {
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
   Loc gen_unary(const Expr* e, const Loc* dest);
-  Type* adt_type_named(const Expr* e);  // the adt (or pick variant) a type name denotes, else null
+  Type* adt_type_named(const Expr* e);
+  std::optional<Loc> adt_con(const Expr* e,
+                             const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
+                                                // variant) a type name denotes, else null
   Loc gen_cast(const Expr* e, const Loc* dest);
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
   Loc gen_array_lit(const Expr* e, const Loc* dest);
