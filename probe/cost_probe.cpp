@@ -754,7 +754,7 @@ Base measure_interpreter_base(BasePolicy policy, ProbeMode mode, std::uint32_t i
   for (const ProgramRecords& pr : rec.programs())
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc)
       if (pr.program->mod.code[pc].op == Op::runt_) runts.push_back(pr.records[pc]);
-  return base_from_records(policy, runts);
+  return base_from_records(policy, runts, timer().resolution.floor_ticks());
 }
 
 }  // namespace dis::vm

@@ -500,10 +500,13 @@ class CallTracker {
 };
 
 // The base from the records of empty instructions (one per instruction of
-// the measuring stream): min exact, median from the merged histogram (within
-// 1/16), mean as the median of the records' means (exact sums; a preemption
-// lands in one record and cannot move it).
-Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties);
+// the measuring stream): min exact (the smallest observation of at least
+// `floor_ticks`, from the histogram when smaller ones were seen: a stepped
+// timer's artefacts lie below its step), median from the merged histogram
+// (within 1/16), mean as the median of the records' means (exact sums; a
+// preemption lands in one record and cannot move it).
+Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties,
+                       std::uint64_t floor_ticks = 0);
 
 // The base through the probe path: `samples` ChainedTimer::begin() calls on
 // empty instructions, spread over a few records as base_from_records wants.

@@ -32,6 +32,7 @@
 #include <string>
 
 #include "opcodes.h"
+#include "timer_resolution.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -130,6 +131,7 @@ struct TimerInfo {
   double calibration_ms = 0;      // total time spent calibrating
   double calibration_spread = 0;  // (max - min) / median of the rounds' rates
   ReadCost read;                  // cost of one now_ticks() read
+  TimerResolution resolution;     // the step its reads advance by
 };
 
 // The timer in use, calibrated on first call (about 30 ms; thread-safe).
@@ -186,6 +188,12 @@ struct Base {
   double ns = 0;
   std::uint64_t min_ticks = 0, median_ticks = 0, mean_ticks = 0;
   std::uint32_t samples = 0;
+  // min_ticks is the smallest observation of at least floor_ticks: on a
+  // stepped timer (TimerResolution) a shorter one is the clock's artefact,
+  // never a base. 0: no floor.
+  std::uint64_t floor_ticks = 0;
+  // The empty observations' standard deviation (ticks): the base's spread.
+  double empty_std_ticks = 0;
   // The stream policy's calibration (0 when it was not run): the base in
   // ticks per instruction of each cost class (opcodes.h), unrounded (a
   // difference of two means), and over all the streams' instructions; the
