@@ -45,6 +45,7 @@ CostRecorder::~CostRecorder() {
     vm_->slice_runner = nullptr;
     vm_->on_idle = nullptr;
     if (vm_->gc) vm_->gc->set_observer(nullptr);
+    if (mem_) vm_->heap.set_block_observer(nullptr);
   }
 }
 
@@ -58,6 +59,7 @@ void CostRecorder::install(VM& vm) {
     if (mode_ != ProbeMode::Count && own_batch()) close_batch(now_ticks());
   };
   vm.set_gc_observer(this);
+  if (mem_) mem_->install(vm_->heap, vm_->gc.get());
   wrap_builtins(*vm_);
 }
 
@@ -198,6 +200,8 @@ const std::vector<ProgramRecords>& CostRecorder::programs() const {
       return mode_ == ProbeMode::Count ? pr.counts[pc] : pr.records[pc].count;
     };
     for (std::size_t pc = 0; pc < n; ++pc) count(pc) = code[pc].probe_count;
+    // ProbeMem fuses nothing: every count is its instruction's own.
+    if (mem_) continue;
     // What fused handlers ran without a step: their executions less the
     // times they declined to run fused.
     for (std::size_t pc = 0; pc < n; ++pc) {
@@ -430,6 +434,13 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
   std::uint64_t close = 0;
   switch (mode_) {
     case ProbeMode::Count: {
+      if (mem_) {
+        ProbeMem probe{*this};
+        interpret(vm, p, left, probe);
+        // Between slices no instruction runs: the runtime allocates.
+        mem_->at = nullptr;
+        break;
+      }
       ProbeCount probe{*this};
       interpret(vm, p, left, probe);
       break;
@@ -534,7 +545,10 @@ void CostRecorder::run_interlude(std::uint64_t now) {
   interlude_at_ = t1 + wait;
 }
 
-void CostRecorder::finish() { close_batch(now_ticks()); }
+void CostRecorder::finish() {
+  if (mem_) mem_->finish();
+  if (mode_ != ProbeMode::Count) close_batch(now_ticks());
+}
 
 // Both ends of a release run inside the mcall's open interval and inside
 // the builtin's own timing: what they take (batch syscalls, the map) is
@@ -555,9 +569,11 @@ void CostRecorder::suspend_slice(Impl&, Prog& p) {
   }
   SuspendedSlice& saved =
       suspended_
-          .insert_or_assign(
-              p.id, SuspendedSlice{chained.position(), sampled.state(), current_, slice_attr0_, 0})
+          .insert_or_assign(p.id, SuspendedSlice{chained.position(), sampled.state(), current_,
+                                                 mem_ ? mem_->program : nullptr,
+                                                 mem_ ? mem_->at : nullptr, slice_attr0_, 0})
           .first->second;
+  if (mem_) mem_->at = nullptr;
   // The next slice's timers start as new ones (raw ticks, as everywhere in
   // the hot path: the base is applied to the records after the run).
   chained.set_position({});
@@ -584,6 +600,10 @@ void CostRecorder::resume_slice(Impl&, Prog& p) {
   chained.set_position(s.chained);
   sampled.set_state(s.sampled);
   current_ = s.current;
+  if (mem_) {
+    mem_->program = s.mem_program;
+    mem_->at = s.mem_at;
+  }
   slice_attr0_ = s.attr0;
   const std::uint64_t before = s.bookkeeping;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
@@ -656,7 +676,10 @@ void CostRecorder::gc_begin(GcEvent e) {
     free_begin();
     return;
   }
-  if (mode_ == ProbeMode::Count) return;
+  if (mode_ == ProbeMode::Count) {
+    if (mem_) mem_->gc_begin(e);
+    return;
+  }
   std::uint64_t now = now_ticks();
   switch (e) {
     case GcEvent::Step:
@@ -684,7 +707,10 @@ void CostRecorder::gc_end(GcEvent e, const GcWork& work) {
     free_end(work.freed);
     return;
   }
-  if (mode_ == ProbeMode::Count) return;
+  if (mode_ == ProbeMode::Count) {
+    if (mem_) mem_->gc_end(e);
+    return;
+  }
   std::uint64_t now = now_ticks();
   switch (e) {
     case GcEvent::RootSet: {

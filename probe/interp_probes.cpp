@@ -11,6 +11,7 @@ namespace dis::vm {
 template void interpret<ProbeCount>(Impl&, Prog&, std::uint32_t&, ProbeCount&);
 template void interpret<ProbeTime>(Impl&, Prog&, std::uint32_t&, ProbeTime&);
 template void interpret<ProbeSampled>(Impl&, Prog&, std::uint32_t&, ProbeSampled&);
+template void interpret<ProbeMem>(Impl&, Prog&, std::uint32_t&, ProbeMem&);
 #endif
 
 }  // namespace dis::vm
