@@ -486,7 +486,14 @@ std::uint32_t CostRecorder::run_slice(Impl& vm, Prog& p, std::uint32_t budget) {
 void CostRecorder::probe_time(std::uint64_t ticks) {
   chained.exclude(ticks);
   sampled.exclude(ticks);
-  probe_bucket_->add(ticks);
+  add_probe(ticks);
+}
+
+void CostRecorder::add_probe(std::uint64_t ticks) {
+  if (suspect_ticks_ > 0 && ticks >= suspect_ticks_)
+    suspects_.push_back({probe_bucket_, ticks, true});
+  else
+    probe_bucket_->add(ticks);
 }
 
 bool CostRecorder::own_batch() const {

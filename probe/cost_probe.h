@@ -249,7 +249,7 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   [[gnu::noinline]] void frame_changed(Impl& vm, Prog& p, std::int32_t pc, std::uint64_t executed);
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
-  void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
+  void probe_overhead(std::uint64_t ticks) { add_probe(ticks); }
   // Moves `ticks` of the probe's own work out of the open instruction
   // interval into the probe bucket.
   void probe_time(std::uint64_t ticks);
@@ -269,6 +269,10 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
                                 std::int32_t entry);
   void wrap_builtins(Impl& vm);
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
+  // The probe bucket's share of `ticks`; one long enough to hold a host
+  // preemption waits for its batch's as an instruction's would, so the
+  // preemption lands in its bucket, not in the bookkeeping.
+  void add_probe(std::uint64_t ticks);
   ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
 
   std::uint32_t path_of(std::uint32_t parent, std::uint32_t prog, std::uint32_t fn);

@@ -229,7 +229,8 @@ class OpenInterval {
   [[gnu::noinline]] std::uint64_t drain_queue(std::uint64_t now) noexcept {
     flush();
     const std::uint64_t after = Clock::now();
-    if (overhead_) overhead_->add(after > now ? after - now : 0);
+    // A preemption here is set aside as an instruction's would be.
+    if (overhead_) record_interval(overhead_, after > now ? after - now : 0, true);
     return after;
   }
   ProbeRecord* open_ = nullptr;
