@@ -19,12 +19,11 @@ double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
                                double* base_ticks = nullptr, double* clipped_ticks = nullptr) {
   double t = 0, b = 0, clipped = 0;
   for (const ModuleCost& mc : d.modules) {
-    const std::vector<double> builtins = builtin_calls_by_pc(mc);
+    const std::vector<double> bases =
+        policy ? pc_bases(d, mc, *policy) : std::vector<double>(mc.pcs.size(), 0);
     for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc) {
       const auto n = static_cast<double>(mc.pcs[pc].count);
-      const Op op = mc.module && pc < mc.module->code.size() ? mc.module->code[pc].op : Op::nop_;
-      const double calls = n > 0 ? builtins[pc] / n : 0;
-      const double base = policy ? d.base.exact_for(*policy, op, fusion_at(mc, pc), calls) : 0;
+      const double base = bases[pc];
       t += std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
       clipped += std::max(0.0, n * base - mc.raw_pc_ticks[pc]);
       b += n * base;

@@ -282,4 +282,15 @@ std::vector<double> builtin_calls_by_pc(const ModuleCost& mc) {
   return calls;
 }
 
+std::vector<double> pc_bases(const CostData& d, const ModuleCost& mc, vm::BasePolicy policy) {
+  const std::vector<double> builtins = builtin_calls_by_pc(mc);
+  std::vector<double> out(mc.pcs.size(), 0);
+  for (std::size_t pc = 0; pc < out.size(); ++pc) {
+    const auto n = static_cast<double>(mc.pcs[pc].count);
+    const Op op = mc.module && pc < mc.module->code.size() ? mc.module->code[pc].op : Op::nop_;
+    out[pc] = d.base.exact_for(policy, op, fusion_at(mc, pc), n > 0 ? builtins[pc] / n : 0);
+  }
+  return out;
+}
+
 }  // namespace dis::cost

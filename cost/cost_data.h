@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "environment.h"
+#include "mem_profile.h"
 #include "module.h"
 #include "probe_record.h"
 #include "probe_timing.h"
@@ -108,6 +109,20 @@ struct ModuleCost {
   // Per pc, how the plain run executes it (vm::plain_fusion): the stream
   // base's share of each pc depends on it. Empty: every pc alone.
   std::vector<Fusion> fusion;
+  // cost --mem: per pc, what its executions allocated (cost_mem.h); empty
+  // otherwise.
+  std::vector<vm::MemSite> mem;
+};
+
+// cost --mem: what the runs allocated outside any instruction, the
+// collector's cycles, and the heap's own counters over the runs (summed),
+// which the per-pc figures must agree with.
+struct MemoryData {
+  vm::MemSite runtime;
+  std::vector<vm::GcCycle> cycles;  // completed cycles, all runs
+  vm::GcCycle unfinished;           // steps after each run's last cycle, summed
+  std::uint64_t heap_allocs = 0, heap_bytes = 0;
+  std::uint64_t heap_freed_refcount = 0, heap_freed_collector = 0;
 };
 
 // The fusion of a pc (Fusion::None past the end of mc.fusion).
@@ -145,11 +160,17 @@ struct CostData {
   ProbeRecord refcount_frees;
   // Kept when the run asked for it (RunSpec::paths); parents first.
   std::vector<CallPath> call_paths;
+  // cost --mem (with ModuleCost::mem).
+  std::optional<MemoryData> memory;
 
   double ns(double ticks) const {
     return ticks / (timer.ticks_per_ns > 0 ? timer.ticks_per_ns : 1);
   }
 };
+
+// Per pc of mc, the ticks `policy` takes from one execution: the stream
+// base by cost class, fused kind and builtin calls; the others one figure.
+std::vector<double> pc_bases(const CostData& d, const ModuleCost& mc, vm::BasePolicy policy);
 
 // ---- Filling helpers -------------------------------------------------------
 

@@ -93,9 +93,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("cost ") + DIS_VERSION);
   dis::add_log_option(app);
   app.prefix_command();  // after the program, everything belongs to it
-  std::string file, only, by, format = "text", base = "min", out_path, timer_read;
+  std::string file, only, by, format = "text", base = "stream", out_path, timer_read;
   std::size_t top = 0;
-  bool profile = false, count = false, hide = false, accuracy = false;
+  bool profile = false, count = false, hide = false, accuracy = false, mem = false;
   std::uint32_t repeat = 1, sample = 0;
   int pin = -1;
   std::vector<std::string> diff;
@@ -115,15 +115,21 @@ int main(int argc, char** argv) {
   app.add_flag("--profile", profile, "where all the time went, as shares of the total");
   app.add_flag("--count", count, "count instructions only (fast, deterministic)");
   app.add_flag("--hide-unexecuted", hide, "omit source lines whose code never ran");
+  app.add_flag("--mem", mem,
+               "memory profile: per source line and function the heap objects allocated (count, "
+               "bytes, by kind), freed by reference counting and by the collector, and live at "
+               "exit, and the collector's time per cycle (counts instructions, times none)");
   app.add_option("--format", format,
                  "text, json, csv, callgrind or html (one self-contained page: the source "
                  "heat-coloured, the views, charts and a flame graph; also for --diff)")
       ->check(CLI::IsMember({"text", "json", "csv", "callgrind", "html"}))
       ->capture_default_str();
   app.add_option("--base", base,
-                 "base subtracted from each observation: min (the paper's BASE), median, or mean "
-                 "(of the empty measurements, outliers left out), or stream (what the probe adds "
-                 "per instruction on synthetic instruction streams run plain and timed)")
+                 "base subtracted from each observation: stream (what the probe adds per "
+                 "instruction on synthetic instruction streams run plain and timed in this "
+                 "process: the most accurate, perf/accuracy.py), min (the paper's BASE: the "
+                 "smallest empty measurement, never below one timer step), median, or mean (of "
+                 "the empty measurements, outliers left out)")
       ->check(CLI::IsMember({"min", "median", "mean", "stream"}))
       ->capture_default_str();
   app.add_option("--timer", timer_read,
@@ -143,7 +149,9 @@ int main(int argc, char** argv) {
   app.add_option("--diff", diff,
                  "compare two saved JSON reports per source line (with --by pc: per instruction)")
       ->expected(2);
-  app.add_option("-c,--confidence", confidence, "confidence for --diff, in percent")
+  app.add_option("-c,--confidence", confidence,
+                 "confidence for --diff, and for --repeat's marks of lines not reproducible "
+                 "from run to run, in percent")
       ->check(CLI::Range(50.0, 99.999))
       ->capture_default_str();
   app.add_option("--sample", sample,
@@ -218,6 +226,12 @@ int main(int argc, char** argv) {
     std::cerr << "cost: --count and --sample exclude each other\n";
     return 2;
   }
+  if (mem && (sample || accuracy)) {
+    // The memory profile counts instructions: it times none.
+    std::cerr << "cost: --mem excludes --sample and --accuracy\n";
+    return 2;
+  }
+  if (mem) count = true;
   if (count && accuracy) {
     // The accuracy check compares timed figures; a count run has none.
     std::cerr << "cost: --count and --accuracy exclude each other\n";
@@ -229,6 +243,7 @@ int main(int argc, char** argv) {
   ro.counts_only = count;
   ro.hide_unexecuted = hide;
   ro.module = only;
+  ro.confidence = confidence;
   if (!by.empty()) cost::parse_view(by, ro.view);
   if (top) {
     ro.view = cost::View::Top;
@@ -260,6 +275,7 @@ int main(int argc, char** argv) {
   spec.sample_every = sample ? sample : 100;
   vm::parse_base_policy(base, spec.base_policy);
   spec.stream_base = accuracy;
+  spec.memory = mem;
   spec.repeat = repeat;
   // Inclusive figures per function and call site appear in --by fn and in
   // the machine-readable formats only.

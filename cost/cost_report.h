@@ -42,6 +42,9 @@ struct ReportOptions {
   std::size_t top = 10;          // --top N
   std::string module;            // -s NAME: only this module ("" = all)
   bool environment = true;       // text: print the environment block
+  // --repeat N: a line whose run-to-run variation is proven above
+  // kReproducibleCv at this confidence (percent) is marked.
+  double confidence = 95;
 };
 
 // "line" "fn" "op" "pc" "top" "profile"; false on anything else.

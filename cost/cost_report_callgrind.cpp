@@ -5,12 +5,17 @@
 // source line (`fl=` its first file, `fi=` when a line lies in another);
 // call sites become `cfn=`/`calls=` arcs with inclusive cost; time outside
 // instructions is one function per bucket in the file "<runtime>", so the
-// file's total equals the attributed total.
+// file's total equals the attributed total. --mem adds the events Alloc,
+// Bytes, FreedRc, FreedGc and Live per line (cost_mem.h); call arcs carry
+// instructions only, so those are exclusive. A timed run's error bars
+// (cost_quality.h) are comment lines after the first.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
 
+#include "cost_mem.h"
+#include "cost_quality.h"
 #include "cost_report.h"
 
 namespace dis::cost {
@@ -20,11 +25,15 @@ namespace {
 struct Costs {
   std::uint64_t instr = 0;
   double ticks = 0;
+  vm::MemSite mem;
 };
 
-std::string cost_cols(const CostData& d, bool counts, std::uint64_t instr, double ticks) {
-  if (counts) return std::to_string(instr);
-  return fmt::format("{} {}", instr, std::llround(d.ns(ticks)));
+std::string cost_cols(const CostData& d, bool counts, std::uint64_t instr, double ticks,
+                      const vm::MemSite* mem = nullptr) {
+  std::string s =
+      counts ? std::to_string(instr) : fmt::format("{} {}", instr, std::llround(d.ns(ticks)));
+  if (d.memory && mem) s += " " + mem_callgrind_cols(*mem);
+  return s;
 }
 
 // The function (index into functions_of) holding pc.
@@ -44,15 +53,23 @@ std::int32_t first_line(const ModuleCost& mc, std::int32_t pc) {
 std::string render_callgrind(const CostData& d, const ReportOptions& o) {
   bool counts = detail::counts_only(d, o);
   Totals t = totals_of(d);
-  std::string s = "# callgrind format\nversion: 1\n";
+  std::string s = "# callgrind format\n";
+  if (!counts) s += quality_text(d, "# ", o.confidence);
+  s += "version: 1\n";
   s += fmt::format("creator: disvm cost {}\n", d.environment ? d.environment->version : "");
   s += fmt::format("cmd: {}\n", d.program);
   s += "positions: line\n";
   s += "event: Instr : Dis instructions executed\n";
   if (!counts) s += "event: Ns : Time attributed (ns)\n";
-  s += counts ? "events: Instr\n" : "events: Instr Ns\n";
-  s += fmt::format("summary: {}\n",
-                   cost_cols(d, counts, t.instructions, t.instruction_ticks + t.outside_ticks));
+  if (d.memory)
+    s += "event: Alloc : Heap objects allocated\nevent: Bytes : Bytes allocated\n"
+         "event: FreedRc : Bytes freed by reference counting\n"
+         "event: FreedGc : Bytes freed by the collector\nevent: Live : Bytes live at exit\n";
+  s += counts ? "events: Instr" : "events: Instr Ns";
+  s += d.memory ? std::string(" ") + kMemEvents + "\n" : "\n";
+  const vm::MemSite all = mem_total(d);
+  s += fmt::format("summary: {}\n", cost_cols(d, counts, t.instructions,
+                                              t.instruction_ticks + t.outside_ticks, &all));
 
   for (std::size_t mi : shown_modules(d, o.module)) {
     const ModuleCost& mc = d.modules[mi];
@@ -69,6 +86,8 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
         Costs& c = per_line[{pl.file, pl.line}];
         c.instr += r.count;
         c.ticks += r.total_estimate();
+        if (static_cast<std::size_t>(pc) < mc.mem.size())
+          c.mem.merge(mc.mem[static_cast<std::size_t>(pc)]);
       }
       std::vector<const CallSite*> sites;
       for (const CallSite& cs : mc.call_sites)
@@ -84,7 +103,7 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
           s += fmt::format("fi={}\n", detail::source_file_name(mc, key.first));
           cur = key.first;
         }
-        s += fmt::format("{} {}\n", key.second, cost_cols(d, counts, c.instr, c.ticks));
+        s += fmt::format("{} {}\n", key.second, cost_cols(d, counts, c.instr, c.ticks, &c.mem));
       }
       if (cur != fl) s += fmt::format("fi={}\n", detail::source_file_name(mc, fl));
       for (const CallSite* cs : sites) {
@@ -115,8 +134,11 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
                        cost_cols(d, counts, 0, b.rec.total_estimate()));
     }
   }
-  s += fmt::format("\ntotals: {}\n",
-                   cost_cols(d, counts, t.instructions, t.instruction_ticks + t.outside_ticks));
+  if (d.memory && !d.memory->runtime.empty())
+    s += fmt::format("\nfl=<runtime>\nfn=<runtime>\n0 {}\n",
+                     cost_cols(d, counts, 0, 0, &d.memory->runtime));
+  s += fmt::format("\ntotals: {}\n", cost_cols(d, counts, t.instructions,
+                                               t.instruction_ticks + t.outside_ticks, &all));
   return s;
 }
 

@@ -10,10 +10,15 @@
 //   top:      rank,module,file,line,instructions[,total_ns],percent,source
 //   profile:  what,value,percent (value: ns, or instructions when counts only)
 // Fields are quoted (RFC 4180) when they hold a comma, quote or line break.
+// A timed run's error bars (cost_quality.h) come first, as lines starting
+// with "# " (pandas: comment="#"). --mem adds its columns to the pc and fn
+// tables and a row of kind runtime (cost_mem.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "cost_mem.h"
+#include "cost_quality.h"
 #include "cost_report.h"
 
 namespace dis::cost {
@@ -41,9 +46,16 @@ std::string stat_fields(const CostData& d, const ProbeRecord& r) {
                      num(d.ns(r.median())), num(d.ns(r.percentile(99))));
 }
 
+// --mem: a site's memory columns (zeros for a row that allocates nothing).
+std::string mem_fields(const CostData& d, const ModuleCost* mc, std::size_t pc) {
+  if (!d.memory) return "";
+  return mem_csv_fields(mc && pc < mc->mem.size() ? mc->mem[pc] : vm::MemSite{});
+}
+
 void pc_table(std::string& s, const CostData& d, const ReportOptions& o, bool counts) {
   s += "kind,module,file,line,pc,name,count";
   if (!counts) s += kStatHeader;
+  if (d.memory) s += kMemCsvHeader;
   s += "\n";
   for (std::size_t mi : shown_modules(d, o.module)) {
     const ModuleCost& mc = d.modules[mi];
@@ -55,23 +67,28 @@ void pc_table(std::string& s, const CostData& d, const ReportOptions& o, bool co
       s += fmt::format("pc,{},{},{},{},{},{}", field(mc.name), field(file), line, pc,
                        op_name(mc.module->code[pc].op), mc.pcs[pc].count);
       if (!counts) s += stat_fields(d, mc.pcs[pc]);
+      s += mem_fields(d, &mc, pc);
       s += "\n";
     }
   }
   auto extra = [&](const char* kind, const std::string& name, const ProbeRecord& r) {
     s += fmt::format("{},,,,,{},{}", kind, field(name), r.count);
     if (!counts) s += stat_fields(d, r);
+    s += mem_fields(d, nullptr, 0);
     s += "\n";
   };
+  if (d.memory) s += "runtime,,,,,<runtime>,0" + mem_csv_fields(d.memory->runtime) + "\n";
   for (const auto& b : d.buckets) extra("bucket", b.name, b.rec);
   for (const auto& b : d.builtins) extra("builtin", b.name, b.rec);
   if (d.refcount_frees.count > 0) extra("refcount", "free", d.refcount_frees);
 }
 
 void fn_table(std::string& s, const CostData& d, const ReportOptions& o, bool counts) {
-  s += counts ? "module,function,pc,end_pc,instructions,calls,inclusive_instructions\n"
+  s += counts ? "module,function,pc,end_pc,instructions,calls,inclusive_instructions"
               : "module,function,pc,end_pc,instructions,exclusive_ns,calls,inclusive_instructions,"
-                "inclusive_ns\n";
+                "inclusive_ns";
+  if (d.memory) s += kMemCsvHeader;
+  s += "\n";
   for (std::size_t mi : shown_modules(d, o.module)) {
     const ModuleCost& mc = d.modules[mi];
     for (const FunctionCost& f : functions_of(mc)) {
@@ -84,6 +101,7 @@ void fn_table(std::string& s, const CostData& d, const ReportOptions& o, bool co
       } else {
         s += counts ? ",," : ",,,";
       }
+      if (d.memory) s += mem_csv_fields(mem_of_range(mc, f.pc, f.end_pc));
       s += "\n";
     }
   }
@@ -134,7 +152,8 @@ void profile_table(std::string& s, const CostData& d, bool counts) {
 
 std::string render_csv(const CostData& d, const ReportOptions& o) {
   bool counts = detail::counts_only(d, o);
-  std::string s;
+  // The error bars as comment lines before the table.
+  std::string s = counts ? std::string() : quality_text(d, "# ", o.confidence);
   switch (o.view) {
     case View::Line:
     case View::Pc:

@@ -1,4 +1,6 @@
 // The JSON report; its shape is documented by cost/cost_schema.json.
+#include "cost_mem.h"
+#include "cost_quality.h"
 #include "cost_report.h"
 
 namespace dis::cost {
@@ -34,7 +36,7 @@ json named(const CostData& d, bool counts, const std::vector<NamedRecord>& v) {
   return a;
 }
 
-json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
+json module_json(const CostData& d, bool counts, const ModuleCost& mc, double confidence) {
   json m;
   m["name"] = mc.name;
   m["source_files"] = mc.module ? json(mc.module->source_files) : json::array();
@@ -50,6 +52,11 @@ json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
       json runs = json::array();
       for (double t : lc.run_ticks) runs.push_back(d.ns(t));
       l["run_ns"] = std::move(runs);
+      if (lc.run_ticks.size() > 1 && lc.instructions > 0) {
+        const RunSpread r = run_spread(lc.run_ticks, confidence);
+        l["run_cv"] = r.cv;
+        l["reproducible"] = r.reproducible;
+      }
     }
     json ops = json::array();
     for (std::int32_t pc : lc.pcs) {
@@ -61,6 +68,8 @@ json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
       ops.push_back(std::move(op));
     }
     l["ops"] = std::move(ops);
+    if (!mc.mem.empty())
+      if (const vm::MemSite ms = mem_of(mc, lc.pcs); !ms.empty()) l["mem"] = mem_site_json(ms);
     lines.push_back(std::move(l));
   }
   m["lines"] = std::move(lines);
@@ -77,6 +86,9 @@ json module_json(const CostData& d, bool counts, const ModuleCost& mc) {
       j["inclusive_instructions"] = f.inclusive->inclusive_instructions;
       if (!counts) j["inclusive_ns"] = d.ns(static_cast<double>(f.inclusive->inclusive_ticks));
     }
+    if (!mc.mem.empty())
+      if (const vm::MemSite ms = mem_of_range(mc, f.pc, f.end_pc); !ms.empty())
+        j["mem"] = mem_site_json(ms);
     fns.push_back(std::move(j));
   }
   m["functions"] = std::move(fns);
@@ -159,6 +171,8 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
     }
     j["base"] = std::move(b);
   }
+  if (!counts)
+    if (json q = quality_json(d, o.confidence); !q.is_null()) j["quality"] = std::move(q);
   if (d.environment) j["environment"] = vm::environment_json(*d.environment);
   json tot;
   tot["instructions"] = t.instructions;
@@ -174,7 +188,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
   j["totals"] = std::move(tot);
   json mods = json::array();
   for (std::size_t mi : shown_modules(d, o.module))
-    mods.push_back(module_json(d, counts, d.modules[mi]));
+    mods.push_back(module_json(d, counts, d.modules[mi], o.confidence));
   j["modules"] = std::move(mods);
   json ops = json::array();
   for (const OpCost& oc : ops_of(d, counts)) {
@@ -187,6 +201,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
   j["buckets"] = named(d, counts, d.buckets);
   j["builtins"] = named(d, counts, d.builtins);
   j["refcount_frees"] = stats(d, counts, d.refcount_frees);
+  if (d.memory) j["memory"] = memory_json(d);
   Profile p = profile_of(d, counts);
   json prof;
   prof["unit"] = counts ? "instructions" : "ns";

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cost_mem.h"
+#include "cost_quality.h"
 #include "cost_report.h"
 
 namespace dis::cost {
@@ -65,14 +67,17 @@ std::string read_cost_ns(double ns) {
 
 std::string header(const CostData& d, const ReportOptions& o) {
   bool counts = counts_only(d, o);
-  std::string s = fmt::format("cost: {} ({}{})\n", d.program, counts ? "counts" : "time",
+  std::string s = fmt::format("cost: {} ({}{}{})\n", d.program, counts ? "counts" : "time",
+                              d.memory ? ", memory" : "",
                               d.runs > 1 ? fmt::format(", {} runs merged", d.runs) : "");
   Totals t = totals_of(d);
   if (counts)
-    return s + fmt::format(
-                   "counts only: no clock read, {}\ninstructions: {}\n",
-                   d.timer_calibrated ? "calibrated earlier by another caller" : "no calibration",
-                   t.instructions);
+    return s +
+           fmt::format(
+               "counts only: no clock read, {}\ninstructions: {}\n",
+               d.timer_calibrated ? "calibrated earlier by another caller" : "no calibration",
+               t.instructions) +
+           mem_header_text(d);
   const vm::TimerInfo& tm = d.timer;
   s += fmt::format("timer: {}, {:.4f} ticks/ns", tm.name, tm.ticks_per_ns);
   if (tm.calibration_rounds > 0)
@@ -137,6 +142,7 @@ std::string header(const CostData& d, const ReportOptions& o) {
   if (t.probe_ticks > 0)
     s += fmt::format("; probe bookkeeping {} (not attributed)", dur(d, t.probe_ticks));
   s += "\n";
+  s += quality_text(d, "", o.confidence);
   if (o.environment && d.environment) s += vm::environment_text(*d.environment, "env ");
   return s;
 }
@@ -151,17 +157,14 @@ void emit_ops(std::string& s, const CostData& d, bool counts, const ModuleCost& 
   }
 }
 
-// Run-to-run spread of a line's time under --repeat: `= runs N mean std (cv)`.
-std::string run_spread(const CostData& d, const LineCost& lc) {
-  double n = static_cast<double>(lc.run_ticks.size());
-  double mean = 0;
-  for (double t : lc.run_ticks) mean += t;
-  mean /= n;
-  double m2 = 0;
-  for (double t : lc.run_ticks) m2 += (t - mean) * (t - mean);
-  double sd = std::sqrt(m2 / (n - 1));
-  return fmt::format("= runs {} mean {} std {} ({}%)\n", lc.run_ticks.size(), dur(d, mean),
-                     dur(d, sd), percent(sd, mean));
+// Run-to-run spread of a line's time under --repeat: `= runs N mean std
+// (cv)`, and whether it is reproducible (cost_quality.h RunSpread).
+std::string run_spread_line(const CostData& d, const RunSpread& r, double confidence) {
+  return fmt::format("= runs {} mean {} std {} ({}%){}\n", r.runs, dur(d, r.mean), dur(d, r.sd),
+                     percent(r.sd, r.mean),
+                     r.reproducible ? ""
+                                    : fmt::format("  not reproducible: above {:.0f}% at {}%",
+                                                  100 * kReproducibleCv, confidence));
 }
 
 Widths module_widths(const ModuleCost& mc) {
@@ -192,12 +195,17 @@ void line_view(std::string& s, const CostData& d, const ReportOptions& o) {
     auto emit_line = [&](const LineCost& lc) {
       if (o.hide_unexecuted && lc.instructions == 0) return;
       file_header(lc.file);
+      const bool spread = !counts && lc.run_ticks.size() > 1 && lc.instructions > 0;
+      const RunSpread r = spread ? run_spread(lc.run_ticks, o.confidence) : RunSpread{};
+      // A line not reproducible from run to run is marked '!'.
+      const char mark = r.reproducible ? ':' : '!';
       if (lc.file < 0)
-        s += fmt::format("pc {}:\n", lc.line);
+        s += fmt::format("pc {}{}\n", lc.line, mark);
       else
-        s += fmt::format("{:>5}: {}\n", lc.line, detail::source_line(mc, lc.file, lc.line));
+        s += fmt::format("{:>5}{} {}\n", lc.line, mark, detail::source_line(mc, lc.file, lc.line));
       emit_ops(s, d, counts, mc, lc, w);
-      if (!counts && lc.run_ticks.size() > 1 && lc.instructions > 0) s += run_spread(d, lc);
+      if (spread) s += run_spread_line(d, r, o.confidence);
+      if (!mc.mem.empty()) s += mem_line_text(mem_of(mc, lc.pcs));
     };
     // Files with text show every line; lines owning code get their ops.
     std::int32_t nfiles = static_cast<std::int32_t>(mc.source_text.size());
@@ -409,9 +417,11 @@ std::string render_text(const CostData& d, const ReportOptions& o) {
     case View::Line:
       line_view(s, d, o);
       outside_view(s, d, o);
+      s += mem_functions_text(d, o.module);
       break;
     case View::Fn:
       fn_view(s, d, o);
+      s += mem_functions_text(d, o.module);
       break;
     case View::Op:
       op_view(s, d, o);

@@ -114,6 +114,34 @@ void merge_paths(const vm::CostRecorder& rec, const std::vector<std::int32_t>& m
   }
 }
 
+// Adds one run's memory profile: per pc of the modules that ran, the
+// runtime's, the cycles and the heap's counters.
+void merge_memory(const vm::CostRecorder& rec, const vm::MemProfile& mem,
+                  const std::vector<std::int32_t>& module_of, CostData& d) {
+  if (!d.memory) d.memory.emplace();
+  MemoryData& m = *d.memory;
+  for (std::size_t i = 0; i < rec.programs().size(); ++i) {
+    auto it = mem.sites().find(rec.programs()[i].program);
+    if (it == mem.sites().end() || module_of[i] < 0) continue;
+    ModuleCost& mc = d.modules[static_cast<std::size_t>(module_of[i])];
+    if (mc.mem.size() < it->second.size()) mc.mem.resize(it->second.size());
+    for (std::size_t pc = 0; pc < it->second.size(); ++pc) mc.mem[pc].merge(it->second[pc]);
+  }
+  // Programs that allocated without running an instruction the recorder
+  // saw cannot be: ProbeMem sets the program it steps.
+  m.runtime.merge(mem.runtime());
+  m.cycles.insert(m.cycles.end(), mem.cycles().begin(), mem.cycles().end());
+  m.unfinished.steps += mem.unfinished().steps;
+  m.unfinished.ns += mem.unfinished().ns;
+  m.unfinished.freed += mem.unfinished().freed;
+  m.unfinished.freed_bytes += mem.unfinished().freed_bytes;
+  const vm::HeapStats& h = mem.heap_delta();
+  m.heap_allocs += h.allocs;
+  m.heap_bytes += h.bytes_allocated;
+  m.heap_freed_refcount += h.freed_refcount;
+  m.heap_freed_collector += h.freed_collector;
+}
+
 void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std::uint32_t runs) {
   const std::vector<std::vector<double>> builtin_calls = builtin_calls_of(rec);
   const double base = mean_base(rec, d.base, builtin_calls);
@@ -206,6 +234,7 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
   d.refcount_frees.merge(rec.refcount_frees());
   d.preempted_ns += rec.preempted_ns();
   d.overlap_ticks += static_cast<double>(rec.overlap_ticks());
+  if (rec.memory()) merge_memory(rec, *rec.memory(), module_of, d);
 }
 
 }  // namespace
@@ -237,11 +266,14 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
   d.runs = std::max<std::uint32_t>(1, spec.repeat);
   d.sample_every = spec.mode == vm::ProbeMode::Sampled ? spec.sample_every : 0;
   for (std::uint32_t r = 0; r < d.runs; ++r) {
+    // Before the VM: its heap may tell of frees until it is gone.
+    vm::MemProfile mem;
     vm::VM machine(with_compiler(spec.vm));
     // Declared after the VM: destroyed first, while the VM it hooks is alive.
     vm::CostRecorder rec(spec.mode, d.base, spec.sample_every);
     rec.track_calls(spec.calls);
     rec.track_paths(spec.calls && spec.paths);
+    if (spec.memory && spec.mode == vm::ProbeMode::Count) rec.track_memory(&mem);
     if (cal) {
       // Calibration rounds between the run's slices, about a fifth of its
       // time at first, then thinner (a round per 1/kRounds of the run so

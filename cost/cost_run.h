@@ -32,6 +32,9 @@ struct RunSpec {
   bool calls = true;
   // Also keep the call-path tree (CostData::call_paths; needs calls).
   bool paths = false;
+  // The memory profile (cost --mem; the Count mode only): CostData::memory
+  // and ModuleCost::mem.
+  bool memory = false;
   // Called after each run with (run index, runs): progress reporting.
   std::function<void(std::uint32_t, std::uint32_t)> progress;
 };

@@ -103,7 +103,9 @@ struct CaseArm {
 };
 
 struct AltArm {
-  ExprP guard;  // `x := <-c`, `<-c`, `c <-= v`; null for `*`
+  // `x := <-c`, `<-c`, `c <-= v`, several joined by `or` sharing the body;
+  // empty for `*`.
+  std::vector<ExprP> guards;
   StmtP body;
   Pos pos;
 };

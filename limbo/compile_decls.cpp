@@ -272,6 +272,10 @@ void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
 }
 
 void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
+  // Names declared together (`A, B: con 1 << iota;`) share one value
+  // expression: iota counts along them.
+  const Expr* group = nullptr;
+  std::int64_t iota = 0;
   for (auto& mbr : d.members) {
     try {
       if (mbr.kind == AdtMember::Field) {
@@ -280,11 +284,19 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
         Type* ft = resolve(mbr.type.get(), scope);
         a.func_types[mbr.name] = ft;
       } else {
+        iota = mbr.value.get() == group ? iota + 1 : 0;
+        group = mbr.value.get();
+        iota_ = iota;
+        const_mod_ = scope;
         auto v = const_eval(mbr.value.get());
+        iota_ = -1;
+        const_mod_ = nullptr;
         if (!v || v->k != TK::Int) fail(mbr.pos, "adt constant must be an int constant");
         a.cons[mbr.name] = v->i;
       }
     } catch (CompileError&) {
+      iota_ = -1;
+      const_mod_ = nullptr;
     }
   }
   for (auto& pv : d.variants) {
@@ -309,6 +321,69 @@ struct PendingAdt {
   ModInfo* scope;
 };
 }  // namespace
+
+void Compiler::declare_module_types() {
+  struct Pending {
+    ModInfo* mod;
+    const Decl* decl;
+  };
+  std::vector<Pending> pending;
+  for (auto& dp : prog_.decls) {
+    if (dp->kind != Decl::Module) continue;
+    ModInfo* mod = lookup(dp->name)->mod;
+    for (auto& mm : dp->mod_members)
+      if (mm->kind == Decl::Type) pending.push_back(Pending{mod, mm.get()});
+  }
+  // An alias may name one declared after it: resolve in rounds while some
+  // succeed, then once more reporting what is still unknown.
+  for (bool quiet = true;;) {
+    std::vector<Pending> left;
+    for (auto& p : pending) {
+      auto errs = errs_.size();
+      try {
+        ModMember mem;
+        mem.kind = ModMember::TypeName;
+        mem.type = resolve(p.decl->type.get(), p.mod);
+        p.mod->members[p.decl->name] = mem;
+      } catch (CompileError&) {
+        if (quiet) errs_.resize(errs);
+        left.push_back(p);
+      }
+    }
+    if (!quiet || left.empty()) break;
+    if (left.size() == pending.size()) quiet = false;
+    pending = std::move(left);
+  }
+}
+
+void Compiler::import_type_names() {
+  // `Iobuf: import bufio;` at top level makes the type name visible to adt
+  // and module declarations, which are resolved before the globals exist:
+  // find the module through a global's declared type (the full import, with
+  // the module value, is made with the globals).
+  for (auto& dp : prog_.decls) {
+    const Decl& d = *dp;
+    if (d.kind != Decl::Import || d.value->kind != Expr::Ident) continue;
+    ModInfo* mod = nullptr;
+    Sym* ms = lookup(d.value->op);
+    if (ms && ms->kind == Sym::ModType) mod = ms->mod;
+    for (auto& vp : prog_.decls) {
+      if (mod) break;
+      if (vp->kind != Decl::Var || !vp->type || vp->type->kind != TypeNode::Name) continue;
+      if (std::find(vp->names.begin(), vp->names.end(), d.value->op) == vp->names.end()) continue;
+      Sym* ts = lookup(vp->type->name);
+      if (ts && ts->kind == Sym::ModType) mod = ts->mod;
+    }
+    if (!mod) continue;
+    for (auto& n : d.names) {
+      auto it = mod->members.find(n);
+      if (it == mod->members.end() || it->second.kind != ModMember::TypeName || lookup(n)) continue;
+      Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, nullptr};
+      if (it->second.type->k == TK::Adt) s.adt = it->second.type->adt;
+      scopes_[0][n] = s;
+    }
+  }
+}
 
 void Compiler::declare_globals() {
   std::vector<PendingAdt> adts;
@@ -360,7 +435,11 @@ void Compiler::declare_globals() {
         scopes_[0][pa.adt->name] =
             Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
   }
-  // Pass 2: module members (types may name other modules' types).
+  // Pass 2: module members (types may name other modules' types). Type
+  // names first, so members may use those declared after them (sh.m's Cmd),
+  // and the type names imported at top level, so declarations may use them.
+  declare_module_types();
+  import_type_names();
   for (auto& dp : prog_.decls) {
     const Decl& d = *dp;
     if (d.kind != Decl::Module) continue;
@@ -374,7 +453,13 @@ void Compiler::declare_globals() {
             const_mod_ = mod;
             auto v = const_eval(mm.value.get());
             const_mod_ = nullptr;
-            if (!v && mm.value->kind == Expr::Call) continue;  // adt-valued con: not usable
+            if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
+              ModMember mem;
+              mem.kind = ModMember::AdtCon;
+              mem.value = mm.value.get();
+              mod->members[mm.names[i]] = mem;
+              continue;
+            }
             if (!v) fail(mm.pos, "con value is not constant");
             ModMember mem;
             mem.kind = ModMember::Con;
@@ -386,11 +471,6 @@ void Compiler::declare_globals() {
             mod->order.push_back(mm.names[i]);
           }
           iota_ = -1;
-        } else if (mm.kind == Decl::Type) {
-          ModMember mem;
-          mem.kind = ModMember::TypeName;
-          mem.type = resolve(mm.type.get(), mod);
-          mod->members[mm.name] = mem;
         } else if (mm.kind == Decl::Var) {
           if (!mm.type) fail(mm.pos, "module member needs a type");
           Type* t = resolve(mm.type.get(), mod);
@@ -467,16 +547,22 @@ void Compiler::declare_globals() {
         case Decl::Var: {
           Type* t = nullptr;
           std::optional<ConstVal> init;
-          if (d.value) {
+          Type* declared = d.type ? resolve(d.type.get(), nullptr) : nullptr;
+          Type* array = d.value ? data_array_type(d.value.get(), declared) : nullptr;
+          if (array) {
+            t = array;
+          } else if (d.value && d.value->kind == Expr::Nil && declared && is_pointer(declared)) {
+            t = declared;  // pointers start nil
+          } else if (d.value) {
             init = const_eval(d.value.get());
             if (!init) unsupported(d.pos, "global initializer that is not a constant is");
             t = init->k == TK::String ? t_string_
                 : init->k == TK::Real ? t_real_
                 : init->k == TK::Big  ? t_big_
                                       : t_int_;
-            if (d.type) t = resolve(d.type.get(), nullptr);
+            if (declared) t = declared;
           } else {
-            t = resolve(d.type.get(), nullptr);
+            t = declared;
           }
           for (auto& n : d.names) {
             if (scopes_[0].count(n) && scopes_[0][n].kind == Sym::Var)
@@ -487,37 +573,35 @@ void Compiler::declare_globals() {
                 Sym::Var, t, Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr, "",
                 nullptr};
             scopes_[0][n] = s;
-            if (init) {
-              if (t->k == TK::String)
-                m_.data.push_back(DataItem{DataKind::String, off, {}, init->s});
-              else if (t->k == TK::Int)
-                m_.data.push_back(
-                    DataItem{DataKind::Words, off, {static_cast<std::int32_t>(init->i)}, ""});
-              else if (t->k == TK::Byte)
-                m_.data.push_back(DataItem{DataKind::Bytes, off, {init->i & 0xff}, ""});
-              else if (t->k == TK::Big)
-                m_.data.push_back(DataItem{DataKind::Bigs, off, {init->i}, ""});
-              else if (t->k == TK::Real)
-                m_.data.push_back(
-                    DataItem{DataKind::Reals,
-                             off,
-                             {static_cast<std::int64_t>(std::bit_cast<std::uint64_t>(
-                                 init->k == TK::Real ? init->r : static_cast<double>(init->i)))},
-                             ""});
-            }
+            if (init) const_data(*init, t, off);
+            if (array && !array_data(d.value.get(), t, off))
+              unsupported(d.pos, "global array initializer that is not constant is");
           }
           break;
         }
         case Decl::Import: {
-          Type* mt = type_of(d.value.get());
-          if (mt->k != TK::Module)
-            fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+          // From a module type name only its types and constants are usable
+          // (there is no module value to call through): modexpr stays null.
+          const Expr* from = d.value.get();
+          ModInfo* mod = nullptr;
+          if (from->kind == Expr::Ident) {
+            Sym* ms = lookup(from->op);
+            if (ms && ms->kind == Sym::ModType) {
+              mod = ms->mod;
+              from = nullptr;
+            }
+          }
+          if (!mod) {
+            Type* mt = type_of(d.value.get());
+            if (mt->k != TK::Module)
+              fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+            mod = mt->mod;
+          }
           for (auto& n : d.names) {
-            auto it = mt->mod->members.find(n);
-            if (it == mt->mod->members.end())
-              fail(d.pos, "module " + mt->mod->name + " has no member " + n);
-            Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mt->mod, n,
-                  d.value.get()};
+            auto it = mod->members.find(n);
+            if (it == mod->members.end())
+              fail(d.pos, "module " + mod->name + " has no member " + n);
+            Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
             if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
               s.adt = it->second.type->adt;
             scopes_[0][n] = s;

@@ -15,6 +15,15 @@ bool is_numeric(const Type* t) {
   return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real;
 }
 bool is_ptrish(const Type* t) { return is_pointer(t) || t->k == TK::Nil; }
+
+// An integer literal keeps all its bits until it is typed: `big 16rffffffff`
+// is 4294967295, not the int -1 widened (Inferno's compiler does the same).
+std::int64_t literal_value(const Expr* e, std::int64_t typed) {
+  if (e->kind == Expr::IntLit) return e->ival;
+  if (e->kind == Expr::Unary && e->op == "-" && e->a->kind == Expr::IntLit)
+    return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(e->a->ival));
+  return typed;
+}
 }  // namespace
 
 // ---- emission helpers ----
@@ -195,6 +204,11 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
         TK k = s->type ? s->type->k : TK::Int;
         return ConstVal{k, s->ival, s->rval, s->sval};
       }
+      if (s && s->kind == Sym::Imported) {
+        auto it = s->mod->members.find(s->member);
+        if (it != s->mod->members.end() && it->second.kind == ModMember::Con)
+          return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
+      }
       return std::nullopt;
     }
     case Expr::ModField:
@@ -248,11 +262,14 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
       }
       if (to == "big") {
         if (v->k == TK::Real) return std::nullopt;
-        return ConstVal{TK::Big, v->k == TK::Int ? static_cast<std::int32_t>(v->i) : v->i, 0, ""};
+        return ConstVal{
+            TK::Big,
+            v->k == TK::Int ? literal_value(e->a.get(), static_cast<std::int32_t>(v->i)) : v->i, 0,
+            ""};
       }
       if (to == "real") {
         if (v->k == TK::Real) return v;
-        return ConstVal{TK::Real, 0, static_cast<double>(v->i), ""};
+        return ConstVal{TK::Real, 0, static_cast<double>(literal_value(e->a.get(), v->i)), ""};
       }
       if (to == "byte" && v->k != TK::Real) return ConstVal{TK::Byte, v->i & 0xff, 0, ""};
       return std::nullopt;
@@ -370,11 +387,11 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
         (want->k == TK::Big || want->k == TK::Byte || want->k == TK::Real)) {
       Loc c;
       if (want->k == TK::Big)
-        c = Loc{big_const(v->i), t_big_};
+        c = Loc{big_const(literal_value(e, v->i)), t_big_};
       else if (want->k == TK::Byte)
         c = Loc{imm(static_cast<std::int32_t>(v->i & 0xff)), t_byte_};
       else
-        c = Loc{real_const(static_cast<double>(v->i)), t_real_};
+        c = Loc{real_const(static_cast<double>(literal_value(e, v->i))), t_real_};
       if (dest) {
         move(c, *dest);
         return *dest;
@@ -546,6 +563,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       return l;
     }
     case Expr::ModField:
+      if (auto r = adt_con(e, dest)) return *r;
       unsupported(e->pos, "module data access " + e->op + " is");
     case Expr::TupleLit: {
       std::vector<Type*> ts;
@@ -848,6 +866,67 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   return r;
 }
 
+// `sys->nulldir`: an adt-valued con of a module is its constructor call,
+// compiled where it is used (as Inferno's compiler does).
+std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
+  if (e->a->kind != Expr::Ident) return std::nullopt;
+  Sym* s = lookup(e->a->op);
+  ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
+  if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+  if (!mod) return std::nullopt;
+  auto it = mod->members.find(e->op);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
+  const Expr* call = it->second.value;
+  if (call->a->kind != Expr::Ident) return std::nullopt;
+  auto ti = mod->members.find(call->a->op);
+  if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
+      ti->second.type->k != TK::Adt)
+    return std::nullopt;
+  return gen_construct(ti->second.type, call->args, call->pos, dest);
+}
+
+Type* Compiler::adt_type_named(const Expr* e) {
+  // Only a name that is a type, never a value: `ref p` copies the adt p.
+  auto type_sym = [&](const Expr* x) {
+    if (x->kind != Expr::Ident) return false;
+    Sym* s = lookup(x->op);
+    if (!s) return false;
+    if (s->kind == Sym::Imported) {
+      auto it = s->mod->members.find(s->member);
+      return it != s->mod->members.end() && it->second.kind == ModMember::TypeName;
+    }
+    return s->kind == Sym::AdtName || s->kind == Sym::TypeAlias || s->kind == Sym::ModType;
+  };
+  TypeNode tn;
+  tn.pos = e->pos;
+  if (e->kind == Expr::Ident && type_sym(e)) {
+    tn.kind = TypeNode::Name;
+    tn.name = e->op;
+  } else if (e->kind == Expr::Field && type_sym(e->a.get())) {
+    tn.kind = TypeNode::Dot;
+    tn.name = e->a->op;
+    tn.member = e->op;
+  } else if (e->kind == Expr::ModField && type_sym(e->a.get())) {
+    tn.kind = TypeNode::Arrow;
+    tn.name = e->a->op;
+    tn.member = e->op;
+  } else if (e->kind == Expr::Field && e->a->kind == Expr::ModField && type_sym(e->a->a.get())) {
+    tn.kind = TypeNode::Arrow;  // Mod->Adt.Tag
+    tn.name = e->a->a->op + "->" + e->a->op;
+    tn.member = e->op;
+  } else {
+    return nullptr;
+  }
+  auto errs = errs_.size();
+  try {
+    Type* t = resolve(&tn, nullptr);
+    if (t->k == TK::Adt || t->k == TK::Pick) return t;
+  } catch (CompileError&) {
+    errs_.resize(errs);
+  }
+  return nullptr;
+}
+
 Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   const std::string& op = e->op;
   if (op == "!") return materialize_bool(e, dest);
@@ -904,6 +983,25 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
         if (dest && !(dest->op == r.op)) move(r, *dest);
         return dest ? *dest : r;
       }
+    }
+    if (Type* named = adt_type_named(a)) {
+      // `ref Adt` with no values: a new object, its words zero and its
+      // pointers nil, made straight in the destination.
+      AdtInfo& ad = *named->adt;
+      layout_adt(ad);
+      int variant = named->k == TK::Pick ? ad.tag_variant[named->tag] : -1;
+      Loc r = result_loc(mk(TK::Ref, ad.type), dest);
+      emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
+      if (variant >= 0) {
+        Operand p = direct(r);
+        emit(Op::movw_, imm(named->tag),
+             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0});
+      }
+      if (dest && !(dest->op == r.op)) {
+        move(r, *dest);
+        return *dest;
+      }
+      return r;
     }
     Loc v = gen(a);
     if (v.t->k != TK::Adt) fail(e->pos, "ref needs an adt value, not " + type_name(v.t));
@@ -1265,6 +1363,19 @@ Loc Compiler::lvalue(const Expr* e) {
       if (t->k == TK::Ref) {
         t = t->elem;
         by_ref = true;
+      }
+      if (t->k == TK::Tuple && !by_ref && e->op.size() > 1 && e->op[0] == 't' &&
+          e->op.find_first_not_of("0123456789", 1) == std::string::npos &&
+          std::stoul(e->op.substr(1, 6)) < t->elems.size()) {
+        // `.t0`, `.t1`...: a tuple's members by position
+        std::size_t k = std::stoul(e->op.substr(1, 6));
+        std::int32_t off = 0;
+        for (std::size_t i = 0;; ++i) {
+          off = round_up(off, type_align(t->elems[i]));
+          if (i == k) break;
+          off += type_size(t->elems[i]);
+        }
+        return addr_of_field(b, off, t->elems[k]);
       }
       if (t->k != TK::Adt && t->k != TK::Pick)
         fail(e->pos, "cannot select ." + e->op + " from " + type_name(b.t));

@@ -124,6 +124,9 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
       if (spawn) fail(e->pos, "spawn needs a function call");
       return gen_construct(s->adt->type, e->args, e->pos, dest);
     } else if (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn) {
+      if (!s->modexpr)
+        fail(callee->pos, callee->op + " was imported from module type " + s->mod->name +
+                              ", not a module value: it cannot be called");
       mod = s->mod;
       mname = s->member;
       modexpr = s->modexpr;
@@ -522,7 +525,10 @@ void Compiler::gen_stmt(const Stmt& s) {
     }
     case Stmt::Return: {
       Type* rt = fn_->type->elem ? fn_->type->elem : t_none_;
-      if (s.e) {
+      if (s.e && rt->k == TK::None && s.e->kind == Expr::Call &&
+          type_of(s.e.get())->k == TK::None) {
+        gen(s.e.get());  // `return f();` of a function with no value: call, then return
+      } else if (s.e) {
         if (rt->k == TK::None)
           fail(s.pos, "return value in function " + fn_->name + " that returns nothing");
         Loc d{Operand{AddrMode::IndFp, 16, 0}, rt};
@@ -792,42 +798,50 @@ void Compiler::gen_pick(const Stmt& s) {
 }
 
 void Compiler::gen_alt(const Stmt& s) {
+  // One alt entry per guard; the guards of an arm joined by `or` share its
+  // body, each storing what it received before jumping there.
   struct Arm {
     const AltArm* arm;
+    std::size_t guard;  // index in arm->guards
     bool send;
     Loc chan, val;
     const Expr* target = nullptr;  // receive into (x := / x =)
     bool declare = false;
+    std::int32_t label = -1;
   };
   std::vector<Arm> sends, recvs;
   const AltArm* deflt = nullptr;
   for (auto& a : s.alts) {
-    if (!a.guard) {
+    if (a.guards.empty()) {
       deflt = &a;
       continue;
     }
-    const Expr* g = a.guard.get();
-    Arm arm{&a, false, {}, {}, nullptr, false};
-    if (g->kind == Expr::Assign && g->op == "<-=") {
-      arm.send = true;
-      arm.chan = gen(g->a.get());
-      if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
-      Loc t = temp(arm.chan.t->elem);
-      arm.val = gen_to(g->b.get(), arm.chan.t->elem, &t);
-      sends.push_back(arm);
-      continue;
+    for (std::size_t gi = 0; gi < a.guards.size(); ++gi) {
+      const Expr* g = a.guards[gi].get();
+      Arm arm{&a, gi, false, {}, {}, nullptr, false, -1};
+      if (g->kind == Expr::Assign && g->op == "<-=") {
+        arm.send = true;
+        arm.chan = gen(g->a.get());
+        if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
+        Loc t = temp(arm.chan.t->elem);
+        arm.val = gen_to(g->b.get(), arm.chan.t->elem, &t);
+        sends.push_back(arm);
+        continue;
+      }
+      const Expr* r = g;
+      if (g->kind == Expr::Assign && (g->op == ":=" || g->op == "=")) {
+        arm.target = g->a.get();
+        arm.declare = g->op == ":=";
+        r = g->b.get();
+      }
+      if (r->kind != Expr::Unary || r->op != "<-")
+        fail(g->pos, "alt arm needs a channel operation");
+      arm.chan = gen(r->a.get());
+      if (arm.chan.t->k != TK::Chan)
+        fail(g->pos, "<- needs a channel, not " + type_name(arm.chan.t));
+      arm.val = temp(arm.chan.t->elem);
+      recvs.push_back(arm);
     }
-    const Expr* r = g;
-    if (g->kind == Expr::Assign && (g->op == ":=" || g->op == "=")) {
-      arm.target = g->a.get();
-      arm.declare = g->op == ":=";
-      r = g->b.get();
-    }
-    if (r->kind != Expr::Unary || r->op != "<-") fail(g->pos, "alt arm needs a channel operation");
-    arm.chan = gen(r->a.get());
-    if (arm.chan.t->k != TK::Chan) fail(g->pos, "<- needs a channel, not " + type_name(arm.chan.t));
-    arm.val = temp(arm.chan.t->elem);
-    recvs.push_back(arm);
   }
   std::vector<Arm> all = sends;
   all.insert(all.end(), recvs.begin(), recvs.end());
@@ -851,34 +865,52 @@ void Compiler::gen_alt(const Stmt& s) {
   mp_size_ = jt + 4 * nt;
   m_.data.push_back(DataItem{DataKind::Words, jt - 4, {nt}, ""});
   std::int32_t end = new_label();
-  std::vector<std::int32_t> labels;
+  std::int32_t deflt_label = deflt ? new_label() : end;
   for (std::int32_t i = 0; i <= n; ++i) {
-    labels.push_back(i < n || deflt ? new_label() : end);
     if (i == n && !deflt) break;
+    std::int32_t l = i < n ? new_label() : deflt_label;
+    if (i < n) all[static_cast<std::size_t>(i)].label = l;
     m_.data.push_back(DataItem{DataKind::Words, jt + 4 * i, {0}, ""});
-    table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, labels.back()});
+    table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, l});
   }
   emit(Op::goto_, idx.op, Operand{AddrMode::Mp, jt, 0});
   release_temps();
   loops_.push_back(LoopCtx{s.label, end, -1, false});
+  std::vector<const AltArm*> done;
   for (std::int32_t i = 0; i <= n; ++i) {
     const AltArm* arm = i < n ? all[static_cast<std::size_t>(i)].arm : deflt;
-    if (!arm) continue;
-    place(labels[static_cast<std::size_t>(i)]);
+    if (!arm || std::find(done.begin(), done.end(), arm) != done.end()) continue;
+    done.push_back(arm);
     scopes_.emplace_back();
     set_pos(arm->pos);
-    if (i < n && all[static_cast<std::size_t>(i)].target) {
-      const Arm& a = all[static_cast<std::size_t>(i)];
-      if (a.declare) {
-        if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
-        Loc l;
-        declare_local(a.target->op, a.val.t, arm->pos, &l);
-        move(a.val, l);
-      } else {
-        Loc l = lvalue(a.target);
-        move(a.val, l);
+    if (i == n) place(deflt_label);
+    // The entries of this arm's guards, in the order they are written, so a
+    // `:=` declares its name before a later `=` guard assigns it.
+    std::vector<const Arm*> mine;
+    for (auto& a : all)
+      if (a.arm == arm) mine.push_back(&a);
+    std::sort(mine.begin(), mine.end(),
+              [](const Arm* x, const Arm* y) { return x->guard < y->guard; });
+    std::int32_t body = mine.size() > 1 ? new_label() : -1;
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+      const Arm& a = *mine[k];
+      place(a.label);
+      if (a.target && a.target->kind == Expr::TupleLit) {
+        tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
+      } else if (a.target) {
+        if (a.declare) {
+          if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
+          Loc l;
+          declare_local(a.target->op, a.val.t, arm->pos, &l);
+          move(a.val, l);
+        } else {
+          Loc l = lvalue(a.target);
+          move(a.val, l);
+        }
       }
+      if (k + 1 < mine.size()) jump(Op::jmp_, Operand{}, Middle{}, body);
     }
+    if (body >= 0) place(body);
     try {
       gen_stmt(*arm->body);
     } catch (CompileError&) {

@@ -168,6 +168,15 @@ class Compiler {
   Sym* lookup(const std::string& name);
   void declare_globals();
   void declare_module(const Decl& d);
+  // Globals kept in the data section (global_data.cpp).
+  void const_data(const ConstVal& v, Type* t, std::int32_t off);
+  Type* const_elem_type(const Expr* e);
+  bool const_elem_data(const Expr* e, Type* t, std::int32_t off);
+  Type* data_array_type(const Expr* e, Type* declared);
+  bool array_values(const Expr* e, std::vector<const Expr*>& out);
+  bool array_data(const Expr* e, Type* t, std::int32_t off);
+  void declare_module_types();  // type aliases of every module, in any order
+  void import_type_names();     // top-level imports of type names, before adts resolve
   void declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void compile_function(FuncInfo& f);
@@ -211,6 +220,10 @@ class Compiler {
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
   Loc gen_unary(const Expr* e, const Loc* dest);
+  Type* adt_type_named(const Expr* e);
+  std::optional<Loc> adt_con(const Expr* e,
+                             const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
+                                                // variant) a type name denotes, else null
   Loc gen_cast(const Expr* e, const Loc* dest);
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
   Loc gen_array_lit(const Expr* e, const Loc* dest);

@@ -14,6 +14,7 @@ struct Type;
 struct AdtInfo;
 struct ModInfo;
 struct Decl;
+struct Expr;
 
 enum class TK : std::uint8_t {
   None,  // no value (function without result)
@@ -87,8 +88,9 @@ struct AdtInfo {
 };
 
 struct ModMember {
-  enum Kind { Func, Var, Con, TypeName };
+  enum Kind { Func, Var, Con, TypeName, AdtCon };
   Kind kind = Func;
+  const Expr* value = nullptr;  // AdtCon: `Adt(...)`, built where it is used
   Type* type = nullptr;
   std::int64_t ival = 0;
   double rval = 0;

@@ -644,7 +644,10 @@ class Parser {
         if (cur().kind == Tok::End) error_at(cur(), "missing '}' at end of file");
         AltArm a;
         a.pos = here();
-        if (!accept("*")) a.guard = expr();
+        if (!accept("*")) {
+          a.guards.push_back(expr());
+          while (accept("or")) a.guards.push_back(expr());
+        }
         expect("=>");
         a.body = arm_body();
         s->alts.push_back(std::move(a));
@@ -715,10 +718,12 @@ class Parser {
   ExprP expr() {
     NestGuard g(*this);
     ExprP lhs = binary(1);
-    if ((cur().kind == Tok::Punct) && is_assign_op(cur().text)) {
+    // A send may be written with a space: `c <- = v` (limbo.txt 8.4.3).
+    bool spaced_send = is("<-") && is_at(1, "=");
+    if ((cur().kind == Tok::Punct) && (is_assign_op(cur().text) || spaced_send)) {
       auto e = mk(Expr::Assign, lhs->pos);
-      e->op = cur().text;
-      ++p_;
+      e->op = spaced_send ? "<-=" : cur().text;
+      p_ += spaced_send ? 2 : 1;
       e->a = lhs;
       e->b = expr();
       finish(e->pos);

@@ -45,6 +45,7 @@ CostRecorder::~CostRecorder() {
     vm_->slice_runner = nullptr;
     vm_->on_idle = nullptr;
     if (vm_->gc) vm_->gc->set_observer(nullptr);
+    if (mem_) vm_->heap.set_block_observer(nullptr);
   }
 }
 
@@ -57,6 +58,7 @@ void CostRecorder::install(VM& vm) {
     if (mode_ != ProbeMode::Count && own_batch()) close_batch(now_ticks());
   };
   vm.set_gc_observer(this);
+  if (mem_) mem_->install(vm_->heap, vm_->gc.get());
   wrap_builtins(*vm_);
 }
 
@@ -197,6 +199,8 @@ const std::vector<ProgramRecords>& CostRecorder::programs() const {
       return mode_ == ProbeMode::Count ? pr.counts[pc] : pr.records[pc].count;
     };
     for (std::size_t pc = 0; pc < n; ++pc) count(pc) = code[pc].probe_count;
+    // ProbeMem fuses nothing: every count is its instruction's own.
+    if (mem_) continue;
     // What fused handlers ran without a step: their executions less the
     // times they declined to run fused.
     for (std::size_t pc = 0; pc < n; ++pc) {
@@ -429,6 +433,13 @@ std::uint32_t CostRecorder::run_slice(Runtime& vm, Prog& p, std::uint32_t budget
   std::uint64_t close = 0;
   switch (mode_) {
     case ProbeMode::Count: {
+      if (mem_) {
+        ProbeMem probe{*this};
+        interpret(vm, p, left, probe);
+        // Between slices no instruction runs: the runtime allocates.
+        mem_->at = nullptr;
+        break;
+      }
       ProbeCount probe{*this};
       interpret(vm, p, left, probe);
       break;
@@ -470,7 +481,14 @@ std::uint32_t CostRecorder::run_slice(Runtime& vm, Prog& p, std::uint32_t budget
 void CostRecorder::probe_time(std::uint64_t ticks) {
   chained.exclude(ticks);
   sampled.exclude(ticks);
-  probe_bucket_->add(ticks);
+  add_probe(ticks);
+}
+
+void CostRecorder::add_probe(std::uint64_t ticks) {
+  if (suspect_ticks_ > 0 && ticks >= suspect_ticks_)
+    suspects_.push_back({probe_bucket_, ticks, true});
+  else
+    probe_bucket_->add(ticks);
 }
 
 bool CostRecorder::own_batch() const {
@@ -546,7 +564,10 @@ std::uint32_t PlainSliceTimer::run_slice(Runtime& vm, Prog& p, std::uint32_t bud
   return budget - left;
 }
 
-void CostRecorder::finish() { close_batch(now_ticks()); }
+void CostRecorder::finish() {
+  if (mem_) mem_->finish();
+  if (mode_ != ProbeMode::Count) close_batch(now_ticks());
+}
 
 // Both ends of a release run inside the mcall's open interval and inside
 // the builtin's own timing: what they take (batch syscalls, the map) is
@@ -567,9 +588,11 @@ void CostRecorder::suspend_slice(Runtime&, Prog& p) {
   }
   SuspendedSlice& saved =
       suspended_
-          .insert_or_assign(
-              p.id, SuspendedSlice{chained.position(), sampled.state(), current_, slice_attr0_, 0})
+          .insert_or_assign(p.id, SuspendedSlice{chained.position(), sampled.state(), current_,
+                                                 mem_ ? mem_->program : nullptr,
+                                                 mem_ ? mem_->at : nullptr, slice_attr0_, 0})
           .first->second;
+  if (mem_) mem_->at = nullptr;
   // The next slice's timers start as new ones (raw ticks, as everywhere in
   // the hot path: the base is applied to the records after the run).
   chained.set_position({});
@@ -596,6 +619,10 @@ void CostRecorder::resume_slice(Runtime&, Prog& p) {
   chained.set_position(s.chained);
   sampled.set_state(s.sampled);
   current_ = s.current;
+  if (mem_) {
+    mem_->program = s.mem_program;
+    mem_->at = s.mem_at;
+  }
   slice_attr0_ = s.attr0;
   const std::uint64_t before = s.bookkeeping;
   thread_ = &threads_[p.id];  // threads_ may have grown meanwhile
@@ -668,7 +695,10 @@ void CostRecorder::gc_begin(GcEvent e) {
     free_begin();
     return;
   }
-  if (mode_ == ProbeMode::Count) return;
+  if (mode_ == ProbeMode::Count) {
+    if (mem_) mem_->gc_begin(e);
+    return;
+  }
   std::uint64_t now = now_ticks();
   switch (e) {
     case GcEvent::Step:
@@ -696,7 +726,10 @@ void CostRecorder::gc_end(GcEvent e, const GcWork& work) {
     free_end(work.freed);
     return;
   }
-  if (mode_ == ProbeMode::Count) return;
+  if (mode_ == ProbeMode::Count) {
+    if (mem_) mem_->gc_end(e);
+    return;
+  }
   std::uint64_t now = now_ticks();
   switch (e) {
     case GcEvent::RootSet: {
@@ -766,7 +799,7 @@ Base measure_interpreter_base(BasePolicy policy, ProbeMode mode, std::uint32_t i
   for (const ProgramRecords& pr : rec.programs())
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc)
       if (pr.program->mod.code[pc].op == Op::runt_) runts.push_back(pr.records[pc]);
-  return base_from_records(policy, runts);
+  return base_from_records(policy, runts, timer().resolution.floor_ticks());
 }
 
 }  // namespace dis::vm

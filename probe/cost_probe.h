@@ -49,6 +49,7 @@
 
 #include "gc.h"
 #include "interp.h"
+#include "mem_profile.h"
 #include "probe_timing.h"
 #include "runtime.h"
 
@@ -122,6 +123,12 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
   // call then finds its path's node (a cached last child, else a hash
   // lookup) out of line, in the probe's bookkeeping.
   void track_paths(bool on) { paths_on_ = on; }
+  // The count view only: slices run under ProbeMem (every instruction
+  // stepped on its own, none fused) and `m` charges each heap object to
+  // the instruction that allocated it (mem_profile.h). Set before install();
+  // finish() ends the profile.
+  void track_memory(MemProfile* m) { mem_ = m; }
+  MemProfile* memory() const { return mem_; }
 
   ProbeMode mode() const { return mode_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -242,7 +249,7 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
                                        std::uint64_t executed);
   // After frame_changed in a timed mode: restart the open interval so the
   // bookkeeping lands in the probe bucket, not in the instruction.
-  void probe_overhead(std::uint64_t ticks) { probe_bucket_->add(ticks); }
+  void probe_overhead(std::uint64_t ticks) { add_probe(ticks); }
   // Moves `ticks` of the probe's own work out of the open instruction
   // interval into the probe bucket.
   void probe_time(std::uint64_t ticks);
@@ -262,12 +269,17 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
                                 std::int32_t entry);
   void wrap_builtins(Runtime& vm);
   ProbeRecord& bucket(const char* name) { return buckets_[name]; }
+  // The probe bucket's share of `ticks`; one long enough to hold a host
+  // preemption waits for its batch's as an instruction's would, so the
+  // preemption lands in its bucket, not in the bookkeeping.
+  void add_probe(std::uint64_t ticks);
   ProbeRecord& gc_bucket(ProbeRecord*& slot, const char* name);
 
   std::uint32_t path_of(std::uint32_t parent, std::uint32_t prog, std::uint32_t fn);
 
   ProbeMode mode_;
   Base base_;
+  MemProfile* mem_ = nullptr;
   bool calls_ = true;
   bool paths_on_ = false;
   std::vector<PathNode> paths_;
@@ -336,6 +348,8 @@ class CostRecorder final : public SliceRunner, public GcObserver, public FreeObs
     ChainedTimer<>::Position chained;
     SampledTimer<>::State sampled;
     Current current;
+    const Program* mem_program;  // the memory profile's running instruction
+    const DInst* mem_at;
     std::uint64_t attr0;
     std::uint64_t bookkeeping;  // ticks suspend_slice took
   };
@@ -525,6 +539,28 @@ struct ProbeSampled : ProbeCounting {
   }
 };
 
+// The memory profile's (CostRecorder::track_memory): Count mode's exact
+// counts in the code, every instruction stepped on its own (nothing fused,
+// so no count is derived), and the running instruction kept where the
+// heap's allocations find it.
+struct ProbeMem : ProbeCommon {
+  static constexpr bool active = true;
+  struct Slots {};
+  Slots slots(const Program& pr, const DInst*) {
+    sync(pr);
+    r.memory()->program = &pr;
+    return {};
+  }
+  template <class Hot>
+  [[gnu::always_inline]] void step(const DInst* in, const DInst*, Slots, Hot&) noexcept {
+    count_in(in);
+    r.memory()->at = in;
+  }
+  void frame(Runtime& vm, Prog& p, std::int32_t pc, std::uint64_t executed) {
+    r.frame_changed(vm, p, pc, executed);
+  }
+};
+
 // The base through the real probe path: a stream of `runt` instructions run
 // by interpret<> under `mode`'s policy (Time, or Sampled timing every one),
 // `instructions` of them; min exact, median from the histogram (within 1/16).
@@ -539,9 +575,11 @@ static_assert(FusingProbe<ProbeCount> && BulkProbe<ProbeCount> && !ChunkingProbe
 static_assert(InlinedProbe<ProbeTime> && !FusingProbe<ProbeTime> && !ChunkingProbe<ProbeTime>);
 static_assert(FusingProbe<ProbeSampled> && BulkProbe<ProbeSampled> && ChunkingProbe<ProbeSampled>);
 static_assert(CallbackProbe<ProbeNone> && CallbackProbe<ProbeTrace> && !InlinedProbe<ProbeTrace>);
+static_assert(InlinedProbe<ProbeMem> && !FusingProbe<ProbeMem> && !BulkProbe<ProbeMem> && !ChunkingProbe<ProbeMem>);
 
 extern template void interpret<ProbeCount>(Runtime&, Prog&, std::uint32_t&, ProbeCount&);
 extern template void interpret<ProbeTime>(Runtime&, Prog&, std::uint32_t&, ProbeTime&);
 extern template void interpret<ProbeSampled>(Runtime&, Prog&, std::uint32_t&, ProbeSampled&);
+extern template void interpret<ProbeMem>(Runtime&, Prog&, std::uint32_t&, ProbeMem&);
 
 }  // namespace dis::vm

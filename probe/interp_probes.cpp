@@ -11,6 +11,7 @@ namespace dis::vm {
 template void interpret<ProbeCount>(Runtime&, Prog&, std::uint32_t&, ProbeCount&);
 template void interpret<ProbeTime>(Runtime&, Prog&, std::uint32_t&, ProbeTime&);
 template void interpret<ProbeSampled>(Runtime&, Prog&, std::uint32_t&, ProbeSampled&);
+template void interpret<ProbeMem>(Runtime&, Prog&, std::uint32_t&, ProbeMem&);
 #endif
 
 }  // namespace dis::vm

@@ -35,6 +35,12 @@ struct Base {
   double ns = 0;
   std::uint64_t min_ticks = 0, median_ticks = 0, mean_ticks = 0;
   std::uint32_t samples = 0;
+  // min_ticks is the smallest observation of at least floor_ticks: on a
+  // stepped timer (TimerResolution) a shorter one is the clock's artefact,
+  // never a base. 0: no floor.
+  std::uint64_t floor_ticks = 0;
+  // The empty observations' standard deviation (ticks): the base's spread.
+  double empty_std_ticks = 0;
   // The stream policy's calibration (0 when it was not run): the base in
   // ticks per instruction of each cost class (cost_class.h), unrounded (a
   // difference of two means), and over all the streams' instructions; the

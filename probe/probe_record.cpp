@@ -89,6 +89,9 @@ ProbeRecord ProbeRecord::rebased_exact(double base) const noexcept {
   const u128 shift = (static_cast<u128>(frac) * r.timed + 128) / 256;
   r.sum = s > shift ? static_cast<std::uint64_t>(s - shift) : 0;
   r.sumsq = m2 + static_cast<u128>(r.sum) * r.sum / r.timed;
+  // The min rounds down to a whole tick: when every observation is the
+  // same, a min kept above the mean would claim an observation below it.
+  if (r.min > 0) --r.min;
   return r;
 }
 

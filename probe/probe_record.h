@@ -126,7 +126,8 @@ struct ProbeRecord {
   ProbeRecord rebased(std::uint64_t base) const noexcept;
   // The same for a base with a fraction of a tick (the stream base is a
   // difference of means): the sum and mean lose the whole base (to 1/256
-  // tick), min, max and the histogram its whole ticks only.
+  // tick), max and the histogram its whole ticks only, min the base rounded
+  // up (so it never passes the mean).
   ProbeRecord rebased_exact(double base) const noexcept;
 
   // The union of both records' observations: for --repeat, and to aggregate

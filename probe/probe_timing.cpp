@@ -53,8 +53,25 @@ void CallTracker::merge_totals(const CallTracker& o) {
   if (active_.size() < fn_.size()) active_.resize(fn_.size());
 }
 
-Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties) {
+namespace {
+
+// The smallest observation of `r` of at least `floor` ticks (0 if none), to
+// half its histogram bucket's width when r.min is below the floor.
+std::uint64_t min_at_least(const ProbeRecord& r, std::uint64_t floor) {
+  if (r.timed == 0 || r.min >= floor) return r.timed ? r.min : 0;
+  using H = LogHistogram;
+  for (int i = 0; i < H::kBuckets; ++i)
+    if (r.hist.at(i) > 0 && H::bucket_low(i) + H::bucket_width(i) > floor)
+      return std::max(H::bucket_low(i) + H::bucket_width(i) / 2, floor);
+  return 0;
+}
+
+}  // namespace
+
+Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties,
+                       std::uint64_t floor_ticks) {
   Base b;
+  b.floor_ticks = floor_ticks;
   b.policy = policy;
   ProbeRecord all;
   std::vector<double> means;
@@ -64,7 +81,8 @@ Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties) 
   }
   b.samples = static_cast<std::uint32_t>(all.timed);
   if (all.timed == 0) return b;
-  b.min_ticks = all.min;
+  b.min_ticks = min_at_least(all, floor_ticks);
+  b.empty_std_ticks = all.stddev();
   b.median_ticks = static_cast<std::uint64_t>(std::llround(all.median()));
   auto mid = means.begin() + static_cast<std::ptrdiff_t>(means.size() / 2);
   std::nth_element(means.begin(), mid, means.end());

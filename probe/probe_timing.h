@@ -227,7 +227,8 @@ class OpenInterval {
   [[gnu::noinline]] std::uint64_t drain_queue(std::uint64_t now) noexcept {
     flush();
     const std::uint64_t after = Clock::now();
-    if (overhead_) overhead_->add(after > now ? after - now : 0);
+    // A preemption here is set aside as an instruction's would be.
+    if (overhead_) record_interval(overhead_, after > now ? after - now : 0, true);
     return after;
   }
   ProbeRecord* open_ = nullptr;
@@ -497,9 +498,12 @@ class CallTracker {
 };
 
 // The base from the records of empty instructions (one per instruction of
-// the measuring stream): min exact, median from the merged histogram (within
-// 1/16), mean as the median of the records' means (exact sums; a preemption
-// lands in one record and cannot move it).
-Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties);
+// the measuring stream): min exact (the smallest observation of at least
+// `floor_ticks`, from the histogram when smaller ones were seen: a stepped
+// timer's artefacts lie below its step), median from the merged histogram
+// (within 1/16), mean as the median of the records' means (exact sums; a
+// preemption lands in one record and cannot move it).
+Base base_from_records(BasePolicy policy, std::span<const ProbeRecord> empties,
+                       std::uint64_t floor_ticks = 0);
 
 }  // namespace dis::vm

@@ -208,6 +208,7 @@ const TimerInfo& timer() {
     detail::g_clock.store(i.read_kind, std::memory_order_relaxed);
     i.read = raw_read_cost(kReadBatches);
     fill_ns(i.read, i.ticks_per_ns);
+    i.resolution = measure_resolution();
     g_calibrated.store(true, std::memory_order_relaxed);
     return i;
   }();

@@ -26,6 +26,8 @@
 #include <ctime>
 #include <string>
 
+#include "timer_resolution.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define DIS_HAVE_TSC 1
@@ -123,6 +125,7 @@ struct TimerInfo {
   double calibration_ms = 0;      // total time spent calibrating
   double calibration_spread = 0;  // (max - min) / median of the rounds' rates
   ReadCost read;                  // cost of one now_ticks() read
+  TimerResolution resolution;     // the step its reads advance by
 };
 
 // The timer in use, calibrated on first call (about 30 ms; thread-safe).

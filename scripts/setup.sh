@@ -11,9 +11,10 @@ packages=(
   nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev libcairo2-dev libfontconfig-dev
   clang libclang-rt-14-dev
   # The HTML report's tests: Python's standard library drives headless
-  # Chromium over its DevTools pipe (no driver needed); the page names
-  # DejaVu fonts, so screenshots look the same on every machine.
-  python3 chromium fonts-dejavu-core
+  # Chromium over its DevTools pipe and headless Firefox over WebDriver BiDi
+  # (no driver needed for either); the page names DejaVu fonts, so
+  # screenshots look the same on every machine.
+  python3 chromium firefox-esr fonts-dejavu-core
 )
 
 missing=()

@@ -129,7 +129,10 @@ function drawDiffModule(v) {
     prev = [f, n];
     rows.push(diffRow(v.name, f, n, ma && ma.byKey.get(f + ':' + n), mb && mb.byKey.get(f + ':' + n)));
   }
-  for (let i = 0; i < rows.length; i += CHUNK) h += '<div class="chunk">' + rows.slice(i, i + CHUNK).join('') + '</div>';
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const part = rows.slice(i, i + CHUNK);
+    h += chunkOpen(part.length) + part.join('') + '</div>';
+  }
   v.div.innerHTML = h;
 }
 
@@ -221,7 +224,7 @@ function renderChanges(sec) {
       showDiffModule(i);
       const row = S.diffViews[i].div.querySelector(`.row.x[data-f="${d.file}"][data-l="${d.line}"]`);
       if (row) {
-        row.scrollIntoView({ block: 'center' });
+        centerRow(row);
         row.focus({ preventScroll: true });
       }
     },

@@ -20,6 +20,7 @@ function warnings(R) {
   if (o.status) w.push({ level: 'error', text: `The program failed (status ${o.status})${o.message ? ': ' + esc(o.message) : ''}${o.where ? ' at ' + esc(o.where) : ''}. The figures cover what ran until then.` });
   if (R.timer && R.timer.fallback_reason) w.push({ level: 'warn', text: `The timer is not the TSC: ${esc(R.timer.fallback_reason)}.` });
   if (R.timer && R.timer.calibration_spread > 0.01) w.push({ level: 'warn', text: `The timer's calibration rounds spread by ${fmtPct(R.timer.calibration_spread)}.` });
+  for (const x of (R.quality || {}).warnings || []) w.push({ level: 'warn', text: esc(x.charAt(0).toUpperCase() + x.slice(1)) + '.' });
   if (R.sample_every) w.push({ level: 'info', text: `Timings are sampled: about 1 in ${fmtInt(R.sample_every)} executions was timed; counts are exact, totals are estimates.` });
   let preempted = 0;
   for (const b of R.buckets || []) if (b.name === 'preempted') preempted = b.total_ns || 0;
@@ -58,7 +59,7 @@ function renderOverview(sec) {
     parts.push(factSection('Timer', kv([
       ['timer', esc(tm.name) + (tm.tsc ? ' (TSC)' : '')],
       ['rate', `${(+tm.ticks_per_ns).toFixed(4)} ticks/ns`],
-      ['resolution', `one read ${(+tm.read_min_ns).toFixed(1)} ns min (${tm.read_min_ticks} ticks), ${(+tm.read_median_ns).toFixed(1)} ns median`],
+      ['one read', `${(+tm.read_min_ns).toFixed(1)} ns min (${tm.read_min_ticks} ticks), ${(+tm.read_median_ns).toFixed(1)} ns median`],
       ['calibration', tm.calibration_rounds ? `${tm.calibration_rounds} rounds in ${(+tm.calibration_ms).toFixed(0)} ms, spread ${fmtPct(tm.calibration_spread)}` : 'none'],
       ['no TSC because', esc(tm.fallback_reason || '')],
     ])));
@@ -76,6 +77,7 @@ function renderOverview(sec) {
     }
     parts.push(factSection('Base', kv(pairs)));
   }
+  if (R.quality) parts.push(factSection('Error bars', kv(errorBars(R.quality))));
   const tot = [['instructions', fmtInt(t.instructions)]];
   if (!S.counts) {
     tot.push(['attributed', fmtNs(t.attributed_ns)], ['in instructions', fmtNs(t.instruction_ns)], ['outside instructions', fmtNs(t.outside_ns)],
@@ -114,6 +116,28 @@ function renderOverview(sec) {
   }
   const wl = sec.querySelector('#where-link');
   if (wl && m) wl.onclick = () => goToWhere(m[1], +m[2]);
+}
+
+// The report's statement of its own accuracy (cost_quality.h).
+function errorBars(q) {
+  const r = q.resolution || {};
+  const a = q.accuracy || {};
+  const pairs = [
+    ['timer resolution', r.stepped
+      ? `steps of ${(+r.step_ticks).toFixed(1)} ticks (${fmtNs(r.step_ns)}): of ${fmtInt(r.samples)} reads repeated until the value changed, ${fmtPct(r.step_share)} moved one step` +
+        (r.artefact_share > 0 ? `, ${fmtPct(r.artefact_share)} at most ${r.artefact_ticks} tick (an artefact of the clock, never a base)` : '')
+      : '1 tick: the counter moves by every tick'],
+    ['commonest changes', (r.common || []).map((c) => `${fmtInt(c.ticks)} ticks ${fmtPct(c.share)}`).join(', ')],
+    ['base per instruction', `${(+q.base_ns).toFixed(2)} ns on average (${(+q.base_min_ns).toFixed(2)}\u2013${(+q.base_max_ns).toFixed(2)} ns by instruction), \u00b1 ${(+q.base_spread_ns).toFixed(2)} ns`],
+    ['below one timer step', `${fmtPct(q.below_resolution)} of the executed instructions`],
+    ['accuracy estimate', a.estimated
+      ? `the program\u2019s own time ${fmtNs(q.own_ns)} within <b>\u00b1 ${fmtPct(a.share)}</b>: the base\u2019s calibration ${fmtPct(a.calibration)}, the streams\u2019 misfit ${fmtPct(a.model)}, sampling ${fmtPct(a.sampling)}, host preemption left inside ${fmtPct(a.host)}`
+      : 'none for this base (it rests on empty measurements alone; --base stream calibrates on real instructions)'],
+    ['host', `${fmtPct(q.host_share)} of the run\u2019s wall time preempted`],
+  ];
+  const rel = q.reliability;
+  if (rel) pairs.push(['reliability', `${rel.runs} runs: the hottest line varies by ${fmtPct(rel.hottest_cv)}; ${fmtInt(rel.unreproducible_lines)} of ${fmtInt(rel.timed_lines)} lines vary by more than ${fmtPct(rel.tolerance_cv)} at ${rel.confidence}% confidence (marked !)`]);
+  return pairs;
 }
 
 // "file:line" of the failure: the module whose source file that is.

@@ -73,6 +73,7 @@ function bootReport() {
   indexReport(R);
   renderSummary(R);
   addView('source', 'Source', renderSourceView);
+  if (R.memory) addView('memory', 'Memory', renderMemory);
   addView('overview', 'Run and accuracy', renderOverview);
   addView('functions', 'Functions', renderFunctions);
   addView('ops', 'Opcodes', renderOps);
@@ -161,7 +162,10 @@ function renderSummary(R) {
     parts.push(`<span>attributed <b>${fmtNs(t.attributed_ns)}</b></span>`);
     if (t.wall_ns) parts.push(`<span>wall <b>${fmtNs(t.wall_ns)}</b></span>`);
     if (R.base) parts.push(`<span>base <b>${esc(R.base.policy)}</b> ${fmtNs(R.base.ns)}</span>`);
+    const q = R.quality;
+    if (q && q.accuracy && q.accuracy.estimated) parts.push(`<span>own time within <b>\u00b1${fmtPct(q.accuracy.share)}</b> (estimate)</span>`);
   }
+  if (R.memory) parts.push(`<span>allocated <b>${fmtBytes(R.memory.total.bytes)}</b> in ${fmtInt(R.memory.total.allocs)} objects</span>`);
   const w = warnings(R).filter((x) => x.level !== 'info').length;
   if (w) parts.push(`<button class="link" id="warn-link"><span class="badge note">${w} warning${w > 1 ? 's' : ''}</span></button>`);
   s.innerHTML = parts.join('');

@@ -36,7 +36,7 @@ function renderSourceView(sec) {
   lead.innerHTML = heatLegend();
   sec.appendChild(lead);
   const tabs = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Modules and files' });
-  const box = el('div', { class: 'src' + (S.counts ? ' count' : '') });
+  const box = el('div', { class: 'src' + (S.counts ? ' count' : '') + (R.memory ? ' mem' : '') });
   sec.appendChild(tabs);
   sec.appendChild(box);
   S.fileViews = files.map((fv, i) => {
@@ -77,6 +77,7 @@ function showFile(i) {
 }
 
 function gutterHead() {
+  if (S.report.memory) return '<div class="gh"><span>line</span><span>instructions</span><span>share</span><span>allocated</span><span>source</span></div>';
   return S.counts
     ? '<div class="gh"><span>line</span><span>instructions</span><span>share</span><span>source</span></div>'
     : '<div class="gh"><span>line</span><span>instructions</span><span>time</span><span>share</span><span>source</span></div>';
@@ -85,8 +86,9 @@ function gutterHead() {
 // One row: its number, gutter and text; an executed line can be opened.
 function rowHtml(fv, n, l, text) {
   const m = fv.m;
+  const mem = !!S.report.memory;
   if (!l) {
-    return `<div class="row"><span class="n">${n}</span><span class="g"></span>${S.counts ? '' : '<span class="g"></span>'}<span class="g"></span><code>${esc(text)}</code></div>`;
+    return `<div class="row"><span class="n">${n}</span><span class="g"></span>${S.counts && !mem ? '' : '<span class="g"></span>'}<span class="g"></span><code>${esc(text)}</code></div>`;
   }
   const v = lineValue(l);
   const share = S.denom > 0 ? v / S.denom : 0;
@@ -94,9 +96,11 @@ function rowHtml(fv, n, l, text) {
   const heat = executed ? 'h' + heatLevel(share) : '';
   const attrs = executed ? ` tabindex="0" role="button" aria-expanded="false" data-m="${m.index}" data-f="${l.file}" data-l="${l.line}"` : '';
   const cells = S.counts
-    ? `<span class="g c-count">${fmtInt(l.instructions)}</span><span class="g">${executed ? fmtPct(share) : ''}</span>`
+    ? `<span class="g c-count">${fmtInt(l.instructions)}</span><span class="g">${executed ? fmtPct(share) : ''}</span>` + (mem ? `<span class="g">${l.mem ? fmtBytes(l.mem.bytes) : ''}</span>` : '')
     : `<span class="g c-count">${fmtInt(l.instructions)}</span><span class="g">${executed ? fmtNs(l.total_ns) : ''}</span><span class="g">${executed ? fmtPct(share) : ''}</span>`;
-  return `<div class="row ${executed ? 'x' : 'c'}"${attrs}><span class="n">${n}</span>${cells}<code class="${heat}">${esc(text)}</code></div>`;
+  // A line not reproducible from run to run (--repeat) is marked '!'.
+  const mark = l.reproducible === false ? '<b class="unrep" title="not reproducible from run to run">!</b>' : '';
+  return `<div class="row ${executed ? 'x' : 'c'}"${attrs}><span class="n">${mark}${n}</span>${cells}<code class="${heat}">${esc(text)}</code></div>`;
 }
 
 // The first rows at once, the rest a few blocks at a time after, so a
@@ -135,12 +139,16 @@ function appendChunks(fv, n) {
   let h = '';
   for (; n > 0 && fv.next < fv.items.length; n--) {
     const end = Math.min(fv.items.length, fv.next + CHUNK);
-    h += '<div class="chunk">';
+    h += chunkOpen(end - fv.next);
     for (let i = fv.next; i < end; i++) h += rowHtml(fv, ...fv.items[i]);
     h += '</div>';
     fv.next = end;
   }
   if (h) fv.div.insertAdjacentHTML('beforeend', h);
+}
+
+function chunkOpen(rows) {
+  return `<div class="chunk" style="--rows:${rows}">`;
 }
 
 function finishFile(fv) {
@@ -194,7 +202,7 @@ function toggleBelow(row, make) {
 }
 
 const OP_KNOWN = ['op', 'pc', 'count', 'timed', 'sampled', 'total_ns', 'mean_ns', 'min_ns', 'max_ns', 'std_ns', 'median_ns', 'p99_ns'];
-const LINE_KNOWN = ['file', 'line', 'text', 'instructions', 'total_ns', 'run_ns', 'ops', 'module'];
+const LINE_KNOWN = ['file', 'line', 'text', 'instructions', 'total_ns', 'run_ns', 'ops', 'module', 'run_cv', 'reproducible', 'mem'];
 
 // A line's instructions: op, pc, count, mean, min, max, std, median, p99
 // (what else the report has per instruction follows as further columns).
@@ -204,6 +212,8 @@ function opsTable(l) {
   let cap = `${esc(l.module.name)} line ${l.line}: ${fmtInt(l.instructions)} instructions executed`;
   if (!S.counts) cap += `, ${fmtNs(l.total_ns)}`;
   if (l.run_ns && l.run_ns.length > 1) cap += '; ' + runSpread(l.run_ns);
+  if (l.reproducible === false) cap += '; <b>not reproducible</b> from run to run at the chosen confidence';
+  if (l.mem) cap += '; allocated ' + memSummary(l.mem);
   for (const k of Object.keys(l)) if (!LINE_KNOWN.includes(k)) cap += `; ${esc(k)} ${genericHtml(l[k])}`;
   wrap.appendChild(el('div', { class: 'cap' }, cap));
   const extra = [];
@@ -247,11 +257,19 @@ function goToLine(mi, file, line, open) {
   const row = S.fileViews[i].div.querySelector(`.row.x[data-l="${line}"][data-f="${file}"]`);
   if (!row) return;
   if (open && row.getAttribute('aria-expanded') !== 'true') toggleOps(row);
-  row.scrollIntoView({ block: 'center' });
+  centerRow(row);
   row.focus({ preventScroll: true });
   row.classList.remove('flash');
   void row.offsetWidth;
   row.classList.add('flash');
+}
+
+// Scrolls the page to put the row in the middle of the window. Firefox's
+// scrollIntoView does nothing for a row of a view just shown, while the
+// row's box (laid out on demand) is right in every browser.
+function centerRow(row) {
+  const r = row.getBoundingClientRect();
+  window.scrollTo(0, window.scrollY + r.top - (window.innerHeight - r.height) / 2);
 }
 
 // The line holding a pc's instruction, or the first executed one after it

@@ -145,7 +145,7 @@ function barChart(items, counts) {
 }
 
 const REPORT_KNOWN = ['schema', 'program', 'mode', 'runs', 'sample_every', 'total_instructions', 'timer_read_ns', 'timer', 'base',
-  'environment', 'accuracy', 'totals', 'modules', 'ops', 'buckets', 'builtins', 'refcount_frees', 'profile'];
+  'environment', 'accuracy', 'totals', 'modules', 'ops', 'buckets', 'builtins', 'refcount_frees', 'profile', 'quality', 'memory'];
 const MODULE_KNOWN = ['name', 'source_files', 'lines', 'functions', 'call_sites', 'index', 'byKey', 'pcs'];
 
 // Sections of the report no view knows (a later cost's additions).

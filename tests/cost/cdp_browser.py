@@ -10,16 +10,16 @@ with Python's standard library only: no driver, no websocket, no network.
         page.console_errors()        # console errors, exceptions, refused requests
 """
 
-import base64
 import fcntl
 import json
 import os
-import queue
 import shutil
 import subprocess
 import tempfile
 import threading
 import time
+
+from browser_link import Clicks, Link, ProtocolError, save_base64
 
 # The flags this machine needs (no sandbox in a container, no GPU, nothing
 # fetched in the background), and a fresh profile per start.
@@ -44,12 +44,9 @@ def _move_above(fd, low):
     return high
 
 
-class ProtocolError(Exception):
-    pass
-
-
-class Browser:
+class Browser(Link):
     def __init__(self, exe):
+        super().__init__()
         self.profile = tempfile.mkdtemp(prefix="cost-html-chromium-")
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
@@ -63,10 +60,6 @@ class Browser:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
-        self._next_id = 0
-        self._replies = {}
-        self._events = queue.Queue()
-        self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -83,50 +76,24 @@ class Browser:
             except OSError:
                 chunk = b""
             if not chunk:
-                with self._cond:
-                    self._replies[None] = True  # the browser is gone
-                    self._cond.notify_all()
+                self._closed()
                 return
             buf += chunk
             while b"\0" in buf:
                 raw, buf = buf.split(b"\0", 1)
-                msg = json.loads(raw)
-                if "id" in msg:
-                    with self._cond:
-                        self._replies[msg["id"]] = msg
-                        self._cond.notify_all()
-                else:
-                    self._events.put(msg)
+                self._deliver(json.loads(raw))
 
     def send(self, method, params=None, session=None, timeout=60):
-        with self._cond:
-            self._next_id += 1
-            mid = self._next_id
-        msg = {"id": mid, "method": method, "params": params or {}}
-        if session:
-            msg["sessionId"] = session
-        os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
-        deadline = time.time() + timeout
-        with self._cond:
-            while mid not in self._replies:
-                if None in self._replies:
-                    raise ProtocolError(f"{method}: the browser exited")
-                left = deadline - time.time()
-                if left <= 0:
-                    raise ProtocolError(f"{method}: no reply in {timeout} s")
-                self._cond.wait(left)
-            reply = self._replies.pop(mid)
+        def write(mid):
+            msg = {"id": mid, "method": method, "params": params or {}}
+            if session:
+                msg["sessionId"] = session
+            os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
+
+        reply = self._call(method, write, timeout)
         if "error" in reply:
             raise ProtocolError(f"{method}: {reply['error']}")
         return reply.get("result", {})
-
-    def events(self):
-        out = []
-        while True:
-            try:
-                out.append(self._events.get_nowait())
-            except queue.Empty:
-                return out
 
     def new_page(self, width, height):
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -153,7 +120,7 @@ class Browser:
         self.close()
 
 
-class Page:
+class Page(Clicks):
     def __init__(self, browser, session, width, height):
         self.b = browser
         self.s = session
@@ -212,17 +179,6 @@ class Page:
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
 
-    def click(self, selector):
-        """A real mouse click in the middle of the first element matching
-        `selector`, scrolled into view; False when there is none."""
-        box = self.eval(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
-            if (!e) return null; e.scrollIntoView({{block: 'center'}});
-            const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
-        if not box:
-            return False
-        self.click_at(box[0], box[1])
-        return True
-
     def key(self, key, code, keycode):
         for kind in ("rawKeyDown", "keyUp"):
             self.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
@@ -233,13 +189,11 @@ class Page:
         if full:
             params["captureBeyondViewport"] = True
         data = self.send("Page.captureScreenshot", params)["data"]
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
+        save_base64(path, data)
 
     def pdf(self, path):
         data = self.send("Page.printToPDF", {"printBackground": True}, timeout=120)["data"]
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
+        save_base64(path, data)
 
     def console_errors(self):
         self._drain()

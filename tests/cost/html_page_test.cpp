@@ -3,8 +3,9 @@
 // program's of 10,000 lines and 200,000 pcs) well formed for Python's
 // html.parser; then the pages in headless Chromium: no console error, every
 // executed line shown with its count, a click and an Enter open the right
-// instruction table, every view draws. Screenshots, a printed PDF and the
-// largest page's load time go to build/html-report/ (CI keeps them).
+// instruction table, every view draws; the same in headless Firefox.
+// Screenshots, a printed PDF and the largest page's load time go to
+// build/html-report/ (CI keeps them).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +34,8 @@ void run_stage(const std::string& stage) {
 TEST(HtmlPages, EverySampleAndALargeProgramAreWellFormed) { run_stage("parse"); }
 
 TEST(HtmlPages, InHeadlessChromium) { run_stage("browser"); }
+
+TEST(HtmlPages, InHeadlessFirefox) { run_stage("firefox"); }
 
 }  // namespace
 }  // namespace dis::cost

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cost --format html, end to end (issue 40).
 
-  html_report_check.py --bin BUILD/bin --source REPO --out DIR --stage parse|browser
+  html_report_check.py --bin BUILD/bin --source REPO --out DIR --stage parse|browser|firefox
 
 parse: every sample (samples/*.b, samples/bench/*.b), --count, --repeat,
   --sample and --accuracy variants, a failing program, a --diff and a
@@ -12,6 +12,9 @@ browser: headless Chromium (cdp_browser.py) loads pages from file URLs:
   no console error, every executed line shown with its count, a click and an
   Enter on a line open that line's instruction table, every view draws;
   screenshots, a printed PDF and the large page's load time go to DIR.
+firefox: the same pages and checks (the print ones aside) in headless
+  Firefox over WebDriver BiDi (bidi_browser.py); its screenshots go beside
+  Chromium's, DIR/../browser/screenshots/firefox-*.png.
 Exit status: 0 passed, 1 failed, 77 skipped (the reason on stdout).
 """
 
@@ -114,8 +117,20 @@ def decode_rows(schema, rows):
             for row in rows]
 
 
+_parsed = {}
+
+
 def check_page(path):
-    """Parses the page; returns its data document (decoded)."""
+    """Parses the page; returns its data document (decoded), parsed once
+    per version of the file (the large page takes seconds)."""
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    if key not in _parsed:
+        _parsed[key] = _check_page(path)
+    return _parsed[key]
+
+
+def _check_page(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     p = PageChecker()
@@ -361,13 +376,9 @@ def later_section_page(path, out):
     return out
 
 
-def stage_browser(run):
-    from cdp_browser import Browser, find_chromium
-    if not find_chromium():
-        print("skipped: no chromium on this machine (scripts/setup.sh installs Debian's)")
-        return SKIP
-    shots = os.path.join(run.out, "screenshots")
-    os.makedirs(shots, exist_ok=True)
+def browser_pages(run, large_flags=()):
+    """The pages both browsers load: [(name, path, views to screenshot)],
+    the --diff page, the large page (run with large_flags)."""
     # The paper's loop (BASE), and bintrees at depth 12.
     base = run.cost("base", ["-f", run.sample("samples/paper/costbase.b")])
     bintrees = run.cost("bintrees", ["-f", run.sample("samples/bench/bintrees.b"), "12"])
@@ -378,7 +389,36 @@ def stage_browser(run):
     a = run.json_report("diff-a", ["--repeat", "3", "-f", bench_fib, "15"])
     b = run.json_report("diff-b", ["--repeat", "3", "-f", bench_fib, "16"])
     diff, _ = run.diff("diff", a, b)
-    large = run.cost("large", ["-f", run.large_program()])
+    large = run.cost("large", list(large_flags) + ["-f", run.large_program()])
+    return pages, diff, large
+
+
+def browse_diff(page, diff, shots, name):
+    """The diff: a changed line marked, both runs' tables on a click, the
+    other views drawn without an error; a screenshot of the side by side."""
+    data = check_page(diff)
+    page.load("file://" + os.path.abspath(diff))
+    changed = next(d for d in data["lines"] if d["in"] == "both" and d["a_instructions"] != d["b_instructions"])
+    sel = f'#view-side .row.x[data-module="{changed["module"]}"][data-f="{changed["file"]}"][data-l="{changed["line"]}"]'
+    check(page.eval(f"document.querySelector({json.dumps(sel)}).classList.contains('cnt')"), f"{name}: a changed line not marked")
+    check(page.click(sel + " > code"), f"{name}: no row to click")
+    check(page.eval(f"document.querySelectorAll({json.dumps(sel)} + ' + .opsbox table').length") == 2, f"{name}: not both tables")
+    page.screenshot(os.path.join(shots, f"{name}-side.png"))
+    for v in ("changes", "runs"):
+        check(page.click(f"#tab-{v}"), f"{name}: no tab {v}")
+    errors = [e for e in page.console_errors() if e[0] in ("exception", "console.error", "request")]
+    check(not errors, f"{name}: {errors[:5]}")
+
+
+def stage_browser(run):
+    from cdp_browser import Browser, find_chromium
+    if not find_chromium():
+        print("skipped: no chromium on this machine (scripts/setup.sh installs Debian's)")
+        return SKIP
+    shots = os.path.join(run.out, "screenshots")
+    os.makedirs(shots, exist_ok=True)
+    pages, diff, large = browser_pages(run)
+    base = pages[0][1]
     with Browser.start() as br:
         page = br.new_page(1400, 900)
         for name, path, views in pages:
@@ -403,19 +443,7 @@ def stage_browser(run):
         check("memory" in text and "allocated_bytes" in text and "4,096" in text and "Fib" in text,
               f"later: the section is not shown: {text[:200]}")
         check(not [e for e in page.console_errors() if e[0] in ("exception", "console.error")], "later: errors")
-        # The diff: both runs' tables on a click; a screenshot of the side by side.
-        data = check_page(diff)
-        page.load("file://" + os.path.abspath(diff))
-        changed = next(d for d in data["lines"] if d["in"] == "both" and d["a_instructions"] != d["b_instructions"])
-        sel = f'#view-side .row.x[data-module="{changed["module"]}"][data-f="{changed["file"]}"][data-l="{changed["line"]}"]'
-        check(page.eval(f"document.querySelector({json.dumps(sel)}).classList.contains('cnt')"), "diff: a changed line not marked")
-        check(page.click(sel + " > code"), "diff: no row to click")
-        check(page.eval(f"document.querySelectorAll({json.dumps(sel)} + ' + .opsbox table').length") == 2, "diff: not both tables")
-        page.screenshot(os.path.join(shots, "diff-side.png"))
-        for v in ("changes", "runs"):
-            page.click(f"#tab-{v}")
-        errors = [e for e in page.console_errors() if e[0] in ("exception", "console.error", "request")]
-        check(not errors, f"diff: {errors[:5]}")
+        browse_diff(page, diff, shots, "diff")
         # The largest page: load time, median of three loads.
         times = []
         for _ in range(3):
@@ -425,6 +453,7 @@ def stage_browser(run):
         times.sort()
         ms, boot, frame = times[1]
         browse_report(page, large, shots, "large")
+        check_jump(page, large, "large")
         data = check_page(large)
         pcs = sum(len(l.get("ops", [])) for m in data["report"]["modules"] for l in m["lines"])
         size = os.path.getsize(large)
@@ -434,19 +463,64 @@ def stage_browser(run):
     return 0
 
 
+def check_jump(page, path, name):
+    """goToLine to a line just past a chunk boundary of the large page lands
+    it in view once the chunks around it are laid out (skipped chunks'
+    stand-in heights once moved it off screen in Firefox)."""
+    r = check_page(path)["report"]
+    mi, m = next((i, m) for i, m in enumerate(r["modules"]) if len(m["lines"]) > 3000)
+    l = next(l for l in m["lines"] if l["line"] > 3005 and l.get("instructions", 0) > 0)
+    page.eval(f"goToLine({mi}, {l['file']}, {l['line']}, false)")
+    top, bottom, height = page.eval(f"""new Promise(done => setTimeout(() => {{
+        const r = document.querySelector({json.dumps(row_selector(mi, l['file'], l['line']))}).getBoundingClientRect();
+        done([r.top, r.bottom, innerHeight]); }}, 500))""")
+    check(0 <= top and bottom <= height, f"{name}: line {l['line']} at {top:.0f}..{bottom:.0f} after goToLine, not in 0..{height}")
+
+
+def stage_firefox(run):
+    """The essentials again in headless Firefox (bidi_browser.py): no error,
+    every executed line with its count, clicks and Enter open the right
+    tables, every view draws, the diff's tables, the large page."""
+    from bidi_browser import Browser, find_firefox
+    if not find_firefox():
+        print("skipped: no firefox-esr on this machine (scripts/setup.sh installs Debian's)")
+        return SKIP
+    # Beside Chromium's, so CI keeps both browsers' pictures in one place.
+    shots = os.path.join(run.out, "..", "browser", "screenshots")
+    os.makedirs(shots, exist_ok=True)
+    # The large page counted, not timed: half the run, the same rows to lay out.
+    pages, diff, large = browser_pages(run, ["--count"])
+    with Browser.start() as br:
+        page = br.new_page(1400, 900)
+        for name, path, views in pages:
+            browse_report(page, path, shots, "firefox-" + name, views)
+        page.load("file://" + os.path.abspath(pages[0][1]))
+        page.pdf(os.path.join(run.out, "base.pdf"))
+        with open(os.path.join(run.out, "base.pdf"), "rb") as f:
+            check(f.read(5) == b"%PDF-", "firefox base.pdf: not a PDF")
+        browse_diff(page, diff, shots, "firefox-diff")
+        ms = browse_report(page, large, None, "firefox-large")
+        boot = page.eval("S.loadMs")
+        check_jump(page, large, "firefox-large")
+        version = br.version
+    print(f"firefox: {version}: {len(pages) + 2} pages checked, the large one ready {ms:.0f} ms after navigation "
+          f"(script {boot:.0f} ms); screenshots in {os.path.normpath(shots)}/firefox-*.png")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--stage", choices=("parse", "browser"), required=True)
+    ap.add_argument("--stage", choices=("parse", "browser", "firefox"), required=True)
     args = ap.parse_args()
     run = Runner(args)
     try:
         if args.stage == "parse":
             stage_parse(run)
             return 0
-        return stage_browser(run)
+        return stage_browser(run) if args.stage == "browser" else stage_firefox(run)
     except Failure as e:
         print("FAILED:", e)
         return 1

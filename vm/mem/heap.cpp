@@ -174,14 +174,20 @@ Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   init_block(b, block, type, mutator_colour);
   std::memset(cage_.at(b + kBlockHeader), 0, block - kBlockHeader - kRedZone);
   count_alloc(stats_, block);
-  if (alloc_hook_) alloc_hook_(alloc_ctx_, b + kBlockHeader);
+  if (watched_) [[unlikely]]
+    after_alloc(b + kBlockHeader);
   return b + kBlockHeader;
+}
+
+void Heap::after_alloc(Ptr p) {
+  if (block_observer_) block_observer_->allocated(p, *header(p));
+  if (alloc_hook_) alloc_hook_(alloc_ctx_, p);
 }
 
 Ptr Heap::new_object(std::uint32_t type) {
   const TypeInfo& t = types_[type];
   const std::uint32_t block = ((t.size + kBlockHeader + 7) & ~7u) + kRedZone;
-  if (!(t.flags & kSmallRecord) || alloc_hook_ || stats_.bytes_live + block > limit_) [[unlikely]] {
+  if (!(t.flags & kSmallRecord) || watched_ || stats_.bytes_live + block > limit_) [[unlikely]] {
     Ptr p = alloc(type, t.size);
     init_record(cage_.at(p), type);
     return p;
@@ -369,6 +375,8 @@ void Heap::collect(Ptr p) {
     if (hooks_ && k == TypeKind::Channel) hooks_->free_channel(ld<std::uint32_t>(cage_.at(p)));
     if (hooks_ && k == TypeKind::Module) hooks_->free_module(ld<std::uint32_t>(cage_.at(p)));
     stats_.freed_collector++;
+    if (block_observer_) [[unlikely]]
+      block_observer_->freed(p, *h, true);
     finalize(p);
     free_block(p);
     return;
@@ -469,6 +477,8 @@ void Heap::run_destroy(bool observed) {
       finalize(q);
     }
     ++(h->spare == kCollected ? stats_.freed_collector : stats_.freed_refcount);
+    if (block_observer_) [[unlikely]]
+      block_observer_->freed(q, *h, h->spare == kCollected);
     free_block(q);
     ++freed;
   }

@@ -172,6 +172,18 @@ struct FreeObserver {
   virtual void free_end(std::uint64_t blocks) = 0;
 };
 
+// Told of every heap object allocated and freed (cost --mem attributes
+// them to instructions): after an allocation, and before a block is freed
+// by reference counting or by the collector (a block the collector cut and
+// whose count then reached zero is the collector's, as HeapStats counts
+// it). Stack chunks are no heap objects and are not told. Must not touch
+// the Dis heap.
+struct BlockObserver {
+  virtual ~BlockObserver() = default;
+  virtual void allocated(Ptr p, const BlockHeader& h) = 0;
+  virtual void freed(Ptr p, const BlockHeader& h, bool by_collector) = 0;
+};
+
 class Heap {
  public:
   explicit Heap(Cage& cage, std::uint64_t limit);
@@ -308,6 +320,11 @@ class Heap {
   void set_alloc_hook(void (*fn)(void*, Ptr), void* ctx) {
     alloc_hook_ = fn;
     alloc_ctx_ = ctx;
+    watched_ = alloc_hook_ || block_observer_;
+  }
+  void set_block_observer(BlockObserver* o) {
+    block_observer_ = o;
+    watched_ = alloc_hook_ || block_observer_;
   }
   void set_free_observer(FreeObserver* o) { free_observer_ = o; }
 
@@ -358,6 +375,11 @@ class Heap {
   bool refcounting_ = true;
   void (*alloc_hook_)(void*, Ptr) = nullptr;
   void* alloc_ctx_ = nullptr;
+  BlockObserver* block_observer_ = nullptr;
+  // An allocation hook or a block observer is set: allocations take the
+  // slow path and call after_alloc (one flag, as the hook alone was).
+  bool watched_ = false;
+  void after_alloc(Ptr p);
   FreeObserver* free_observer_ = nullptr;
 };
 
