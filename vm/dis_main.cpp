@@ -4,6 +4,7 @@
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
 #include "compiler.h"
 #include "diag.h"
@@ -72,5 +73,10 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Loading or compiling the program ran out of host memory.
+    std::cout.flush();
+    std::cerr << "dis: out of memory\n";
+    return 1;
   }
 }

@@ -190,8 +190,8 @@ void Kprocs::run_head_slice() {
   Runtime& vm = vm_;
   std::uint32_t id = vm.runq.front();
   vm.runq.pop_front();
+  if (!vm.progs[id] || vm.progs[id]->state != ProgState::Ready) return;
   Prog& p = *vm.progs[id];
-  if (p.state != ProgState::Ready) return;
   std::uint32_t budget = kQuantum;
   if (vm.opts.max_instructions) {
     std::uint64_t remain = vm.opts.max_instructions > vm.stats.instructions
@@ -214,6 +214,10 @@ void Kprocs::run_head_slice() {
     vm.end_prog(p);
   if (vm.on_quantum_end) vm.on_quantum_end();
   vm.gc->quantum_end();
+  if (vm.collect_now) [[unlikely]] {
+    vm.collect_now = false;
+    vm.gc->full_collect();
+  }
 }
 
 // Nothing is ready: end the program, or collect and wait for a sleeper or a
@@ -224,7 +228,8 @@ void Kprocs::idle(Kproc& self) {
   Prog* first = nullptr;
   if (!vm.halted)
     for (auto& pp : vm.progs)
-      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
+      if (pp && pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake))
+        first = pp.get();
   bool awaited = false;
   {
     auto lk = lock();
@@ -259,7 +264,7 @@ void Kprocs::idle(Kproc& self) {
   }
   const auto now = clock::now();
   for (auto& pp : vm.progs)
-    if (pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
+    if (pp && pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
 }
 
 Kprocs::Kproc* Kprocs::release(Prog& p) {

@@ -80,8 +80,8 @@ void Runtime::visit_roots(RootVisitor& v) {
     return ml < modlinks.size() && modlinks[ml] && modlinks[ml]->live ? modlinks[ml]->obj : H;
   };
   for (auto& pp : progs) {
+    if (!pp || pp->state == ProgState::Done) continue;
     Prog& p = *pp;
-    if (p.state == ProgState::Done) continue;
     v.thread(p.id, module_obj(p.ml));
     for (std::size_t i = 0; i < p.frames.size(); ++i) {
       const Frame& fr = p.frames[i];
