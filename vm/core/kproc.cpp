@@ -227,9 +227,8 @@ void Kprocs::idle(Kproc& self) {
   Runtime& vm = vm_;
   Prog* first = nullptr;
   if (!vm.halted)
-    for (auto& pp : vm.progs)
-      if (pp && pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake))
-        first = pp.get();
+    for (Prog* pp : vm.live)
+      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp;
   bool awaited = false;
   {
     auto lk = lock();
@@ -263,8 +262,8 @@ void Kprocs::idle(Kproc& self) {
       self.cv.wait(lk, wanted);
   }
   const auto now = clock::now();
-  for (auto& pp : vm.progs)
-    if (pp && pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
+  for (Prog* pp : vm.live)
+    if (pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
 }
 
 Kprocs::Kproc* Kprocs::release(Prog& p) {

@@ -92,7 +92,8 @@ struct Prog {
   std::int32_t pc = 0;
   std::uint32_t ml = 0;
   std::vector<Frame> frames;
-  std::int32_t cur = -1;  // current frame index
+  std::int32_t cur = -1;         // current frame index
+  std::uint32_t live_index = 0;  // in Runtime::live
   std::vector<StackChunk> chunks;
   std::uint32_t chunk_cur = 0;
   Ptr sp = H;                   // next free byte in chunks[chunk_cur]
@@ -156,6 +157,9 @@ class Runtime : public HeapHooks {
   std::map<std::string, std::unique_ptr<Program>> programs;  // by path
   std::vector<std::unique_ptr<Modlink>> modlinks;
   std::vector<std::unique_ptr<Prog>> progs;  // index = id; null once ended
+  // The threads not yet ended, in no order: what the collector's roots and
+  // the idle scheduler walk, however many threads ran before.
+  std::vector<Prog*> live;
   std::deque<std::uint32_t> runq;
   bool any_broken = false;  // some thread died of an uncaught exception
   std::string first_error;  // the first such exception's message

@@ -32,8 +32,12 @@ Prog& Runtime::new_prog(std::uint32_t ml) {
   auto p = std::make_unique<Prog>();
   p->id = static_cast<std::uint32_t>(progs.size());
   p->ml = ml;
+  // Grown first (geometrically), so the push below cannot fail.
+  if (live.size() == live.capacity()) live.reserve(2 * live.size() + 16);
   progs.push_back(std::move(p));
   Prog& np = *progs.back();
+  np.live_index = static_cast<std::uint32_t>(live.size());
+  live.push_back(&np);
   heap.incref(modlink(ml).obj);
   return np;
 }
@@ -92,6 +96,9 @@ void Runtime::end_prog(Prog& p) {
   p.state = ProgState::Done;
   if (p.ml < modlinks.size() && modlinks[p.ml] && modlinks[p.ml]->live)
     heap.decref(modlink(p.ml).obj);
+  live[p.live_index] = live.back();
+  live[p.live_index]->live_index = p.live_index;
+  live.pop_back();
   // A channel's waiters name it by id: they find no thread (first_valid).
   if (!p.is_init) progs[p.id].reset();
 }
