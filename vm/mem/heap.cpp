@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "fault_injection.h"
+
 // In sanitizer builds free blocks are poisoned, so AddressSanitizer reports a
 // use after free inside our allocator. The shadow outlives the mapping: a
 // later cage mapped at the same address would inherit stale poison, so the
@@ -167,7 +169,8 @@ BlockHeader* Heap::init_block(Ptr b, std::uint32_t block, std::uint32_t type, st
 Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   std::uint64_t block64 =
       ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
-  if (block64 > 0xF0000000u || !fits(block64)) raise_error(kOutOfMemory);
+  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
+    raise_error(kOutOfMemory);
   auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, type, mutator_colour);
@@ -186,7 +189,8 @@ void Heap::after_alloc(Ptr p) {
 Ptr Heap::new_object(std::uint32_t type) {
   const TypeInfo& t = types_[type];
   const std::uint32_t block = ((t.size + kBlockHeader + 7) & ~7u) + kRedZone;
-  if (!(t.flags & kSmallRecord) || watched_ || !fits(block)) [[unlikely]] {
+  // With fault injection every allocation goes through alloc(), which counts.
+  if (!(t.flags & kSmallRecord) || watched_ || fault::kEnabled || !fits(block)) [[unlikely]] {
     Ptr p = alloc(type, t.size);
     init_record(cage_.at(p), type);
     return p;
@@ -207,7 +211,8 @@ Ptr Heap::new_object(std::uint32_t type) {
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
   const std::uint64_t block64 =
       ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
-  if (block64 > 0xF0000000u || !fits(block64)) raise_error(kOutOfMemory);
+  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
+    raise_error(kOutOfMemory);
   const auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, kTypeStack, 0);
