@@ -54,7 +54,7 @@ struct Frame {
   Ptr fp = H;
   std::uint32_t type = kTypeNone;
   std::uint32_t size = 0;
-  // Stack chunks are at least 64 KiB in a 4 GiB cage: their index fits.
+  // A thread's chunk count is bounded (next_chunk): their index fits.
   std::uint16_t chunk = 0;
   // kMcalled, kChunkCheck and kOutermost: a return from this frame takes
   // the slow path.

@@ -70,6 +70,8 @@ void Runtime::next_chunk(Prog& p, std::uint32_t size) {
     p.chunks.resize(next);
   }
   if (next >= p.chunks.size()) {
+    // Frame::chunk is 16 bits; the cage would be full long before.
+    if (next > 0xFFFF) raise_error("stack overflow");
     const std::uint32_t csize = chunk_size(p, size);
     // Every frame takes at least 32 bytes: with room for as many records as
     // the chunk can hold frames, the push's fast path needs no capacity
