@@ -5,7 +5,8 @@ this VM, each result compared in full with what Inferno prints.
 Suites:
   own      tests/diff/programs/NAME.b, compiled by our limbo and run by our
            dis in a directory that also holds programs/lib/*.b compiled (the
-           modules they load); stdout must equal NAME.expected.
+           modules they load); stdout must equal NAME.expected. NAME.s (Dis
+           assembly, for what our limbo cannot express) runs the same way.
   inferno  ../shared/corpus/difftest (its README): each r_NAME on two paths,
            `ref` (r_NAME.ref.dis, Inferno's compiler's module, on our VM: a
            difference is a VM bug) and `ours` (r_NAME.b through our limbo).
@@ -85,10 +86,13 @@ def own_suite(bindir, work):
                           str(lib)], work)
         if rc != 0:
             results[f"own/lib/{lib.stem}"] = f"refused by limbo: {err.strip()[:300]!r}"
-    for src in sorted((HERE / "programs").glob("*.b")):
+    for src in sorted((HERE / "programs").glob("*.[bs]")):
         exp = src.with_suffix(".expected")
-        results[f"own/{src.stem}"] = compile_and_run(
-            bindir, src, work, exp.read_text() if exp.exists() else "(no .expected file)")
+        expected = exp.read_text() if exp.exists() else "(no .expected file)"
+        if src.suffix == ".s":  # Dis assembly, for what our limbo cannot write yet
+            results[f"own/{src.stem}"] = judge(expected, *run([str(bindir / "dis"), str(src)], work))
+        else:
+            results[f"own/{src.stem}"] = compile_and_run(bindir, src, work, expected)
     return results
 
 
