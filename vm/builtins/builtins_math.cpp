@@ -107,7 +107,15 @@ void m_lgamma(Call& c) {
     st<double>(r + 8, v);
   }
 }
-void m_zero_int(Call& c) { c.ret_int(0); }
+// FPcontrol/FPstatus(r, mask) and their readers (Call::fp_control).
+std::int32_t as_int(std::uint32_t w) { return static_cast<std::int32_t>(w); }
+std::uint32_t as_bits(Call& c, std::uint32_t off) {
+  return static_cast<std::uint32_t>(c.arg_int(off));
+}
+void m_fpcontrol(Call& c) { c.ret_int(as_int(c.fp_control(as_bits(c, 32), as_bits(c, 36)))); }
+void m_fpstatus(Call& c) { c.ret_int(as_int(c.fp_status(as_bits(c, 32), as_bits(c, 36)))); }
+void m_getfpcontrol(Call& c) { c.ret_int(as_int(c.fp_control())); }
+void m_getfpstatus(Call& c) { c.ret_int(as_int(c.fp_status())); }
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -172,10 +180,10 @@ void register_math(VM& vm) {
                      {"realbits64", m_realbits64},
                      {"modf", m_modf},
                      {"lgamma", m_lgamma},
-                     {"getFPcontrol", m_zero_int},
-                     {"getFPstatus", m_zero_int},
-                     {"FPcontrol", m_zero_int},
-                     {"FPstatus", m_zero_int},
+                     {"getFPcontrol", m_getfpcontrol},
+                     {"getFPstatus", m_getfpstatus},
+                     {"FPcontrol", m_fpcontrol},
+                     {"FPstatus", m_fpstatus},
                  });
 }
 

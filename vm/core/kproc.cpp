@@ -206,7 +206,10 @@ void Kprocs::run_head_slice() {
     }
     budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
   }
-  vm.stats.instructions += vm.run_slice(p, budget);
+  {
+    FpRoundScope rounding(p.fp.control);
+    vm.stats.instructions += vm.run_slice(p, budget);
+  }
   vm.stats.slices++;
   if (p.state == ProgState::Ready)
     vm.runq.push_back(id);

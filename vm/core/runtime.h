@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode.h"
+#include "fp_traps.h"
 #include "heap_verify.h"
 #include "kproc.h"
 #include "vm.h"
@@ -111,6 +112,7 @@ struct Prog {
   bool is_init = false;
   bool pending_sleep = false;
   std::int64_t sleep_ms = 0;
+  FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
 };
 
 struct Waiter {

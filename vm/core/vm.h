@@ -125,6 +125,12 @@ class Call {
   void set_error_string(std::string s);
   // The host file a Dis path names (under Options::root when absolute).
   std::string host_path(const std::string& dis_path) const;
+  // The calling thread's floating-point modes in math.m's bits: the control
+  // word (trap enables, rounding) and the sticky status. As Math->FPcontrol
+  // and FPstatus: the bits of `mask` take r's values; returns the old word
+  // (mask 0 only reads it).
+  std::uint32_t fp_control(std::uint32_t r = 0, std::uint32_t mask = 0);
+  std::uint32_t fp_status(std::uint32_t r = 0, std::uint32_t mask = 0);
   // The calling Dis thread's id, from 0 (Sys->pctl's pid is one more).
   std::uint32_t thread_id() const;
   // Dis threads now waiting in blocking builtins, each holding a host thread.
