@@ -36,6 +36,9 @@ std::int32_t fd_of(Call& c, std::uint32_t off);
 Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd);
 
 void set_errstr(Call& c, int error = errno);
+// The same for an operation on the Dis path `path`: a missing file reads as
+// Inferno's "'PATH' file does not exist"; other errors as set_errstr.
+void set_path_errstr(Call& c, const std::string& path, int error = errno);
 
 // The first n bytes of byte array a (n clipped to 0..len), as a host pointer.
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n);

@@ -92,7 +92,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   err->flush();
   if (log_on(LogLevel::Info))
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
-  any_broken = true;
+  if (p.is_init) main_broken = true;
   if (first_error.empty()) first_error = msg;
   pop_frames_to(p, -1);
   p.state = ProgState::Done;

@@ -200,7 +200,7 @@ void Kprocs::run_head_slice() {
     if (remain == 0) {
       vm.halted = true;
       *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
-      vm.any_broken = true;
+      vm.main_broken = true;
       if (vm.first_error.empty()) vm.first_error = "instruction limit";
       return;
     }

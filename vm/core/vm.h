@@ -7,9 +7,9 @@
 // A VM owns one cage (all Dis memory), the loaded programs, the threads and
 // the builtin modules. run_*() runs `init(nil, args)` of a module until the
 // program ends (DESIGN Conventions: status 0, or 1 after an uncaught
-// exception, a deadlock or a verifier refusal). The builtins $Sys, $Math and
-// $Bench are registered by the constructor (vm/vm_init.cpp) through this
-// same API.
+// exception in init's thread, a deadlock or a verifier refusal; a spawned
+// thread's death is reported on err, as Inferno, and leaves the status 0). The builtins $Sys, $Math
+// and $Bench are registered by the constructor (vm/vm_init.cpp) through this same API.
 //
 // Kernel processes (kproc.h): Dis threads are run by host threads, one of
 // which holds the interpreter at a time. A blocking builtin releases it

@@ -24,9 +24,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	b := array of byte "€1";
 	sys->print("bytes %d %x %x %x %c\n", len b, int b[0], int b[1], int b[2], int b[3]);
 	sys->print("back %s\n", string b);
-	bad := array[] of {byte 'x', byte 16rff, byte 'y'};
+	bad := array[] of {byte 'x', byte 16rff, byte 'y', byte 'z', byte 'w'};
 	u := string bad;
 	sys->print("bad %d %x\n", len u, u[1]);
+	cut := array[] of {byte 'a', byte 16re2, byte 16r82};
+	sys->print("tail %d\n", len string cut);
 	sys->print("int %d %d %d %bd\n", int "42", int " -17xyz", int "abc", big "123456789012");
 	sys->print("real %g %g\n", real "2.5e3", real "1e-2");
 	sys->print("tostr %s %s %s\n", string 12, string big -3, string 0.125);
