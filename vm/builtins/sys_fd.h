@@ -69,6 +69,9 @@ void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
 void add_sys_file_functions(VM& vm, Impls& impls);
 // builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
 void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys);
+// builtins_math_arrays.cpp: $Math's dot, norm1/2, iamax, sort, gemm and the
+// imports and exports.
+void add_math_array_functions(Impls& impls);
 // Sys->read, which $Bench shares.
 NativeFn sys_read_fn(const std::shared_ptr<SysState>& sys);
 
