@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode.h"
+#include "fp_traps.h"
 #include "heap_verify.h"
 #include "kproc.h"
 #include "vm.h"
@@ -111,6 +112,7 @@ struct Prog {
   bool is_init = false;
   bool pending_sleep = false;
   std::int64_t sleep_ms = 0;
+  FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
 };
 
 struct Waiter {
@@ -157,7 +159,8 @@ class Runtime : public HeapHooks {
   std::vector<std::unique_ptr<Modlink>> modlinks;
   std::vector<std::unique_ptr<Prog>> progs;  // index = id
   std::deque<std::uint32_t> runq;
-  bool any_broken = false;  // some thread died of an uncaught exception
+  // init's thread died of an uncaught exception, or a limit cut the run short
+  bool main_broken = false;
   std::string first_error;  // the first such exception's message
   Stats stats;
   std::uint64_t trace_count = 0;   // instructions --trace printed
