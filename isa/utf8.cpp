@@ -63,4 +63,20 @@ std::u32string utf8_to_runes(std::string_view s) {
   return out;
 }
 
+std::size_t utf8_complete_prefix(std::string_view s) {
+  const std::size_t n = s.size();
+  auto* p = reinterpret_cast<const std::uint8_t*>(s.data());
+  // Only the last three bytes can announce more than is left.
+  bool tail_ascii = true;
+  for (std::size_t k = n > 3 ? n - 3 : 0; k < n; ++k) tail_ascii = tail_ascii && p[k] < 0x80;
+  if (tail_ascii) return n;
+  std::size_t i = 0;
+  while (i < n) {
+    if (utf8_announced_len(p[i]) > n - i) return i;
+    std::uint32_t r;
+    i += static_cast<std::size_t>(utf8_decode(p + i, n - i, r));
+  }
+  return n;
+}
+
 }  // namespace dis

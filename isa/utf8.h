@@ -23,4 +23,16 @@ int utf8_decode(const std::uint8_t* p, std::size_t n, std::uint32_t& rune);
 
 std::u32string utf8_to_runes(std::string_view s);
 
+// How many bytes a sequence starting with `lead` takes, as Inferno's
+// fullrune reads it (an invalid lead counts as a two-byte one).
+inline std::size_t utf8_announced_len(std::uint8_t lead) {
+  return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+}
+
+// The length of s without an incomplete last character: decoding stops
+// where a byte announces a longer sequence than the bytes left (Inferno's
+// fullrune, which looks at that first byte alone), as its byte-array to
+// string conversion does.
+std::size_t utf8_complete_prefix(std::string_view s);
+
 }  // namespace dis

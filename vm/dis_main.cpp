@@ -1,6 +1,6 @@
 // dis: run a Dis module (.dis, or .s assembled in memory).
 //   dis [options] prog.dis|prog.s|prog.b [args...]
-// Exit status: 0 success; 1 uncaught exception, deadlock or verifier
+// Exit status: 0 success; 1 uncaught exception in init's thread, deadlock or verifier
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -1,4 +1,4 @@
-// $Math (the scalar functions; array kernels raise "not implemented") and
+// $Math (the scalar functions here, the array ones in builtins_math_arrays.cpp) and
 // $Bench (timers; disablegc/enablegc halt and resume the collector).
 #include <chrono>
 #include <cmath>
@@ -107,7 +107,15 @@ void m_lgamma(Call& c) {
     st<double>(r + 8, v);
   }
 }
-void m_zero_int(Call& c) { c.ret_int(0); }
+// FPcontrol/FPstatus(r, mask) and their readers (Call::fp_control).
+std::int32_t as_int(std::uint32_t w) { return static_cast<std::int32_t>(w); }
+std::uint32_t as_bits(Call& c, std::uint32_t off) {
+  return static_cast<std::uint32_t>(c.arg_int(off));
+}
+void m_fpcontrol(Call& c) { c.ret_int(as_int(c.fp_control(as_bits(c, 32), as_bits(c, 36)))); }
+void m_fpstatus(Call& c) { c.ret_int(as_int(c.fp_status(as_bits(c, 32), as_bits(c, 36)))); }
+void m_getfpcontrol(Call& c) { c.ret_int(as_int(c.fp_control())); }
+void m_getfpstatus(Call& c) { c.ret_int(as_int(c.fp_status())); }
 
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -118,65 +126,66 @@ std::int64_t now_ns() {
 }  // namespace
 
 void register_math(VM& vm) {
-  register_table(vm, "$Math",
-                 {
-                     {"acos", unary<d_acos>},
-                     {"acosh", unary<d_acosh>},
-                     {"asin", unary<d_asin>},
-                     {"asinh", unary<d_asinh>},
-                     {"atan", unary<d_atan>},
-                     {"atanh", unary<d_atanh>},
-                     {"cbrt", unary<d_cbrt>},
-                     {"ceil", unary<d_ceil>},
-                     {"cos", unary<d_cos>},
-                     {"cosh", unary<d_cosh>},
-                     {"erf", unary<d_erf>},
-                     {"erfc", unary<d_erfc>},
-                     {"exp", unary<d_exp>},
-                     {"expm1", unary<d_expm1>},
-                     {"fabs", unary<d_fabs>},
-                     {"floor", unary<d_floor>},
-                     {"j0", unary<d_j0>},
-                     {"j1", unary<d_j1>},
-                     {"log", unary<d_log>},
-                     {"log10", unary<d_log10>},
-                     {"log1p", unary<d_log1p>},
-                     {"rint", unary<d_rint>},
-                     {"sin", unary<d_sin>},
-                     {"sinh", unary<d_sinh>},
-                     {"sqrt", unary<d_sqrt>},
-                     {"tan", unary<d_tan>},
-                     {"tanh", unary<d_tanh>},
-                     {"y0", unary<d_y0>},
-                     {"y1", unary<d_y1>},
-                     {"atan2", binary<d_atan2>},
-                     {"copysign", binary<d_copysign>},
-                     {"fdim", binary<d_fdim>},
-                     {"fmax", binary<d_fmax>},
-                     {"fmin", binary<d_fmin>},
-                     {"fmod", binary<d_fmod>},
-                     {"hypot", binary<d_hypot>},
-                     {"nextafter", binary<d_nextafter>},
-                     {"pow", binary<d_pow>},
-                     {"remainder", binary<d_remainder>},
-                     {"finite", m_finite},
-                     {"isnan", m_isnan},
-                     {"ilogb", m_ilogb},
-                     {"pow10", m_pow10},
-                     {"scalbn", m_scalbn},
-                     {"jn", m_jn},
-                     {"yn", m_yn},
-                     {"bits32real", m_bits32real},
-                     {"bits64real", m_bits64real},
-                     {"realbits32", m_realbits32},
-                     {"realbits64", m_realbits64},
-                     {"modf", m_modf},
-                     {"lgamma", m_lgamma},
-                     {"getFPcontrol", m_zero_int},
-                     {"getFPstatus", m_zero_int},
-                     {"FPcontrol", m_zero_int},
-                     {"FPstatus", m_zero_int},
-                 });
+  Impls impls{
+      {"acos", unary<d_acos>},
+      {"acosh", unary<d_acosh>},
+      {"asin", unary<d_asin>},
+      {"asinh", unary<d_asinh>},
+      {"atan", unary<d_atan>},
+      {"atanh", unary<d_atanh>},
+      {"cbrt", unary<d_cbrt>},
+      {"ceil", unary<d_ceil>},
+      {"cos", unary<d_cos>},
+      {"cosh", unary<d_cosh>},
+      {"erf", unary<d_erf>},
+      {"erfc", unary<d_erfc>},
+      {"exp", unary<d_exp>},
+      {"expm1", unary<d_expm1>},
+      {"fabs", unary<d_fabs>},
+      {"floor", unary<d_floor>},
+      {"j0", unary<d_j0>},
+      {"j1", unary<d_j1>},
+      {"log", unary<d_log>},
+      {"log10", unary<d_log10>},
+      {"log1p", unary<d_log1p>},
+      {"rint", unary<d_rint>},
+      {"sin", unary<d_sin>},
+      {"sinh", unary<d_sinh>},
+      {"sqrt", unary<d_sqrt>},
+      {"tan", unary<d_tan>},
+      {"tanh", unary<d_tanh>},
+      {"y0", unary<d_y0>},
+      {"y1", unary<d_y1>},
+      {"atan2", binary<d_atan2>},
+      {"copysign", binary<d_copysign>},
+      {"fdim", binary<d_fdim>},
+      {"fmax", binary<d_fmax>},
+      {"fmin", binary<d_fmin>},
+      {"fmod", binary<d_fmod>},
+      {"hypot", binary<d_hypot>},
+      {"nextafter", binary<d_nextafter>},
+      {"pow", binary<d_pow>},
+      {"remainder", binary<d_remainder>},
+      {"finite", m_finite},
+      {"isnan", m_isnan},
+      {"ilogb", m_ilogb},
+      {"pow10", m_pow10},
+      {"scalbn", m_scalbn},
+      {"jn", m_jn},
+      {"yn", m_yn},
+      {"bits32real", m_bits32real},
+      {"bits64real", m_bits64real},
+      {"realbits32", m_realbits32},
+      {"realbits64", m_realbits64},
+      {"modf", m_modf},
+      {"lgamma", m_lgamma},
+      {"getFPcontrol", m_getfpcontrol},
+      {"getFPstatus", m_getfpstatus},
+      {"FPcontrol", m_fpcontrol},
+      {"FPstatus", m_fpstatus},
+  };
+  add_math_array_functions(impls);
+  register_table(vm, "$Math", impls);
 }
 
 void register_bench(VM& vm, const std::shared_ptr<SysState>& sys) {

@@ -83,6 +83,13 @@ Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd) {
 
 void set_errstr(Call& c, int error) { c.set_error_string(std::strerror(error)); }
 
+void set_path_errstr(Call& c, const std::string& path, int error) {
+  if (error == ENOENT)
+    c.set_error_string("'" + path + "' file does not exist");
+  else
+    set_errstr(c, error);
+}
+
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   ArrayRef r = array_ref(c.heap(), a);
   if (n > r.len) n = r.len;
@@ -124,31 +131,21 @@ void sys_aprint(Call& c) {
   c.ret_ptr(array_of_bytes(c.heap(), s.data(), s.size()));
 }
 
+// byte2char(buf, n): (char, bytes used, valid). As Inferno: fewer bytes
+// than the first announces give (Runeerror, 0, 0); an invalid sequence
+// (Runeerror, 1, 0).
 void sys_byte2char(Call& c) {
   Ptr a = c.arg_ptr(32);
   std::int32_t n = c.arg_int(36);
   ArrayRef r = array_ref(c.heap(), a);
   if (n < 0 || n >= r.len) c.raise("array bounds error");
-  std::uint32_t rune;
   const std::uint8_t* p = c.heap().cage().at(r.data) + n;
-  std::size_t avail = static_cast<std::size_t>(r.len - n);
-  // Incomplete sequence at the end: (0, 0, 0) as Inferno returns.
-  std::int32_t len = utf8_decode(p, avail, rune);
-  std::int32_t status = 1;
-  if (rune == 0xFFFD && len == 1 && p[0] >= 0x80) {
-    // Distinguish a short (possibly incomplete) sequence from a bad one.
-    int want = (p[0] & 0xE0) == 0xC0   ? 2
-               : (p[0] & 0xF0) == 0xE0 ? 3
-               : (p[0] & 0xF8) == 0xF0 ? 4
-                                       : 1;
-    bool prefix_ok = true;
-    for (std::size_t i = 1; i < avail && i < static_cast<std::size_t>(want); ++i)
-      if ((p[i] & 0xC0) != 0x80) prefix_ok = false;
-    if (want > 1 && static_cast<std::size_t>(want) > avail && prefix_ok) {
-      rune = 0, len = 0, status = 0;
-    } else {
-      status = 0;
-    }
+  const auto avail = static_cast<std::size_t>(r.len - n);
+  std::uint32_t rune = kRuneError;
+  std::int32_t len = 0, status = 0;
+  if (utf8_announced_len(p[0]) <= avail) {
+    len = utf8_decode(p, avail, rune);
+    status = rune == kRuneError && len == 1 ? 0 : 1;
   }
   if (auto* res = c.result()) {
     st<std::int32_t>(res, static_cast<std::int32_t>(rune));
@@ -157,12 +154,16 @@ void sys_byte2char(Call& c) {
   }
 }
 
+// char2byte(c, buf, n): the bytes written, 0 when they do not fit. As
+// Inferno: n must index buf, and c < 0 or c >= 16r10FFFF is Runeerror.
 void sys_char2byte(Call& c) {
   std::int32_t ch = c.arg_int(32);
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   ArrayRef r = array_ref(c.heap(), a);
-  if (n < 0 || n > r.len) c.raise("array bounds error");
+  if (n < 0 || n >= r.len) c.raise("array bounds error");
+  if (ch < 0 || static_cast<std::uint32_t>(ch) >= kRuneMax)
+    ch = static_cast<std::int32_t>(kRuneError);
   std::string u;
   utf8_append(u, static_cast<std::uint32_t>(ch));
   if (static_cast<std::int64_t>(u.size()) > r.len - n) {
@@ -173,23 +174,16 @@ void sys_char2byte(Call& c) {
   c.ret_int(static_cast<std::int32_t>(u.size()));
 }
 
+// utfbytes(buf, n): the bytes of buf[0:n] up to an incomplete last
+// character; n beyond buf is a bounds error, as Inferno.
 void sys_utfbytes(Call& c) {
   Ptr a = c.arg_ptr(32);
   std::int32_t n = c.arg_int(36);
-  std::uint8_t* p = array_bytes(c, a, n);
-  std::int32_t i = 0;
-  while (i < n) {
-    std::uint32_t r;
-    std::uint8_t b = p[i];
-    int want = b < 0x80             ? 1
-               : (b & 0xE0) == 0xC0 ? 2
-               : (b & 0xF0) == 0xE0 ? 3
-               : (b & 0xF8) == 0xF0 ? 4
-                                    : 1;
-    if (i + want > n) break;
-    i += utf8_decode(p + i, static_cast<std::size_t>(n - i), r);
-  }
-  c.ret_int(i);
+  ArrayRef r = array_ref(c.heap(), a);
+  if (n < 0 || n > r.len) c.raise("array bounds error");
+  const char* p = reinterpret_cast<const char*>(c.heap().cage().at(r.data));
+  c.ret_int(static_cast<std::int32_t>(
+      utf8_complete_prefix(std::string_view(p, static_cast<std::size_t>(n)))));
 }
 
 void sys_tokenize(Call& c) {
@@ -197,7 +191,8 @@ void sys_tokenize(Call& c) {
   std::u32string delim = str_runes(c.heap(), c.arg_ptr(36));
   std::vector<std::u32string> toks;
   std::size_t i = 0;
-  while (i < s.size()) {
+  // Inferno: no delimiters ("" is nil), no tokens.
+  while (!delim.empty() && i < s.size()) {
     while (i < s.size() && delim.find(s[i]) != std::u32string::npos) ++i;
     if (i >= s.size()) break;
     std::size_t j = i;
@@ -242,7 +237,7 @@ void sys_open(Call& c, SysState& sys) {
   const std::string host = c.host_path(path);
   int fd = host_open(c, [&] { return ::open(host.c_str(), open_flags(mode)); });
   if (fd < 0) {
-    set_errstr(c);
+    set_path_errstr(c, path);
     c.ret_ptr(H);
     return;
   }
@@ -264,7 +259,7 @@ void sys_create(Call& c, SysState& sys) {
                     static_cast<mode_t>(perm & 0777));
     });
   if (fd < 0) {
-    set_errstr(c);
+    set_path_errstr(c, path);
     c.ret_ptr(H);
     return;
   }
@@ -367,9 +362,9 @@ void sys_dup(Call& c) {
 }
 
 void sys_remove(Call& c) {
-  std::string path = c.host_path(c.arg_string(32));
-  int r = ::remove(path.c_str());
-  if (r < 0) set_errstr(c);
+  const std::string name = c.arg_string(32);
+  int r = ::remove(c.host_path(name).c_str());
+  if (r < 0) set_path_errstr(c, name);
   c.ret_int(r < 0 ? -1 : 0);
 }
 

@@ -108,8 +108,8 @@ void store_dir(Heap& h, std::uint8_t* at, const HostDir* d) {
 }
 
 // Returns (0, d) or (-1, nil Dir) with errstr set.
-void ret_stat(Call& c, int r, const struct stat& s, std::string name) {
-  if (r < 0) set_errstr(c, errno);
+void ret_stat(Call& c, int r, const struct stat& s, std::string name, const std::string& path) {
+  if (r < 0) set_path_errstr(c, path, errno);
   std::uint8_t* res = c.result();
   if (!res) return;
   st<std::int32_t>(res, r < 0 ? -1 : 0);
@@ -125,7 +125,7 @@ void sys_stat(Call& c) {
   std::string path = c.arg_string(32);
   struct stat s {};
   int r = ::stat(c.host_path(path).c_str(), &s);
-  ret_stat(c, r, s, last_element(path));
+  ret_stat(c, r, s, last_element(path), path);
 }
 
 // The host path an open descriptor refers to; "" if unknown.
@@ -141,7 +141,7 @@ void sys_fstat(Call& c) {
   std::int32_t fd = fd_of(c, 32);
   struct stat s {};
   int r = ::fstat(fd, &s);
-  ret_stat(c, r, s, r < 0 ? "" : last_element(fd_host_path(fd)));
+  ret_stat(c, r, s, r < 0 ? "" : last_element(fd_host_path(fd)), "");
 }
 
 // wstat: Dir fields holding "leave unchanged" (nil strings, ~0 numbers) are
@@ -214,9 +214,9 @@ void sys_fwstat(Call& c) {
 }
 
 void sys_chdir(Call& c) {
-  std::string host = c.host_path(c.arg_string(32));
-  int r = ::chdir(host.c_str());
-  if (r < 0) set_errstr(c, errno);
+  const std::string name = c.arg_string(32);
+  int r = ::chdir(c.host_path(name).c_str());
+  if (r < 0) set_path_errstr(c, name, errno);
   c.ret_int(r < 0 ? -1 : 0);
 }
 

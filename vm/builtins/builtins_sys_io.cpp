@@ -4,6 +4,7 @@
 // and 2 goes through the VM's streams, which keep the interpreter.
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,8 @@ namespace dis::vm {
 namespace {
 
 // pipe(fds: array of ref FD): int. Fewer than two slots: -1, as Inferno.
+// Inferno's pipes carry data both ways (what p[0] writes p[1] reads, and
+// the reverse): a host socket pair, not a one-way host pipe.
 void sys_pipe(Call& c, SysState& sys) {
   Ptr a = c.arg_ptr(32);
   ArrayRef r = array_ref(c.heap(), a);
@@ -29,7 +32,7 @@ void sys_pipe(Call& c, SysState& sys) {
     return;
   }
   int fds[2];
-  int ok = host_open(c, [&] { return ::pipe2(fds, O_CLOEXEC); });
+  int ok = host_open(c, [&] { return ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); });
   if (ok < 0) {
     set_errstr(c);
     c.ret_int(-1);
@@ -119,11 +122,12 @@ void sys_stream(Call& c) {
 }
 
 // iounit(fd): int -- the largest transfer the descriptor performs atomically:
-// PIPE_BUF for a pipe, 0 (no limit known) otherwise.
+// PIPE_BUF for a pipe (a socket pair) or a host FIFO, 0 (no limit known)
+// otherwise.
 void sys_iounit(Call& c) {
   std::int32_t fd = fd_of(c, 32);
   struct stat s {};
-  if (fd != kBusecFd && ::fstat(fd, &s) == 0 && S_ISFIFO(s.st_mode)) {
+  if (fd != kBusecFd && ::fstat(fd, &s) == 0 && (S_ISFIFO(s.st_mode) || S_ISSOCK(s.st_mode))) {
     c.ret_int(PIPE_BUF);
     return;
   }

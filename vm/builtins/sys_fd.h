@@ -36,6 +36,9 @@ std::int32_t fd_of(Call& c, std::uint32_t off);
 Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd);
 
 void set_errstr(Call& c, int error = errno);
+// The same for an operation on the Dis path `path`: a missing file reads as
+// Inferno's "'PATH' file does not exist"; other errors as set_errstr.
+void set_path_errstr(Call& c, const std::string& path, int error = errno);
 
 // The first n bytes of byte array a (n clipped to 0..len), as a host pointer.
 std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n);
@@ -66,6 +69,9 @@ void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
 void add_sys_file_functions(VM& vm, Impls& impls);
 // builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
 void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys);
+// builtins_math_arrays.cpp: $Math's dot, norm1/2, iamax, sort, gemm and the
+// imports and exports.
+void add_math_array_functions(Impls& impls);
 // Sys->read, which $Bench shares.
 NativeFn sys_read_fn(const std::shared_ptr<SysState>& sys);
 

@@ -76,6 +76,17 @@ const std::string& Call::error_string() const { return impl_.errstr; }
 void Call::set_error_string(std::string s) { impl_.errstr = std::move(s); }
 std::string Call::host_path(const std::string& dis_path) const { return impl_.host_path(dis_path); }
 std::uint32_t Call::thread_id() const { return prog_.id; }
+std::uint32_t Call::fp_control(std::uint32_t r, std::uint32_t mask) {
+  const std::uint32_t old = prog_.fp.control;
+  prog_.fp.control = ((old & ~mask) | (r & mask)) & kFpControlBits;
+  if ((old ^ prog_.fp.control) & kFpRoundMask) fp_apply_rounding(prog_.fp.control);
+  return old;
+}
+std::uint32_t Call::fp_status(std::uint32_t r, std::uint32_t mask) {
+  const std::uint32_t old = prog_.fp.status;
+  prog_.fp.status = ((old & ~mask) | (r & mask)) & kFpExceptions;
+  return old;
+}
 std::uint32_t Call::released_threads() const {
   return static_cast<std::uint32_t>(impl_.kprocs->released());
 }

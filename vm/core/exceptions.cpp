@@ -21,6 +21,18 @@ bool case_matches(const std::string& label, const std::string& name) {
   return name == "zero divide" && label_matches(label, "sys: fp: zero divide");
 }
 
+// A handler's first `ne` cases name exception adts (matched exactly, and
+// only by an adt); the rest are string patterns (only for strings); the
+// wildcard takes either. Returns the case's pc, or -1.
+std::int32_t handler_target(const Handler& h, const std::string& msg, bool str) {
+  for (std::size_t i = 0; i < h.cases.size(); ++i) {
+    const HandlerCase& c = h.cases[i];
+    bool adt_case = static_cast<std::int32_t>(i) < h.ne;
+    if (adt_case ? !str && c.name == msg : str && case_matches(c.name, msg)) return c.pc;
+  }
+  return h.wildcard_pc;
+}
+
 // The string a handler receives for a run-time error. It may pass the
 // heap limit by its few bytes, so that running out of memory can still be
 // caught and reported; nil only if the cage itself is full.
@@ -56,20 +68,17 @@ std::string Runtime::position(std::uint32_t mli, std::int32_t pc) const {
 
 bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   std::int32_t fi = p.cur;
+  const std::int32_t raised_in = fi;
   std::uint32_t mli = p.ml;
   std::int32_t pc = p.pc;
+  BlockHeader* vh = value != H ? heap.checked_header(value) : nullptr;
+  bool str = !vh || vh->type == kTypeString;
   while (fi >= 0) {
     Modlink& ml = modlink(mli);
     if (ml.prog) {
       for (const Handler& h : ml.prog->mod.handlers) {
         if (pc < h.pc1 || pc >= h.pc2) continue;
-        std::int32_t target = -1;
-        for (const HandlerCase& c : h.cases)
-          if (case_matches(c.name, msg)) {
-            target = c.pc;
-            break;
-          }
-        if (target < 0) target = h.wildcard_pc;
+        std::int32_t target = handler_target(h, msg, str);
         if (target < 0) continue;
         pop_frames_to(p, fi);
         p.cur = fi;
@@ -84,6 +93,15 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
         return true;
       }
     }
+    // As Inferno: an exception adt that neither the raising function nor
+    // its caller handles becomes its name, a string, searched again from
+    // that caller's handlers on.
+    if (!str && fi != raised_in) {
+      heap.decref(value);
+      value = H;
+      str = true;
+      continue;
+    }
     const Frame& f = p.frames[fi];
     if (f.caller < 0) break;
     pc = f.lr - 1;
@@ -95,7 +113,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   err->flush();
   if (log_on(LogLevel::Info))
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
-  any_broken = true;
+  if (p.is_init) main_broken = true;
   if (first_error.empty()) first_error = msg;
   pop_frames_to(p, -1);
   p.state = ProgState::Done;

@@ -30,17 +30,15 @@ std::string traced_word(const std::uint8_t* p) {
 }  // namespace
 
 std::int32_t real_to_int(double x) {
-  if (std::isnan(x)) return INT32_MIN;
-  double r = std::round(x);
-  if (r >= 2147483648.0 || r < -2147483648.0) return INT32_MIN;
-  return static_cast<std::int32_t>(r);
+  std::int32_t v;
+  real_to_int_ok(x, v);
+  return v;
 }
 
 std::int64_t real_to_big(double x) {
-  if (std::isnan(x)) return INT64_MIN;
-  double r = std::round(x);
-  if (r >= 9223372036854775808.0 || r < -9223372036854775808.0) return INT64_MIN;
-  return static_cast<std::int64_t>(r);
+  std::int64_t v;
+  real_to_big_ok(x, v);
+  return v;
 }
 
 template void interpret<ProbeNone>(Runtime&, Prog&, std::uint32_t&, ProbeNone&);

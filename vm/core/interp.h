@@ -102,8 +102,9 @@ void interpret(Runtime& vm, Prog& p, std::uint32_t& left, Probe& probe);
 extern template void interpret<ProbeNone>(Runtime&, Prog&, std::uint32_t&, ProbeNone&);
 extern template void interpret<ProbeTrace>(Runtime&, Prog&, std::uint32_t&, ProbeTrace&);
 
-// Real to integer conversions: halves away from zero; the x86 result
-// (the minimum integer) for NaN and out-of-range values.
+// Real to integer conversions as Inferno's interpreter: x + .5 (x - .5 when
+// negative) truncated, so halves go away from zero; the x86 result (the
+// minimum integer) for NaN and out-of-range values (fp_traps.h traps those).
 std::int32_t real_to_int(double x);
 std::int64_t real_to_big(double x);
 

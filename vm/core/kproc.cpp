@@ -200,13 +200,16 @@ void Kprocs::run_head_slice() {
     if (remain == 0) {
       vm.halted = true;
       *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
-      vm.any_broken = true;
+      vm.main_broken = true;
       if (vm.first_error.empty()) vm.first_error = "instruction limit";
       return;
     }
     budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
   }
-  vm.stats.instructions += vm.run_slice(p, budget);
+  {
+    FpRoundScope rounding(p.fp.control);
+    vm.stats.instructions += vm.run_slice(p, budget);
+  }
   vm.stats.slices++;
   if (p.state == ProgState::Ready)
     vm.runq.push_back(id);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode.h"
+#include "fp_traps.h"
 #include "heap_verify.h"
 #include "kproc.h"
 #include "vm.h"
@@ -112,6 +113,7 @@ struct Prog {
   Ptr scratch = H;              // 16 cage bytes holding the value of a `send $imm`
   std::chrono::steady_clock::time_point wake;
   std::int64_t sleep_ms = 0;
+  FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
 };
 
 struct Waiter {
@@ -161,7 +163,8 @@ class Runtime : public HeapHooks {
   // the idle scheduler walk, however many threads ran before.
   std::vector<Prog*> live;
   std::deque<std::uint32_t> runq;
-  bool any_broken = false;  // some thread died of an uncaught exception
+  // init's thread died of an uncaught exception, or a limit cut the run short
+  bool main_broken = false;
   std::string first_error;  // the first such exception's message
   Stats stats;
   std::uint64_t trace_count = 0;  // instructions --trace printed

@@ -166,7 +166,9 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
     res.message = "deadlock";
     return res;
   }
-  res.status = any_broken ? 1 : 0;
+  // As Inferno's shell: the program failed when its main thread did; a
+  // spawned thread's death is reported but not the program's status.
+  res.status = main_broken ? 1 : 0;
   res.message = first_error;
   return res;
 }
@@ -332,10 +334,16 @@ bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
       std::uint64_t{table} + 8 + 8ull * (nsend + nrecv) > Cage::kSize)
     raise_error("array bounds error");
   std::int32_t n = nsend + nrecv;
+  // As Inferno: every channel must exist, and none be both sent and received on.
+  auto chan_at = [t](std::int32_t i) { return ld<Ptr>(t + 8 + 8 * i); };
+  for (std::int32_t i = 0; i < n; ++i)
+    if (chan_at(i) == H) raise_error("dereference of nil");
+  for (std::int32_t i = 0; i < nsend; ++i)
+    for (std::int32_t j = nsend; j < n; ++j)
+      if (chan_at(i) == chan_at(j)) raise_error("alt send/recv on same chan");
   for (std::int32_t i = 0; i < n; ++i) {
-    Ptr c = ld<Ptr>(t + 8 + 8 * i);
+    Ptr c = chan_at(i);
     Ptr val = ld<Ptr>(t + 12 + 8 * i);
-    if (c == H) continue;
     Channel& ch = channel_of(c);
     bool ready = i < nsend ? (first_valid(*this, ch.recvq) || ch.buf.size() < ch.cap)
                            : (!ch.buf.empty() || first_valid(*this, ch.sendq));
@@ -354,9 +362,8 @@ bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
   block(p);
   p.alt_dst = dst;
   for (std::int32_t i = 0; i < n; ++i) {
-    Ptr c = ld<Ptr>(t + 8 + 8 * i);
+    Ptr c = chan_at(i);
     Ptr val = ld<Ptr>(t + 12 + 8 * i);
-    if (c == H) continue;
     Channel& ch = channel_of(c);
     (i < nsend ? ch.sendq : ch.recvq).push_back({p.id, p.block_gen, val, i});
   }

@@ -7,9 +7,9 @@
 // A VM owns one cage (all Dis memory), the loaded programs, the threads and
 // the builtin modules. run_*() runs `init(nil, args)` of a module until the
 // program ends (DESIGN Conventions: status 0, or 1 after an uncaught
-// exception, a deadlock or a verifier refusal). The builtins $Sys, $Math and
-// $Bench are registered by the constructor (vm/vm_init.cpp) through this
-// same API.
+// exception in init's thread, a deadlock or a verifier refusal; a spawned
+// thread's death is reported on err, as Inferno, and leaves the status 0). The builtins $Sys, $Math
+// and $Bench are registered by the constructor (vm/vm_init.cpp) through this same API.
 //
 // Kernel processes (kproc.h): Dis threads are run by host threads, one of
 // which holds the interpreter at a time. A blocking builtin releases it
@@ -125,6 +125,12 @@ class Call {
   void set_error_string(std::string s);
   // The host file a Dis path names (under Options::root when absolute).
   std::string host_path(const std::string& dis_path) const;
+  // The calling thread's floating-point modes in math.m's bits: the control
+  // word (trap enables, rounding) and the sticky status. As Math->FPcontrol
+  // and FPstatus: the bits of `mask` take r's values; returns the old word
+  // (mask 0 only reads it).
+  std::uint32_t fp_control(std::uint32_t r = 0, std::uint32_t mask = 0);
+  std::uint32_t fp_status(std::uint32_t r = 0, std::uint32_t mask = 0);
   // The calling Dis thread's id, from 0 (Sys->pctl's pid is one more).
   std::uint32_t thread_id() const;
   // Dis threads now waiting in blocking builtins, each holding a host thread.

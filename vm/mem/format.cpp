@@ -678,21 +678,26 @@ std::string format(std::string_view fmt_utf8, FormatArgs& args, std::string_view
 
 std::int32_t string_to_int(std::string_view s) { return strtol_clamped<std::int32_t>(s); }
 
-std::int64_t string_to_big(std::string_view s) { return strtol_clamped<std::int64_t>(s); }
+std::int64_t string_to_big(std::string_view s) {
+  s = skip_space(s);
+  bool neg = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  std::uint64_t v = 0;  // wraps, as Inferno's strtoll
+  for (char c : s) {
+    if (c < '0' || c > '9') break;
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return static_cast<std::int64_t>(neg ? 0 - v : v);
+}
 
 double string_to_real(std::string_view s) {
   s = skip_space(s);
   std::size_t i = 0;
   bool neg = false;
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-  auto word = [&](std::string_view w) {
-    if (s.size() - i < w.size()) return false;
-    for (std::size_t k = 0; k < w.size(); ++k)
-      if ((s[i + k] | 0x20) != w[k]) return false;
-    return true;
-  };
-  if (word("inf")) return neg ? -HUGE_VAL : HUGE_VAL;
-  if (word("nan")) return std::numeric_limits<double>::quiet_NaN();
   const std::size_t start = i;
   std::size_t mant_digits = 0;
   while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++mant_digits;
@@ -700,7 +705,7 @@ double string_to_real(std::string_view s) {
     ++i;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++mant_digits;
   }
-  if (mant_digits == 0) return 0;
+  if (mant_digits == 0) return neg ? -0.0 : 0.0;
   std::size_t end = i;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     std::size_t j = i + 1;

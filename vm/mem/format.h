@@ -45,10 +45,11 @@ std::string format(std::string_view fmt_utf8, FormatArgs& args, std::string_view
 // sign, decimal digits up to the first other character; clamps to the int
 // range; no digits -> 0.
 std::int32_t string_to_int(std::string_view s);
-// cvtcl: the same with 64-bit range.
+// cvtcl: the same digits, but wrapping modulo 2^64 as Inferno's strtoll.
 std::int64_t string_to_big(std::string_view s);
 // cvtcf: strtod on the longest decimal prefix ([sign] digits [. digits]
-// [e [sign] digits], or inf/infinity/nan); nothing valid -> 0.
+// [e [sign] digits]); nothing valid -> 0 with the sign, so "inf", "nan"
+// and "-Inf" are 0, 0 and -0 as in Inferno.
 double string_to_real(std::string_view s);
 // cvtfc: what `string r` gives, i.e. "%g" with no width or precision.
 std::string real_to_string(double r);

@@ -33,6 +33,7 @@ Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
     t.size = size;
     t.name = name;
     types_.push_back(std::move(t));
+    num_types_ = static_cast<std::uint32_t>(types_.size());
   };
   special(TypeKind::String, "string");
   special(TypeKind::Array, "array");
@@ -71,7 +72,8 @@ std::uint32_t Heap::add_type(TypeInfo t) {
     t.ptr_bits = static_cast<std::uint16_t>(bits);
   }
   types_.push_back(std::move(t));
-  return static_cast<std::uint32_t>(types_.size() - 1);
+  num_types_ = static_cast<std::uint32_t>(types_.size());
+  return num_types_ - 1;
 }
 
 std::uint32_t Heap::add_type(std::int32_t size, const std::vector<std::uint8_t>& map,

@@ -1,0 +1,71 @@
+// Inferno's floating-point traps and modes (Math->FPcontrol, math.m's bits).
+// Each Dis thread has a control word (which IEEE exceptions trap, and the
+// rounding) and a sticky status; a spawned thread starts with its parent's.
+// A trap raises "sys: fp: exception", the text of Inferno's host trap.
+//
+// The real-arithmetic handlers keep their fast path: a result that is a
+// normal, finite, nonzero number raised no exception but inexact, so only
+// other results (zero, subnormal, infinite, NaN) go to fp_arith_slow, which
+// redoes the operation under the host's exception flags. Not modelled:
+// inexact (neither recorded nor trapped: it would cost every operation).
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+
+namespace dis::vm {
+
+struct Prog;
+
+inline constexpr std::uint32_t kFpInval = 1u << 0;
+inline constexpr std::uint32_t kFpZdiv = 1u << 1;
+inline constexpr std::uint32_t kFpOvfl = 1u << 2;
+inline constexpr std::uint32_t kFpUnfl = 1u << 3;
+inline constexpr std::uint32_t kFpInex = 1u << 4;
+inline constexpr std::uint32_t kFpExceptions = 0x1f;
+inline constexpr std::uint32_t kFpRoundMask = 3u << 8;  // RND_NR 0, NINF 1, PINF 2, Z 3 (<< 8)
+inline constexpr std::uint32_t kFpControlBits = kFpExceptions | kFpRoundMask;
+// Inferno's FPinit: every exception but inexact traps; round to nearest.
+inline constexpr std::uint32_t kFpDefaultControl = kFpInval | kFpZdiv | kFpOvfl | kFpUnfl;
+
+struct FpState {
+  std::uint32_t control = kFpDefaultControl;
+  std::uint32_t status = 0;  // sticky exception bits
+};
+
+// True when r may carry an IEEE exception: not a normal finite nonzero.
+inline bool fp_suspect(double r) {
+  const double a = std::fabs(r);
+  return !(a >= DBL_MIN && a <= DBL_MAX);
+}
+
+enum class FpOp : std::uint8_t { add, sub, mul, div, exp };
+
+// Redoes `m op s` (for exp, m ** s with s an int) under the host's flags,
+// adds them to p's status and raises when p's control traps one of them.
+[[gnu::cold, gnu::noinline]] void fp_arith_slow(Prog& p, FpOp op, double m, double s);
+// An invalid operation (an ordered comparison with NaN, a conversion to an
+// integer out of range): recorded, and raised when INVAL traps.
+[[gnu::cold, gnu::noinline]] void fp_invalid(Prog& p);
+
+// Real to integer as Inferno's interpreter computes it, (x < 0 ? x - .5 :
+// x + .5) truncated; false (and the minimum integer) for NaN or out of range.
+bool real_to_int_ok(double x, std::int32_t& out);
+bool real_to_big_ok(double x, std::int64_t& out);
+
+// Makes the host thread round as `control` says (Math->FPcontrol applies a
+// change at once, from inside the slice).
+void fp_apply_rounding(std::uint32_t control);
+
+// Around a thread's slice: its rounding while alive (nothing to do for round
+// to nearest, the default), and round to nearest again after.
+class FpRoundScope {
+ public:
+  explicit FpRoundScope(std::uint32_t control);
+  ~FpRoundScope();
+  FpRoundScope(const FpRoundScope&) = delete;
+  FpRoundScope& operator=(const FpRoundScope&) = delete;
+};
+
+}  // namespace dis::vm
