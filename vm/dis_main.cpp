@@ -4,15 +4,19 @@
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
 #include "compiler.h"
 #include "diag.h"
+#include "fault_injection.h"
 #include "kproc_options.h"
 #include "limit_options.h"
 #include "log_option.h"
 #include "vm.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"dis: run a Dis module (.dis or .s) with init(nil, args)"};
   app.set_version_flag("--version", std::string("dis ") + DIS_VERSION);
   dis::add_log_option(app);
@@ -72,5 +76,20 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << e.what() << "\n";
     return 2;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dis::vm::fault::arm();  // test builds only (fault_injection.h)
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Outside a program's threads (options, loading, compiling): the run
+    // ends as on any failure, with a message.
+    std::cout.flush();
+    std::cerr << "dis: out of memory\n";
+    return 1;
   }
 }

@@ -2,6 +2,8 @@
 // and builtins/ because its constructor registers the builtin modules
 // $Sys, $Math and $Bench (as Lua's linit.c opens the standard libraries):
 // every tool and embedder gets them.
+#include <new>
+
 #include "builtins.h"
 #include "runtime.h"
 #include "vm.h"
@@ -20,23 +22,30 @@ void VM::register_module(const std::string& path, std::vector<NativeFunction> fn
 }
 
 RunResult VM::run_module(Module m, const std::string& path, const std::vector<std::string>& args) {
-  RunResult res;
+  auto failed = [&](const std::string& msg) {
+    *impl_->err << msg << "\n";
+    return RunResult{1, msg};
+  };
   std::uint32_t ml;
   try {
     Program& p = impl_->load_program(std::move(m), path);
     ml = impl_->instantiate(p);
   } catch (const VerifyError& e) {
-    res.status = 1;
-    res.message = e.msg;
-    *impl_->err << e.msg << "\n";
-    return res;
+    return failed(e.msg);
   } catch (const DisError& e) {
-    res.status = 1;
-    res.message = e.msg;
-    *impl_->err << e.msg << "\n";
-    return res;
+    return failed(e.msg);
+  } catch (const std::bad_alloc&) {
+    return failed(kOutOfMemory);
   }
-  res = impl_->run_init(ml, args);
+  RunResult res;
+  try {
+    res = impl_->run_init(ml, args);
+  } catch (const std::bad_alloc&) {
+    // A host allocation outside any thread (the scheduler's, the
+    // collector's) failed: the run ends, as it would on a Dis error.
+    impl_->out->flush();
+    return failed(kOutOfMemory);
+  }
   impl_->out->flush();
   impl_->heap.decref(impl_->modlink(ml).obj);
   return res;

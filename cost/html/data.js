@@ -180,12 +180,14 @@ function makeTable(cols, rows, opts) {
         draw();
         return;
       }
+      // A row's link button is the row: a click on it goes to the row's place.
       const tr = ev.target.closest('tr[data-i]');
-      if (tr && opts.onRow && !ev.target.closest('button')) opts.onRow(shown[+tr.dataset.i], tr);
+      if (tr && opts.onRow) opts.onRow(shown[+tr.dataset.i], tr);
     };
     wrap.onkeydown = (ev) => {
+      // Enter on a focused button becomes a click of its own (above).
       const tr = ev.target.closest('tr[data-i]');
-      if (tr && opts.onRow && ev.key === 'Enter') opts.onRow(shown[+tr.dataset.i], tr);
+      if (tr && opts.onRow && ev.key === 'Enter' && !ev.target.closest('button')) opts.onRow(shown[+tr.dataset.i], tr);
     };
   };
   draw();

@@ -204,7 +204,7 @@ function renderChanges(sec) {
   const cols = [
     { key: 'module', label: 'module', left: true },
     { key: 'line', label: 'line', fmt: (d) => `<button class="link">${d.line}</button>` },
-    { key: 'text', label: 'source', cls: 'code', fmt: (d) => esc(text(d)) },
+    { key: 'text', label: 'source', left: true, cls: 'code l', fmt: (d) => esc(text(d).trim()) },
     { key: 'a_instructions', label: 'a instructions', fmt: (d) => fmtInt(d.a_instructions) },
     { key: 'b_instructions', label: 'b instructions', fmt: (d) => fmtInt(d.b_instructions) },
   ];

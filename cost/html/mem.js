@@ -74,7 +74,7 @@ function renderMemory(sec) {
   const lineCols = memColumns([
     { key: 'module', label: 'module', left: true, fmt: (l) => esc(l.module.name), sort: (l) => l.module.name },
     { key: 'line', label: 'line', fmt: (l) => `<button class="link">${esc(fileName(l))}:${l.line}</button>`, sort: (l) => l.line },
-    { key: 'text', label: 'source', cls: 'code', fmt: (l) => esc(lineText(l)) },
+    { key: 'text', label: 'source', left: true, cls: 'code l', fmt: (l) => esc(lineText(l).trim()) },
   ], total);
   sec.appendChild(makeTable(lineCols, lines, { sortKey: 'bytes', onRow: (l) => goToLine(l.module.index, l.file, l.line, true) }));
   const fns = [];

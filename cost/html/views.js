@@ -73,7 +73,7 @@ function renderTopLines(sec) {
       { key: 'rank', label: '#', fmt: (l) => lines.indexOf(l) + 1, sort: (l) => -lineValue(l) },
       { key: 'module', label: 'module', left: true, fmt: (l) => esc(l.module.name), sort: (l) => l.module.name },
       { key: 'line', label: 'line', fmt: (l) => `<button class="link">${esc(fileName(l))}:${l.line}</button>`, sort: (l) => l.line },
-      { key: 'text', label: 'source', cls: 'code', fmt: (l) => esc(lineText(l)) },
+      { key: 'text', label: 'source', left: true, cls: 'code l', fmt: (l) => esc(lineText(l).trim()) },
       { key: 'instructions', label: 'instructions', fmt: (l) => fmtInt(l.instructions) },
     ];
     if (!S.counts) cols.push({ key: 'total_ns', label: 'time', fmt: (l) => fmtNs(l.total_ns) });

@@ -25,8 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
-
 const NamedRecord* find_bucket(const CostData& d, const std::string& name) {
   for (const NamedRecord& b : d.buckets)
     if (b.name == name) return &b;
@@ -46,7 +44,7 @@ RunSpec spec_for(const std::string& prog, std::ostringstream& sink) {
 // A timed run of the fixture `name` (tests/cost/fixtures/cost), which must
 // succeed and print `output`.
 void run_fixture(const std::string& name, const std::string& output, RunOutcome& o) {
-  const std::string prog = src("tests/cost/fixtures/cost/" + name);
+  const std::string prog = test::source("tests/cost/fixtures/cost/" + name);
   Module m = load_program(prog);
   std::ostringstream sink;
   o = run_costed(m, spec_for(prog, sink));
@@ -55,7 +53,7 @@ void run_fixture(const std::string& name, const std::string& output, RunOutcome&
 }
 
 TEST(CostAccuracy, StressModeBucketsMatchTheCollectorAndTimeIsCountedOnce) {
-  const std::string prog = src("tests/cost/fixtures/cost/alloc.b");
+  const std::string prog = test::source("tests/cost/fixtures/cost/alloc.b");
   Module m = load_program(prog);
   std::ostringstream sink;
   RunSpec spec = spec_for(prog, sink);
@@ -86,9 +84,9 @@ TEST(CostAccuracy, StressModeBucketsMatchTheCollectorAndTimeIsCountedOnce) {
 }
 
 TEST(CostAccuracy, ProbeBookkeepingIsABucketOutsideTheAttributedTotal) {
-  Module m = load_program(src("samples/fib.b"));
+  Module m = load_program(test::source("samples/fib.b"));
   std::ostringstream sink;
-  RunOutcome o = run_costed(m, spec_for(src("samples/fib.b"), sink));
+  RunOutcome o = run_costed(m, spec_for(test::source("samples/fib.b"), sink));
   const NamedRecord* probe = find_bucket(o.data, vm::kProbeBucket);
   ASSERT_NE(probe, nullptr);
   // Every call and every return changes the frame: one observation each,
@@ -250,7 +248,7 @@ TEST(CostAccuracy, RebasingSubtractsFromTheSumNotFromEachObservation) {
 // and loop-back triples run fused in the plain run: the report marks their
 // pcs as decode fused them.
 TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusion) {
-  const std::string prog = src("perf/programs/sieve.b");
+  const std::string prog = test::source("perf/programs/sieve.b");
   Module m = load_program(prog);
   std::ostringstream sink;
   RunSpec spec = spec_for(prog, sink);
@@ -340,7 +338,7 @@ TEST(CostAccuracy, StreamBaseIsCalibratedAndSubtractedPerInstructionClassAndFusi
 // together still fit in the run's elapsed time less the pauses' (the gaps
 // would hold 20 ms otherwise).
 TEST(CostAccuracy, PausedTimeIsOutsideTheRun) {
-  const std::string prog = src("perf/programs/loop.b");
+  const std::string prog = test::source("perf/programs/loop.b");
   Module m = load_program(prog);
   std::ostringstream sink;
   vm::Options o;
@@ -382,7 +380,7 @@ TEST(CostAccuracy, PausedTimeIsOutsideTheRun) {
 // The stream base calibrates between the run's slices too, and its rounds
 // there are kept out of the run's wall time.
 TEST(CostAccuracy, StreamBaseRoundsRunBetweenTheSlicesOutsideTheRun) {
-  const std::string prog = src("perf/programs/sieve.b");
+  const std::string prog = test::source("perf/programs/sieve.b");
   Module m = load_program(prog);
   std::ostringstream sink;
   RunSpec spec = spec_for(prog, sink);
@@ -495,12 +493,13 @@ TEST(StreamLevel, NothingWeighedIsOne) {
 }
 
 TEST(CostAccuracy, CountViewDoesNotCalibrateTheTimer) {
-  auto r =
-      test::run_shell(test::tool("cost") + " --count " + src("samples/fib.b") + " 2>/dev/null");
+  auto r = test::run_shell(test::tool("cost") + " --count " + test::source("samples/fib.b") +
+                           " 2>/dev/null");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("\ncounts only: no clock read, no calibration\n"), std::string::npos)
       << r.out;
-  auto t = test::run_shell(test::tool("cost") + " " + src("samples/fib.b") + " 2>/dev/null");
+  auto t =
+      test::run_shell(test::tool("cost") + " " + test::source("samples/fib.b") + " 2>/dev/null");
   EXPECT_NE(t.out.find("\ntimer: tsc"), std::string::npos) << t.out.substr(0, 400);
 }
 

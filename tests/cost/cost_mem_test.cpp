@@ -27,13 +27,11 @@ using test::read_text;
 using test::run_shell;
 using test::tool;
 
-std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
-
 RunOutcome mem_run(const std::string& program, const std::vector<std::string>& args = {},
                    vm::GcMode gc = vm::GcMode::Dis) {
   static std::ostringstream sink;
   RunSpec spec;
-  spec.program = src(program);
+  spec.program = test::source(program);
   spec.args = {spec.program};
   spec.args.insert(spec.args.end(), args.begin(), args.end());
   spec.vm.out = &sink;
@@ -159,7 +157,7 @@ TEST(CostMem, EachKindIsChargedToItsLine) {
 TEST(CostMem, MemCountsAreTheCountViewsCounts) {
   static std::ostringstream sink;
   RunSpec spec;
-  spec.program = src("samples/bintree.b");
+  spec.program = test::source("samples/bintree.b");
   spec.args = {spec.program};
   spec.vm.out = &sink;
   spec.mode = vm::ProbeMode::Count;
@@ -182,7 +180,7 @@ std::string tmp_file(const std::string& name) {
 }
 
 TEST(CostMem, EveryFormatCarriesTheProfile) {
-  const std::string prog = src("samples/bintree.b");
+  const std::string prog = test::source("samples/bintree.b");
   auto report = [&](const std::string& args, const std::string& name) {
     const std::string out = tmp_file(name);
     const auto r = run_shell(tool("cost") + " --mem " + args + " --out " + out + " " + prog +
@@ -205,7 +203,7 @@ TEST(CostMem, EveryFormatCarriesTheProfile) {
   EXPECT_NE(text.find("collector: "), std::string::npos);
 
   const json j = json::parse(report("--format json", "r.json"));
-  test::SchemaChecker checker(json::parse(read_text(src("cost/cost_schema.json"))));
+  test::SchemaChecker checker(json::parse(read_text(test::source("cost/cost_schema.json"))));
   const std::vector<std::string> errors = checker.check(j);
   EXPECT_TRUE(errors.empty()) << errors.front();
   EXPECT_EQ(j["memory"]["total"]["allocs"], j["memory"]["heap"]["allocs"]);
@@ -231,7 +229,7 @@ TEST(CostMem, EveryFormatCarriesTheProfile) {
 }
 
 TEST(CostMem, TimedOptionsAreRefused) {
-  const std::string prog = src("samples/bintree.b");
+  const std::string prog = test::source("samples/bintree.b");
   EXPECT_EQ(run_shell(tool("cost") + " --mem --sample 10 " + prog + " >/dev/null 2>&1").status, 2);
   EXPECT_EQ(run_shell(tool("cost") + " --mem --accuracy " + prog + " >/dev/null 2>&1").status, 2);
 }

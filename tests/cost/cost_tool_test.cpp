@@ -31,13 +31,11 @@ using test::read_text;
 using test::run_shell;
 using test::tool;
 
-std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
-
 // A run of `program` (a path under the source tree) whose output goes to
 // `sink`.
 RunSpec spec_for(const std::string& program, std::ostringstream& sink) {
   RunSpec spec;
-  spec.program = src(program);
+  spec.program = test::source(program);
   spec.args = {spec.program};
   spec.vm.out = &sink;
   return spec;
@@ -58,7 +56,7 @@ std::pair<int, std::string> cost_report(const std::string& args, const std::stri
 }
 
 void expect_golden(const std::string& name, const std::string& actual) {
-  std::string path = src("tests/cost/golden/" + name);
+  std::string path = test::source("tests/cost/golden/" + name);
   if (std::getenv("DIS_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << actual;
     return;
@@ -75,7 +73,7 @@ std::string without_program_path(std::string s, const std::string& path) {
 
 TEST(CostTool, GoldenCountViews) {
   for (const char* name : {"fib", "loop", "sieve", "calls"}) {
-    std::string prog = src(std::string("samples/") + name + ".b");
+    std::string prog = test::source(std::string("samples/") + name + ".b");
     auto [status, report] = cost_report("--count " + prog, std::string(name) + ".count.txt");
     EXPECT_EQ(status, 0) << name;
     expect_golden(std::string("tool_") + name + "_count.txt", without_program_path(report, prog));
@@ -83,7 +81,7 @@ TEST(CostTool, GoldenCountViews) {
 }
 
 TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
-  std::string prog = src("samples/base.b");
+  std::string prog = test::source("samples/base.b");
   auto [status, report] = cost_report("--count --hide-unexecuted -s Base -f " + prog, "base.txt");
   EXPECT_EQ(status, 0);
   // The program-wide total includes the Samples module, whose min/max updates
@@ -96,7 +94,7 @@ TEST(CostTool, GoldenCountViewOfOneModuleHidingUnexecutedLines) {
 // The paper writes `-s bench`: a name that differs only in case finds the
 // module, and the report is the one `-s Base` gives.
 TEST(CostTool, ModuleNameMayDifferInCase) {
-  std::string prog = src("samples/base.b");
+  std::string prog = test::source("samples/base.b");
   auto [exact_status, exact] = cost_report("--count -s Base -f " + prog, "base_exact.txt");
   auto [folded_status, folded] = cost_report("--count -s base -f " + prog, "base_folded.txt");
   EXPECT_EQ(exact_status, 0);
@@ -113,7 +111,7 @@ TEST(CostTool, ModuleNameMayDifferInCase) {
 
 // fib(n) makes 2 fib(n+1) - 1 calls; the sample calls it for 0, 5, .. 20.
 TEST(CostTool, CountsAreExact) {
-  Module m = load_program(src("samples/fib.b"));
+  Module m = load_program(test::source("samples/fib.b"));
   std::ostringstream sink;
   RunSpec spec = spec_for("samples/fib.b", sink);
   spec.mode = vm::ProbeMode::Count;
@@ -167,7 +165,7 @@ TEST(CostTool, CountsAreExact) {
 // exact (per builtin and per call site), about one in N is timed, and the
 // call sites' ticks are estimated from the timed ones.
 TEST(CostTool, SampledViewSamplesBuiltinCalls) {
-  Module m = load_program(src("samples/nbody.b"));
+  Module m = load_program(test::source("samples/nbody.b"));
   std::ostringstream sink;
   RunSpec spec = spec_for("samples/nbody.b", sink);
   auto sqrt_of = [](const RunOutcome& o) {
@@ -264,7 +262,7 @@ RunOutcome timed_beside_a_rival(const Module& m, RunSpec spec) {
 // (beside other busy processes it can be almost nothing), so the bucket
 // must hold most of a large preemption in one of up to three runs.
 TEST(CostTool, PreemptionLeavesTheInstructions) {
-  const std::string prog = src("perf/programs/loop.b");
+  const std::string prog = test::source("perf/programs/loop.b");
   Module m = load_program(prog);
   RunSpec spec;
   spec.program = prog;
@@ -303,7 +301,7 @@ json timed_json(const std::string& args, const std::string& name) {
 }
 
 TEST(CostTool, TimedViewIsConsistent) {
-  std::string prog = src("samples/bintree.b");
+  std::string prog = test::source("samples/bintree.b");
   json t = timed_json(prog, "bintree.json");
   json c = json::parse(cost_report("--count --format json " + prog, "bintree_c.json").second);
   EXPECT_GT(t["base"]["ticks"].get<std::uint64_t>(), 0u);
@@ -348,7 +346,7 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
        {std::pair{"rdtscp", rdtscp && invariant ? "rdtscp+lfence" : "clock_gettime"},
         {"rdtsc", invariant ? "tsc (rdtsc)" : "clock_gettime"},
         {"clock", "clock_gettime"}}) {
-    json t = timed_json(std::string("--timer ") + flag + " " + src("samples/loop.b"),
+    json t = timed_json(std::string("--timer ") + flag + " " + test::source("samples/loop.b"),
                         std::string("timer_") + flag + ".json");
     EXPECT_NE(t["timer"]["name"].get<std::string>().find(name), std::string::npos)
         << flag << ": " << t["timer"]["name"];
@@ -361,11 +359,11 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
                 "the clock was asked for (--timer clock, DIS_TIMER=clock)");
     }
   }
-  auto r = run_shell(tool("cost") + " --timer hpet " + src("samples/loop.b") + " 2>&1");
+  auto r = run_shell(tool("cost") + " --timer hpet " + test::source("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--timer"), std::string::npos) << r.out;
   // The environment's choice is checked as the flag's is, not taken as rdtsc.
-  r = run_shell("DIS_TIMER=hpet " + tool("cost") + " " + src("samples/loop.b") + " 2>&1");
+  r = run_shell("DIS_TIMER=hpet " + tool("cost") + " " + test::source("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "cost: DIS_TIMER=hpet: expected rdtsc, rdtscp or clock\n");
 }
@@ -374,10 +372,11 @@ TEST(CostTool, TimerFlagChoosesTheRead) {
 // its environment says so instead of naming a timer it never read.
 TEST(CostTool, CountViewNeverCalibratesTheTimer) {
   json c = json::parse(
-      cost_report("--count --format json " + src("samples/loop.b"), "count_env.json").second);
+      cost_report("--count --format json " + test::source("samples/loop.b"), "count_env.json")
+          .second);
   EXPECT_EQ(c["environment"]["timer"], "none (no clock read)") << c["environment"];
   EXPECT_EQ(c["environment"]["tsc_hz"], 0);
-  json t = timed_json(src("samples/loop.b"), "timed_env.json");
+  json t = timed_json(test::source("samples/loop.b"), "timed_env.json");
   EXPECT_NE(t["environment"]["timer"], "none (no clock read)");
 }
 
@@ -385,7 +384,7 @@ TEST(CostTool, CountViewNeverCalibratesTheTimer) {
 // except where its countdown ends: each instruction, a fused one's second
 // and third included, is timed in about its share of the samples.
 TEST(CostTool, SampledViewTimesFusedInstructionsInTheirShare) {
-  json j = timed_json("--sample 7 " + src("samples/loop.b"), "sampled_share.json");
+  json j = timed_json("--sample 7 " + test::source("samples/loop.b"), "sampled_share.json");
   int hot = 0;
   for (const auto& m : j["modules"])
     for (const auto& l : m["lines"])
@@ -401,27 +400,31 @@ TEST(CostTool, SampledViewTimesFusedInstructionsInTheirShare) {
 }
 
 TEST(CostTool, JsonValidatesAgainstTheSchema) {
-  std::ifstream in(src("cost/cost_schema.json"));
+  std::ifstream in(test::source("cost/cost_schema.json"));
   test::SchemaChecker checker(json::parse(in));
   auto errors = [&](const json& j) {
     std::string s;
     for (const auto& e : checker.check(j)) s += e + "\n";
     return s;
   };
-  EXPECT_EQ(errors(timed_json(src("samples/base.b"), "base.json")), "");
-  EXPECT_EQ(errors(timed_json("--accuracy --sample 10 " + src("samples/fib.b"), "fib.json")), "");
-  EXPECT_EQ(errors(timed_json("--repeat 2 " + src("samples/loop.b"), "loop.json")), "");
-  EXPECT_EQ(errors(timed_json("--base stream --accuracy " + src("samples/loop.b"), "sloop.json")),
+  EXPECT_EQ(errors(timed_json(test::source("samples/base.b"), "base.json")), "");
+  EXPECT_EQ(
+      errors(timed_json("--accuracy --sample 10 " + test::source("samples/fib.b"), "fib.json")),
+      "");
+  EXPECT_EQ(errors(timed_json("--repeat 2 " + test::source("samples/loop.b"), "loop.json")), "");
+  EXPECT_EQ(errors(timed_json("--base stream --accuracy " + test::source("samples/loop.b"),
+                              "sloop.json")),
             "");
   EXPECT_EQ(
       errors(json::parse(
-          cost_report("--count --format json " + src("samples/sieve.b"), "sieve.json").second)),
+          cost_report("--count --format json " + test::source("samples/sieve.b"), "sieve.json")
+              .second)),
       "");
 }
 
 // The paper's per-line shape of BASE (perform.txt, "Costing").
 TEST(CostTool, BaseHasThePapersShape) {
-  json j = timed_json("-s Base -f " + src("samples/base.b"), "base_shape.json");
+  json j = timed_json("-s Base -f " + test::source("samples/base.b"), "base_shape.json");
   ASSERT_EQ(j["modules"].size(), 1u);
   std::map<std::string, std::vector<std::string>> ops_of_text;
   std::vector<std::string> tstamp_ops;
@@ -448,7 +451,7 @@ TEST(CostTool, BaseHasThePapersShape) {
 }
 
 TEST(CostTool, ViewsAndFormatsRun) {
-  std::string prog = src("samples/calls.b");
+  std::string prog = test::source("samples/calls.b");
   for (const char* args : {"--by fn", "--by op", "--by pc", "--top 3", "--profile", "--format csv",
                            "--format callgrind", "--base median", "--pin 0"}) {
     auto [status, report] = cost_report(std::string(args) + " " + prog, "views.txt");
@@ -465,7 +468,7 @@ TEST(CostTool, ViewsAndFormatsRun) {
 // others leave off (cost_main.cpp): the count view's --by fn and callgrind
 // still have every call.
 TEST(CostTool, CallViewsKeepTheCallStack) {
-  std::string prog = src("samples/calls.b");
+  std::string prog = test::source("samples/calls.b");
   auto [status, fn] = cost_report("--count --by fn " + prog, "cfn.txt");
   EXPECT_EQ(status, 0);
   EXPECT_NE(fn.find("init          9        11033   73.4        15038        1"), std::string::npos)
@@ -477,7 +480,7 @@ TEST(CostTool, CallViewsKeepTheCallStack) {
 }
 
 TEST(CostTool, AccuracyReportsTheRatio) {
-  auto r = run_shell(tool("cost") + " --accuracy " + src("samples/loop.b") + " 2>&1");
+  auto r = run_shell(tool("cost") + " --accuracy " + test::source("samples/loop.b") + " 2>&1");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("accuracy: plain run "), std::string::npos) << r.out;
   for (const char* p : {"(base min, ", "(base median, ", "(base mean, ", "(base stream, "})
@@ -494,7 +497,8 @@ TEST(CostTool, AccuracyReportsTheRatio) {
 // --base stream names its calibration in the header, per instruction class;
 // --accuracy weighs it beside the empty-measurement bases.
 TEST(CostTool, StreamBaseIsParsedAndReported) {
-  auto [status, report] = cost_report("--base stream " + src("samples/loop.b"), "stream.txt");
+  auto [status, report] =
+      cost_report("--base stream " + test::source("samples/loop.b"), "stream.txt");
   EXPECT_EQ(status, 0);
   EXPECT_NE(report.find("\nbase: stream, per instruction class (below); "), std::string::npos)
       << report;
@@ -507,11 +511,11 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
               report.find(" between the program's slices, scaled by ") != std::string::npos)
       << report;
   // The default is the stream base; the paper's min base calibrates none.
-  auto [s2, plain] = cost_report(src("samples/loop.b"), "defstream.txt");
+  auto [s2, plain] = cost_report(test::source("samples/loop.b"), "defstream.txt");
   EXPECT_NE(plain.find("\nbase stream: per instruction arith "), std::string::npos) << plain;
-  auto [s3, min] = cost_report("--base min " + src("samples/loop.b"), "nostream.txt");
+  auto [s3, min] = cost_report("--base min " + test::source("samples/loop.b"), "nostream.txt");
   EXPECT_EQ(min.find("base stream:"), std::string::npos) << "calibrated only when needed";
-  json j = timed_json("--base stream " + src("samples/loop.b"), "stream.json");
+  json j = timed_json("--base stream " + test::source("samples/loop.b"), "stream.json");
   EXPECT_EQ(j["base"]["policy"], "stream");
   EXPECT_GT(j["base"]["stream_class_ticks"]["arith"].get<double>(), 0);
   EXPECT_GT(j["base"]["stream_rounds"].get<int>(), 0);
@@ -521,14 +525,15 @@ TEST(CostTool, StreamBaseIsParsedAndReported) {
     EXPECT_EQ(j["base"]["stream_level"].get<double>(), 1.0) << "no round ran during the run";
   else
     EXPECT_GT(j["base"]["stream_level"].get<double>(), 0);
-  json ja = timed_json("--accuracy " + src("samples/loop.b"), "gauge.json");
+  json ja = timed_json("--accuracy " + test::source("samples/loop.b"), "gauge.json");
   EXPECT_EQ(ja["accuracy"]["host_gauges"].get<int>(), 6);
   EXPECT_GT(ja["accuracy"]["host_drift"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(ja["accuracy"]["host_drift"].get<double>(),
                    ja["accuracy"]["host_run_ticks"].get<double>() /
                        ja["accuracy"]["host_plain_ticks"].get<double>());
   EXPECT_GT(j["base"]["stream_se_ticks"].get<double>(), 0);
-  auto r = run_shell(tool("cost") + " --accuracy --base stream " + src("samples/loop.b") + " 2>&1");
+  auto r = run_shell(tool("cost") + " --accuracy --base stream " + test::source("samples/loop.b") +
+                     " 2>&1");
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("accuracy (base stream, "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("from the calibration's scatter alone: two standard errors)"),
@@ -543,7 +548,8 @@ TEST(CostTool, ProgramFailureIsStatusOneWithAReport) {
       << "implement R;\ninclude \"sys.m\";\ninclude \"draw.m\";\n"
          "R: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
          "init(nil: ref Draw->Context, nil: list of string)\n{\n\traise \"boom\";\n}\n";
-  auto [status, report] = cost_report("--count -I " + src("samples") + " " + bad, "raise.txt");
+  auto [status, report] =
+      cost_report("--count -I " + test::source("samples") + " " + bad, "raise.txt");
   // -I is not an option of cost: usage error.
   EXPECT_EQ(status, 2);
   auto [status2, report2] = cost_report("--count " + bad, "raise2.txt");
@@ -576,22 +582,23 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
   std::ofstream(huge) << R"({"schema":"disvm-cost/1","modules":[],"runs":1e999})";
   for (const Case& c : std::vector<Case>{
            {"", "cost: no program given"},
-           {"--by nonsense " + src("samples/fib.b"), "--by"},
-           {"--format xml " + src("samples/fib.b"), "--format"},
-           {"--base average " + src("samples/fib.b"), "--base"},
-           {"--repeat 0 " + src("samples/fib.b"), "--repeat"},
-           {"--top 0 " + src("samples/fib.b"), "--top: Value 0 not in range"},
-           {"--top -3 " + src("samples/fib.b"), "--top: Value -3 is negative"},
-           {"--pin -2 " + src("samples/fib.b"), "--pin: Value -2 not in range 0 to"},
-           {"--stack-limit -5 " + src("samples/fib.b"), "--stack-limit: Value -5 is negative"},
-           {"--count --sample 10 " + src("samples/fib.b"), "exclude each other"},
-           {"--count --accuracy " + src("samples/fib.b"),
+           {"--by nonsense " + test::source("samples/fib.b"), "--by"},
+           {"--format xml " + test::source("samples/fib.b"), "--format"},
+           {"--base average " + test::source("samples/fib.b"), "--base"},
+           {"--repeat 0 " + test::source("samples/fib.b"), "--repeat"},
+           {"--top 0 " + test::source("samples/fib.b"), "--top: Value 0 not in range"},
+           {"--top -3 " + test::source("samples/fib.b"), "--top: Value -3 is negative"},
+           {"--pin -2 " + test::source("samples/fib.b"), "--pin: Value -2 not in range 0 to"},
+           {"--stack-limit -5 " + test::source("samples/fib.b"),
+            "--stack-limit: Value -5 is negative"},
+           {"--count --sample 10 " + test::source("samples/fib.b"), "exclude each other"},
+           {"--count --accuracy " + test::source("samples/fib.b"),
             "--count and --accuracy exclude each other"},
-           {"--bogus " + src("samples/fib.b"), "bogus"},
+           {"--bogus " + test::source("samples/fib.b"), "bogus"},
            {missing, missing},
            {"-f " + missing, missing},
            {garbage, garbage},
-           {"--out /nonexistent/dir/r.txt " + src("samples/fib.b"), "cannot open"},
+           {"--out /nonexistent/dir/r.txt " + test::source("samples/fib.b"), "cannot open"},
            {"--diff " + missing + " " + missing, missing},
            {"--diff " + garbage + " " + garbage, "not a JSON document"},
            {"--diff " + huge + " " + huge, huge + ": not a JSON document: a number out of range"},
@@ -599,7 +606,7 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
             wrong_name + ": modules[0].name: a string is needed"},
            {"--diff " + wrong_count + " " + wrong_count,
             wrong_count + ": modules[0].lines[0].ops[0].count: an integer of 0 or more is needed"},
-           {"--count -s Nosuch -f " + src("samples/base.b"),
+           {"--count -s Nosuch -f " + test::source("samples/base.b"),
             "-s Nosuch: no module of that name ran (modules that ran: Base, Samples)"},
        }) {
     auto r = run_shell(tool("cost") + " " + c.args + " 2>&1 >/dev/null");
@@ -616,12 +623,12 @@ TEST(CostTool, BadArgumentsAndFilesAreUsageErrors) {
 
 TEST(CostTool, DiffOfTwoSavedReports) {
   std::string a = tmp("a.json"), b = tmp("b.json"), c = tmp("c.json");
-  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + a + " " + src("samples/fib.b") +
-                      " >/dev/null")
+  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + a + " " +
+                      test::source("samples/fib.b") + " >/dev/null")
                 .status,
             0);
-  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + b + " " + src("samples/fib.b") +
-                      " >/dev/null")
+  ASSERT_EQ(run_shell(tool("cost") + " --format json --out " + b + " " +
+                      test::source("samples/fib.b") + " >/dev/null")
                 .status,
             0);
   auto same = run_shell(tool("cost") + " --diff " + a + " " + b + " -c 99");

@@ -355,10 +355,33 @@ def browse_report(page, path, shots, name, views_shot=()):
         check(page.eval("document.querySelectorAll('#view-hist rect.bar').length") > 0, f"{name}: no histogram bars")
     page.click("#tab-flame")
     check(page.eval("document.querySelectorAll('#view-flame g.f').length") > 1, f"{name}: no flame graph")
+    if r.get("memory"):
+        check_memory_view(page, r, name)
     errors = [e for e in page.console_errors() if e[0] in ("exception", "console.error", "console.assert", "log", "request")
               and not (e[0] == "log" and "favicon" in e[1])]
     check(not errors, f"{name}: {errors[:5]}")
     return ms
+
+
+def check_memory_view(page, r, name):
+    """cost --mem's view: a row per line that allocated, the totals as the
+    report has them, and a click on the biggest line lands on its source."""
+    check(page.click("#tab-memory"), f"{name}: no Memory tab")
+    lines = [(l["mem"]["bytes"], mi, l["file"], l["line"]) for mi, m in enumerate(r["modules"])
+             for l in m["lines"] if l.get("mem")]
+    rows = page.eval("[...document.querySelectorAll('#view-memory table')].map(t => t.querySelectorAll('tbody tr').length)")
+    check(rows and rows[0] == min(len(lines), 500), f"{name}: memory view shows {rows} rows, the report has {len(lines)} lines")
+    facts = page.eval("document.querySelector('#view-memory .facts').textContent")
+    total = r["memory"]["total"]["allocs"]
+    check(f"{total:,} objects" in facts, f"{name}: memory facts do not give {total:,} objects: {facts[:200]}")
+    check("agree" in facts, f"{name}: the heap's counters do not agree with the sites: {facts[:300]}")
+    # The table is sorted by bytes: its first row is one of the biggest lines.
+    biggest = max(b for b, *_ in lines)
+    sels = [row_selector(mi, f, n) for b, mi, f, n in lines if b == biggest]
+    page.click("#view-memory table tbody tr:first-child button.link")
+    check(page.eval(f"!document.getElementById('view-source').hidden && {json.dumps(sels)}"
+                    ".some(s => document.activeElement === document.querySelector(s))"),
+          f"{name}: a click on the memory view's first line did not land on a line of {biggest} bytes")
 
 
 def later_section_page(path, out):
@@ -385,6 +408,7 @@ def browser_pages(run, large_flags=()):
     base = run.cost("base", ["-f", run.sample("samples/paper/costbase.b")])
     bintrees = run.cost("bintrees", ["-f", run.sample("samples/bench/bintrees.b"), "12"])
     pages = [("base", base, ("overview", "hist")), ("bintrees", bintrees, ("profile", "flame", "functions"))]
+    pages.append(("bintree-mem", run.cost("bintree-mem", ["--mem", "-f", run.sample("samples/bintree.b")]), ("memory",)))
     for name, extra in (("fib-count", ["--count"]), ("fib-repeat", ["--repeat", "3"]), ("fib-sample", ["--sample", "10"])):
         pages.append((name, run.cost(name, extra + ["-f", run.sample("samples/fib.b")]), ()))
     bench_fib = run.sample("samples/bench/fib.b")

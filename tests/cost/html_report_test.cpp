@@ -22,13 +22,11 @@ namespace {
 
 using nlohmann::json;
 
-std::string src(const std::string& rel) { return std::string(DIS_SOURCE_DIR) + "/" + rel; }
-
 RunOutcome run(const std::string& program, vm::ProbeMode mode, bool paths,
                std::vector<std::string> args = {}) {
   static std::ostringstream sink;
   RunSpec spec;
-  spec.program = src(program);
+  spec.program = test::source(program);
   spec.args = {spec.program};
   spec.args.insert(spec.args.end(), args.begin(), args.end());
   spec.vm.out = &sink;
@@ -276,7 +274,7 @@ TEST(HtmlTool, WritesThePageAndTheDiffPage) {
   using test::tool;
   const std::string dir = ::testing::TempDir() + "html_tool_" + std::to_string(getpid()) + "/";
   std::filesystem::create_directories(dir);
-  const std::string fib = src("samples/fib.b");
+  const std::string fib = test::source("samples/fib.b");
   auto r = run_shell(tool("cost") + " --count --format html --out " + dir + "h.html -f " + fib +
                      " >/dev/null");
   EXPECT_EQ(r.status, 0);

@@ -30,6 +30,11 @@ inline ToolRun run_shell(const std::string& command) {
 
 inline std::string tool(const std::string& name) { return std::string(DIS_BIN_DIR) + "/" + name; }
 
+// A file of the source tree, by its path from the top.
+inline std::string source(const std::string& rel) {
+  return std::string(DIS_SOURCE_DIR) + "/" + rel;
+}
+
 inline std::string fixtures() { return std::string(DIS_SOURCE_DIR) + "/tests/cost/fixtures"; }
 
 inline std::string read_text(const std::string& path) {

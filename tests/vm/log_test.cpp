@@ -32,12 +32,15 @@ struct LogTest : ::testing::Test {
     dis::set_log_stream(nullptr);
   }
   vmtest::Outcome run(const std::string& body) {
+    return run(dis::assembly::assemble(vmtest::program(body), "t.s"));
+  }
+  vmtest::Outcome run(dis::Module m) {
     std::ostringstream out, err;
     dis::vm::Options o;
     o.out = &out;
     o.err = &err;
     dis::vm::VM vm(o);
-    auto r = vm.run_module(dis::assembly::assemble(vmtest::program(body), "t.s"), "t.s", {"t.s"});
+    auto r = vm.run_module(std::move(m), "t.s", {"t.s"});
     return {r.status, out.str(), err.str()};
   }
 };
@@ -61,6 +64,27 @@ TEST_F(LogTest, OffByDefaultWritesNothing) {
   auto r = run(vmtest::print_int("$7"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "7\n");
+  EXPECT_EQ(log.str(), "");
+}
+
+// A module the verifier refuses is a Warn event of the verifier, beside the
+// refusal the user sees. The bad branch is made after assembly: the
+// assembler refuses a branch past the end itself.
+TEST_F(LogTest, VerifierRefusalIsAWarning) {
+  auto bad = [] {
+    dis::Module m = dis::assembly::assemble(vmtest::program(vmtest::print_int("$7")), "t.s");
+    m.code[0] = dis::Instruction{dis::Op::jmp_, {}, {}, {dis::AddrMode::Imm, 9999, 0}};
+    return m;
+  };
+  dis::set_log_level(dis::LogLevel::Warn);
+  auto r = run(bad());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("branch target out of range"), std::string::npos) << r.err;
+  EXPECT_NE(log.str().find("[warning] verifier: refused t.s: "), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("branch target out of range"), std::string::npos) << log.str();
+  log.str("");
+  dis::set_log_level(dis::LogLevel::Error);  // above Warn: not written
+  EXPECT_EQ(run(bad()).status, 1);
   EXPECT_EQ(log.str(), "");
 }
 

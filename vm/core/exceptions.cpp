@@ -1,5 +1,7 @@
 // Dis exceptions: handler search from the faulting pc outward, frame by
 // frame; unwinding; the diagnostic for an uncaught exception.
+#include <new>
+
 #include "log.h"
 #include "runtime.h"
 
@@ -29,6 +31,25 @@ std::int32_t handler_target(const Handler& h, const std::string& msg, bool str) 
     if (adt_case ? !str && c.name == msg : str && case_matches(c.name, msg)) return c.pc;
   }
   return h.wildcard_pc;
+}
+
+// The string a handler receives for a run-time error. It may pass the
+// heap limit by its few bytes, so that running out of memory can still be
+// caught and reported; nil only if the cage itself is full.
+Ptr exception_string(Heap& heap, const std::string& msg) {
+  struct Restore {
+    Heap& h;
+    std::uint64_t limit;
+    ~Restore() { h.set_limit(limit); }
+  } restore{heap, heap.limit()};
+  heap.set_limit(~std::uint64_t{0});
+  try {
+    return str_from_utf8(heap, msg);
+  } catch (const DisError&) {
+    return H;
+  } catch (const std::bad_alloc&) {
+    return H;
+  }
 }
 
 }  // namespace
@@ -64,7 +85,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
         p.ml = mli;
         std::uint8_t* fp = cage.at(p.frames[fi].fp);
         if (h.type >= 0) heap.release_record(fp, ml.prog->types[h.type]);
-        Ptr v = value != H ? value : str_from_utf8(heap, msg);
+        Ptr v = value != H ? value : exception_string(heap, msg);
         Ptr old = ld<Ptr>(fp + h.offset);
         st<Ptr>(fp + h.offset, v);
         heap.decref(old);

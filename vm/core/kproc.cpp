@@ -190,8 +190,8 @@ void Kprocs::run_head_slice() {
   Runtime& vm = vm_;
   std::uint32_t id = vm.runq.front();
   vm.runq.pop_front();
+  if (!vm.progs[id] || vm.progs[id]->state != ProgState::Ready) return;
   Prog& p = *vm.progs[id];
-  if (p.state != ProgState::Ready) return;
   std::uint32_t budget = kQuantum;
   if (vm.opts.max_instructions) {
     std::uint64_t remain = vm.opts.max_instructions > vm.stats.instructions
@@ -217,6 +217,10 @@ void Kprocs::run_head_slice() {
     vm.end_prog(p);
   if (vm.on_quantum_end) vm.on_quantum_end();
   vm.gc->quantum_end();
+  if (vm.collect_now) [[unlikely]] {
+    vm.collect_now = false;
+    vm.gc->full_collect();
+  }
 }
 
 // Nothing is ready: end the program, or collect and wait for a sleeper or a
@@ -226,8 +230,8 @@ void Kprocs::idle(Kproc& self) {
   Runtime& vm = vm_;
   Prog* first = nullptr;
   if (!vm.halted)
-    for (auto& pp : vm.progs)
-      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp.get();
+    for (Prog* pp : vm.live)
+      if (pp->state == ProgState::Sleeping && (!first || pp->wake < first->wake)) first = pp;
   bool awaited = false;
   {
     auto lk = lock();
@@ -261,7 +265,7 @@ void Kprocs::idle(Kproc& self) {
       self.cv.wait(lk, wanted);
   }
   const auto now = clock::now();
-  for (auto& pp : vm.progs)
+  for (Prog* pp : vm.live)
     if (pp->state == ProgState::Sleeping && pp->wake <= now) vm.wake(*pp);
 }
 

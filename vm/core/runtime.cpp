@@ -79,9 +79,9 @@ void Runtime::visit_roots(RootVisitor& v) {
   auto module_obj = [&](std::uint32_t ml) {
     return ml < modlinks.size() && modlinks[ml] && modlinks[ml]->live ? modlinks[ml]->obj : H;
   };
-  for (auto& pp : progs) {
+  for (Prog* pp : live) {
+    if (pp->state == ProgState::Done) continue;
     Prog& p = *pp;
-    if (p.state == ProgState::Done) continue;
     v.thread(p.id, module_obj(p.ml));
     for (std::size_t i = 0; i < p.frames.size(); ++i) {
       const Frame& fr = p.frames[i];

@@ -88,10 +88,13 @@ enum class ProgState : std::uint8_t { Ready, Blocked, Sleeping, Done };
 struct Prog {
   std::uint32_t id = 0;
   ProgState state = ProgState::Ready;
+  bool is_init = false;
+  bool pending_sleep = false;
   std::int32_t pc = 0;
   std::uint32_t ml = 0;
   std::vector<Frame> frames;
-  std::int32_t cur = -1;  // current frame index
+  std::int32_t cur = -1;         // current frame index
+  std::uint32_t live_index = 0;  // in Runtime::live
   std::vector<StackChunk> chunks;
   std::uint32_t chunk_cur = 0;
   Ptr sp = H;                   // next free byte in chunks[chunk_cur]
@@ -109,8 +112,6 @@ struct Prog {
   Ptr alt_dst = H;              // where a blocked alt stores the index of the case that ran
   Ptr scratch = H;              // 16 cage bytes holding the value of a `send $imm`
   std::chrono::steady_clock::time_point wake;
-  bool is_init = false;
-  bool pending_sleep = false;
   std::int64_t sleep_ms = 0;
   FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
 };
@@ -157,14 +158,20 @@ class Runtime : public HeapHooks {
   std::vector<std::unique_ptr<NativeModule>> natives;
   std::map<std::string, std::unique_ptr<Program>> programs;  // by path
   std::vector<std::unique_ptr<Modlink>> modlinks;
-  std::vector<std::unique_ptr<Prog>> progs;  // index = id
+  std::vector<std::unique_ptr<Prog>> progs;  // index = id; null once ended
+  // The threads not yet ended, in no order: what the collector's roots and
+  // the idle scheduler walk, however many threads ran before.
+  std::vector<Prog*> live;
   std::deque<std::uint32_t> runq;
   // init's thread died of an uncaught exception, or a limit cut the run short
   bool main_broken = false;
   std::string first_error;  // the first such exception's message
   Stats stats;
-  std::uint64_t trace_count = 0;   // instructions --trace printed
-  bool halted = false;             // instruction limit reached
+  std::uint64_t trace_count = 0;  // instructions --trace printed
+  bool halted = false;            // instruction limit reached
+  // A thread ran out of memory: a full collection runs at the end of its
+  // slice, before its handler (garbage may be what filled the heap).
+  bool collect_now = false;
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
 
@@ -190,8 +197,12 @@ class Runtime : public HeapHooks {
   // The modlink index behind a module pointer; raises "module not loaded".
   std::uint32_t module_of(Ptr p);
 
-  // Threads and frames (scheduler.cpp).
-  Prog& new_prog(std::uint32_t ml);
+  // Threads and frames (scheduler.cpp). spawn_prog makes a thread running
+  // module ml from pc, its first frame of `type` pushed (pointer slots H),
+  // and queues it; out of memory raises with no thread made. A thread's
+  // stack starts as one small chunk (init's is a full one) and grows on
+  // demand; when it ends (end_prog) its record goes too, but for init's.
+  Prog& spawn_prog(std::uint32_t ml, std::uint32_t type, std::int32_t pc, bool init = false);
   inline Ptr push_frame(Prog& p, std::uint32_t type);  // raises stack overflow
   // push_frame with the type's rounded frame size and pointer flag known
   // (decode precomputes them for `frame`; see frame_size()).
@@ -208,6 +219,9 @@ class Runtime : public HeapHooks {
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
   inline void pop_frame(Prog& p);                         // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
+  // Ends thread p (its frames released, its stack freed); p is gone after,
+  // unless it is init's.
+  void end_prog(Prog& p);
   // Makes `chunk` current with `sp` its next free byte and `bytes` of
   // frames in use (the stack's total, all chunks).
   void set_stack(Prog& p, std::uint32_t chunk, Ptr sp, std::uint64_t bytes) {
@@ -227,7 +241,6 @@ class Runtime : public HeapHooks {
     else
       p.sp = fr.fp;
   }
-  void end_prog(Prog& p);
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
   void schedule();  // kproc.cpp: runs the kernel processes until the program is over
   void wake(Prog& p) {
@@ -264,6 +277,7 @@ class Runtime : public HeapHooks {
  private:
   friend class Call;  // the error string
   std::uint32_t new_modlink();
+  Prog& new_prog(std::uint32_t ml);  // not queued
   std::vector<std::uint32_t> free_modlinks;
   std::vector<Channel> channels;
   std::vector<std::uint32_t> free_channels;

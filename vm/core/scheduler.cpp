@@ -11,20 +11,55 @@
 namespace dis::vm {
 
 namespace {
+// Stack chunks: init's first one and the largest a thread grows to (a
+// bigger frame gets a chunk of its own size); a spawned thread starts with
+// room for its first frame and a small call or two, so a blocked thread
+// costs little more than its frame, and each further chunk doubles.
 constexpr std::uint32_t kChunkSize = 64 * 1024;
+constexpr std::uint32_t kFirstChunk = 256;
+
+std::uint32_t chunk_size(const Prog& p, std::uint32_t frame) {
+  std::uint32_t want = kChunkSize;
+  if (p.chunks.empty())
+    want = p.is_init ? kChunkSize : kFirstChunk;
+  else
+    want = std::min(kChunkSize, 2 * p.chunks.back().size);
+  return std::max(want, 2 * frame + 16);
+}
 }  // namespace
 
 Prog& Runtime::new_prog(std::uint32_t ml) {
   auto p = std::make_unique<Prog>();
   p->id = static_cast<std::uint32_t>(progs.size());
   p->ml = ml;
-  heap.incref(modlink(ml).obj);
-  p->scratch = heap.alloc_stack(16);
+  // Grown first (geometrically), so the push below cannot fail.
+  if (live.size() == live.capacity()) live.reserve(2 * live.size() + 16);
   progs.push_back(std::move(p));
-  runq.push_back(progs.back()->id);
+  Prog& np = *progs.back();
+  np.live_index = static_cast<std::uint32_t>(live.size());
+  live.push_back(&np);
+  heap.incref(modlink(ml).obj);
+  return np;
+}
+
+Prog& Runtime::spawn_prog(std::uint32_t ml, std::uint32_t type, std::int32_t pc, bool init) {
+  Prog& p = new_prog(ml);
+  p.is_init = init;
+  try {
+    push_frame(p, type);
+  } catch (...) {
+    // Nothing refers to the new thread yet: it goes, and its id with it.
+    end_prog(p);
+    progs.pop_back();
+    throw;
+  }
+  p.cur = 0;
+  p.frames[0].make_outermost();
+  p.pc = pc;
+  runq.push_back(p.id);
   stats.threads++;
-  log_debug("sched", "thread {} starts", progs.back()->id);
-  return *progs.back();
+  log_debug("sched", "thread {} starts", p.id);
+  return p;
 }
 
 void Runtime::next_chunk(Prog& p, std::uint32_t size) {
@@ -35,21 +70,25 @@ void Runtime::next_chunk(Prog& p, std::uint32_t size) {
     p.chunks.resize(next);
   }
   if (next >= p.chunks.size()) {
-    std::uint32_t csize = std::max(kChunkSize, 2 * size + 16);
+    const std::uint32_t csize = chunk_size(p, size);
+    // Every frame takes at least 32 bytes: with room for as many records as
+    // the chunk can hold frames, the push's fast path needs no capacity
+    // check (frames in earlier chunks stay put while this one is in use).
+    // The host vectors grow first, so a failure leaves the stack as it was.
+    p.frames.reserve(p.frames.size() + csize / 32);
+    p.chunks.reserve(p.chunks.size() + 1);
     p.chunks.push_back({heap.alloc_stack(csize), csize});
   }
-  set_stack(p, next, p.chunks[next].base, p.stack_bytes());
-  // Every frame takes at least 32 bytes: with room for as many records as
-  // the chunk can hold frames, the push's fast path needs no capacity check
-  // (frames in earlier chunks stay put while this one is in use).
   p.frames.reserve(p.frames.size() + p.chunks[next].size / 32);
+  set_stack(p, next, p.chunks[next].base, p.stack_bytes());
 }
 
 void Runtime::end_prog(Prog& p) {
   log_debug("sched", "thread {} ends", p.id);
   pop_frames_to(p, -1);
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
-  p.chunks.clear();
+  std::vector<StackChunk>().swap(p.chunks);
+  std::vector<Frame>().swap(p.frames);
   p.stack_end = 0;
   p.sp_limit = 0;
   if (p.scratch != H) heap.free_stack(p.scratch);
@@ -57,6 +96,11 @@ void Runtime::end_prog(Prog& p) {
   p.state = ProgState::Done;
   if (p.ml < modlinks.size() && modlinks[p.ml] && modlinks[p.ml]->live)
     heap.decref(modlink(p.ml).obj);
+  live[p.live_index] = live.back();
+  live[p.live_index]->live_index = p.live_index;
+  live.pop_back();
+  // A channel's waiters name it by id: they find no thread (first_valid).
+  if (!p.is_init) progs[p.id].reset();
 }
 
 std::uint32_t Runtime::run_slice(Prog& p, std::uint32_t budget) {
@@ -87,13 +131,10 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
     *err << res.message << "\n";
     return res;
   }
-  Prog& p = new_prog(mli);
-  p.is_init = true;
-  init_prog = p.id;
   try {
-    Ptr f = push_frame(p, prog.types[type]);
-    p.cur = 0;
-    p.frames[0].make_outermost();
+    Prog& p = spawn_prog(mli, prog.types[type], pc, true);
+    init_prog = p.id;
+    Ptr f = p.frames[0].fp;
     Ptr list = H;
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
       Ptr s = str_from_utf8(heap, *it);
@@ -114,7 +155,6 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
     *err << prog.mod.name << ": " << e.msg << "\n";
     return res;
   }
-  p.pc = pc;
   schedule();
   Prog& ip = *progs[init_prog];
   if (!halted && ip.state != ProgState::Done) {
@@ -132,6 +172,13 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
 }
 
 // ---- channels ----
+
+namespace {
+// What one buffered item holds on the host, charged against the heap limit.
+std::uint64_t buffered_bytes(const Channel& ch) {
+  return ch.size + sizeof(std::vector<std::uint8_t>);
+}
+}  // namespace
 
 Ptr Runtime::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap) {
   if (cap < 0) raise_error("negative array size");
@@ -163,6 +210,7 @@ void Runtime::free_channel(std::uint32_t idx) {
   ch.buf.clear();
   ch.sendq.clear();
   ch.recvq.clear();
+  heap.uncharge(items.size() * buffered_bytes(ch));
   for (auto& item : items)
     for (std::uint32_t off : heap.type(t).ptrs) heap.decref(ld<Ptr>(item.data() + off));
   free_channels.push_back(idx);
@@ -183,8 +231,8 @@ namespace {
 Waiter* first_valid(Runtime& vm, std::deque<Waiter>& q) {
   while (!q.empty()) {
     Waiter& w = q.front();
-    Prog& p = *vm.progs[w.prog];
-    if (p.state == ProgState::Blocked && p.block_gen == w.gen) return &w;
+    const Prog* p = vm.progs[w.prog].get();
+    if (p && p->state == ProgState::Blocked && p->block_gen == w.gen) return &w;
     q.pop_front();
   }
   return nullptr;
@@ -222,9 +270,18 @@ bool Runtime::chan_send(Prog& p, Ptr c, Ptr src) {
     return true;
   }
   if (ch.buf.size() < ch.cap) {
-    std::vector<std::uint8_t> item(cage.at(src), cage.at(src) + ch.size);
-    for (std::uint32_t off : heap.type(ch.elemtype).ptrs) heap.incref(ld<Ptr>(item.data() + off));
-    ch.buf.push_back(std::move(item));
+    // Charged first and counted before the references are taken: a
+    // failure changes nothing.
+    heap.charge(buffered_bytes(ch));
+    try {
+      std::vector<std::uint8_t> item(cage.at(src), cage.at(src) + ch.size);
+      ch.buf.push_back(std::move(item));
+    } catch (...) {
+      heap.uncharge(buffered_bytes(ch));
+      throw;
+    }
+    for (std::uint32_t off : heap.type(ch.elemtype).ptrs)
+      heap.incref(ld<Ptr>(ch.buf.back().data() + off));
     return true;
   }
   block(p);
@@ -237,6 +294,7 @@ bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
   if (!ch.buf.empty()) {
     std::vector<std::uint8_t> item = std::move(ch.buf.front());
     ch.buf.pop_front();
+    heap.uncharge(buffered_bytes(ch));
     // The buffered copy's references move into dst.
     std::uint8_t* d = cage.at(dst);
     std::vector<Ptr> old;
@@ -246,6 +304,8 @@ bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
     if (Waiter* w = first_valid(*this, ch.sendq)) {
       Waiter s = *w;
       ch.sendq.pop_front();
+      // The item taken made room: the waiting sender's goes in its place.
+      heap.charge(buffered_bytes(ch));
       std::vector<std::uint8_t> in(cage.at(s.addr), cage.at(s.addr) + ch.size);
       for (std::uint32_t off : heap.type(ch.elemtype).ptrs) heap.incref(ld<Ptr>(in.data() + off));
       ch.buf.push_back(std::move(in));

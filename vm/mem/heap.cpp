@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "fault_injection.h"
+
 // In sanitizer builds free blocks are poisoned, so AddressSanitizer reports a
 // use after free inside our allocator. The shadow outlives the mapping: a
 // later cage mapped at the same address would inherit stale poison, so the
@@ -31,6 +33,7 @@ Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
     t.size = size;
     t.name = name;
     types_.push_back(std::move(t));
+    num_types_ = static_cast<std::uint32_t>(types_.size());
   };
   special(TypeKind::String, "string");
   special(TypeKind::Array, "array");
@@ -69,7 +72,8 @@ std::uint32_t Heap::add_type(TypeInfo t) {
     t.ptr_bits = static_cast<std::uint16_t>(bits);
   }
   types_.push_back(std::move(t));
-  return static_cast<std::uint32_t>(types_.size() - 1);
+  num_types_ = static_cast<std::uint32_t>(types_.size());
+  return num_types_ - 1;
 }
 
 std::uint32_t Heap::add_type(std::int32_t size, const std::vector<std::uint8_t>& map,
@@ -139,7 +143,7 @@ Ptr Heap::carve(std::uint32_t block) {
 
 Ptr Heap::carve_top(std::uint32_t block) {
   std::uint64_t end = std::uint64_t{top_} + block;
-  if (end >= Cage::kSize - 4096) raise_error("out of memory: heap");
+  if (end >= Cage::kSize - 4096) raise_error(kOutOfMemory);
   Ptr p = top_;
   top_ = static_cast<Ptr>(end);
   if (region_first_[region_index(p)] == 0) region_first_[region_index(p)] = p;
@@ -167,8 +171,8 @@ BlockHeader* Heap::init_block(Ptr b, std::uint32_t block, std::uint32_t type, st
 Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   std::uint64_t block64 =
       ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
-  if (block64 > 0xF0000000u || stats_.bytes_live + block64 > limit_)
-    raise_error("out of memory: heap");
+  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
+    raise_error(kOutOfMemory);
   auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, type, mutator_colour);
@@ -187,7 +191,8 @@ void Heap::after_alloc(Ptr p) {
 Ptr Heap::new_object(std::uint32_t type) {
   const TypeInfo& t = types_[type];
   const std::uint32_t block = ((t.size + kBlockHeader + 7) & ~7u) + kRedZone;
-  if (!(t.flags & kSmallRecord) || watched_ || stats_.bytes_live + block > limit_) [[unlikely]] {
+  // With fault injection every allocation goes through alloc(), which counts.
+  if (!(t.flags & kSmallRecord) || watched_ || fault::kEnabled || !fits(block)) [[unlikely]] {
     Ptr p = alloc(type, t.size);
     init_record(cage_.at(p), type);
     return p;
@@ -206,13 +211,23 @@ Ptr Heap::new_object(std::uint32_t type) {
 }
 
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
-  std::uint32_t block = ((bytes + kBlockHeader + 7) & ~7u) + kRedZone;
+  const std::uint64_t block64 =
+      ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
+  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
+    raise_error(kOutOfMemory);
+  const auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, kTypeStack, 0);
+  stats_.bytes_stacks += block;
   return b + kBlockHeader;
 }
 
 void Heap::free_stack(Ptr p) { free_block(p); }
+
+void Heap::charge(std::uint64_t bytes) {
+  if (!fits(bytes)) raise_error(kOutOfMemory);
+  stats_.bytes_charged += bytes;
+}
 
 inline void Heap::free_block(Ptr p) {
   BlockHeader* h = header(p);
@@ -221,6 +236,8 @@ inline void Heap::free_block(Ptr p) {
     stats_.frees++;
     stats_.live_blocks--;
     stats_.bytes_live -= block;
+  } else {
+    stats_.bytes_stacks -= block;
   }
   if (p == scan_guard) scan_guard = H;
   h->magic = kFree;

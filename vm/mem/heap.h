@@ -42,6 +42,9 @@ struct DisError {
   std::uint32_t value = 0xFFFFFFFFu;  // raised object (one reference), or H
 };
 [[noreturn]] void raise_error(const char* msg);
+// The one message of every allocation that fails: the heap limit, the cage,
+// or a host allocation made for the program (std::bad_alloc).
+inline constexpr const char* kOutOfMemory = "out of memory: heap";
 
 enum class TypeKind : std::uint8_t {
   Plain,    // record with a pointer map (adt, tuple, frame, module data)
@@ -159,6 +162,10 @@ struct HeapStats {
   // given back to the system (each page counted once per release) and trims.
   std::uint64_t extent = 0, extent_peak = 0;
   std::uint64_t bytes_returned = 0, trims = 0;
+  // Charged against the limit besides the objects: stack chunks (and other
+  // blocks from alloc_stack), and what the runtime holds for the program
+  // outside the cage (channel buffers: charge()).
+  std::uint64_t bytes_stacks = 0, bytes_charged = 0;
 };
 
 // The fixed colour of a block reached but whose children are not yet scanned.
@@ -194,21 +201,31 @@ class Heap {
   Cage& cage() { return cage_; }
   void set_hooks(HeapHooks* h) { hooks_ = h; }
   void set_limit(std::uint64_t limit) { limit_ = limit; }
+  std::uint64_t limit() const { return limit_; }
 
   std::uint32_t add_type(TypeInfo t);
   // A Plain type from a Dis descriptor (size and map).
   std::uint32_t add_type(std::int32_t size, const std::vector<std::uint8_t>& map,
                          std::string name = {});
   const TypeInfo& type(std::uint32_t i) const { return types_[i]; }
-  std::size_t num_types() const { return types_.size(); }
+  std::size_t num_types() const { return num_types_; }
 
   // A new block of `type` with `bytes` of data; ref = 1.
   Ptr alloc(std::uint32_t type, std::uint32_t bytes);
   // A Plain object of its type's size, pointer slots H.
   Ptr new_object(std::uint32_t type);
-  // Stack chunks: not counted against the heap limit.
+  // Stack chunks: no heap objects (no count, no colour), but counted
+  // against the limit, as Inferno's stacks come from its heap.
   Ptr alloc_stack(std::uint32_t bytes);
   void free_stack(Ptr p);
+  // Host memory held for the program (a channel's buffered items): counted
+  // against the limit; charge() raises "out of memory: heap" past it.
+  void charge(std::uint64_t bytes);
+  void uncharge(std::uint64_t bytes) { stats_.bytes_charged -= bytes; }
+  // Whether `block` more bytes fit under the limit.
+  bool fits(std::uint64_t block) const {
+    return stats_.bytes_live + stats_.bytes_stacks + stats_.bytes_charged + block <= limit_;
+  }
 
   BlockHeader* header(Ptr p) { return reinterpret_cast<BlockHeader*>(cage_.at(p - 16)); }
   // Whether p is where a block's data could start (aligned, inside the heap).
@@ -223,7 +240,7 @@ class Heap {
     BlockHeader* h = header(p);
     // kTypeStack is the only type of kind Stack (add_type refuses another),
     // so no type-table load on every pointer move.
-    if (h->magic != kLive || h->type >= types_.size() || h->type == kTypeStack) [[unlikely]]
+    if (h->magic != kLive || h->type >= num_types_ || h->type == kTypeStack) [[unlikely]]
       return nullptr;
     return h;
   }
@@ -349,6 +366,9 @@ class Heap {
   Cage& cage_;
   std::uint64_t limit_;
   std::vector<TypeInfo> types_;
+  // types_.size(), kept apart: every pointer move tests a block's type
+  // against it, and one load is cheaper than the vector's two and a shift.
+  std::uint32_t num_types_ = 0;
   Ptr top_ = kHeapStart;
   // Trimming: the heap is cut into regions of 2^kRegionShift bytes, each
   // with the bytes of live blocks starting in it and its first block, so a
