@@ -1,5 +1,6 @@
 // $Math (the scalar functions here, the array ones in builtins_math_arrays.cpp) and
 // $Bench (timers; disablegc/enablegc halt and resume the collector).
+#include <cfenv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -11,13 +12,32 @@ namespace dis::vm {
 
 namespace {
 
+// The IEEE exceptions the C library raised since the flags were cleared,
+// in math.m's bits (INVAL, ZDIV, OVFL, UNFL).
+std::uint32_t host_fp_exceptions() {
+  const int e = std::fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
+  return (e & FE_INVALID ? 1u : 0u) | (e & FE_DIVBYZERO ? 2u : 0u) | (e & FE_OVERFLOW ? 4u : 0u) |
+         (e & FE_UNDERFLOW ? 8u : 0u);
+}
+
+// As Inferno's fdlibm under the thread's traps: log(0) traps (zero divide),
+// sqrt(-1) too (invalid), unless Math->FPcontrol turned that trap off. The
+// volatile stores keep the call between the flag reads.
 template <double (*F)(double)>
 void unary(Call& c) {
-  c.ret_real(F(c.arg_real(32)));
+  volatile double x = c.arg_real(32);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  volatile double r = F(x);
+  if (std::uint32_t e = host_fp_exceptions()) c.fp_raised(e);
+  c.ret_real(r);
 }
 template <double (*F)(double, double)>
 void binary(Call& c) {
-  c.ret_real(F(c.arg_real(32), c.arg_real(40)));
+  volatile double x = c.arg_real(32), y = c.arg_real(40);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  volatile double r = F(x, y);
+  if (std::uint32_t e = host_fp_exceptions()) c.fp_raised(e);
+  c.ret_real(r);
 }
 
 double d_acos(double x) { return std::acos(x); }

@@ -82,6 +82,7 @@ std::uint32_t Call::fp_control(std::uint32_t r, std::uint32_t mask) {
   if ((old ^ prog_.fp.control) & kFpRoundMask) fp_apply_rounding(prog_.fp.control);
   return old;
 }
+void Call::fp_raised(std::uint32_t bits) { fp_record(prog_, bits); }
 std::uint32_t Call::fp_status(std::uint32_t r, std::uint32_t mask) {
   const std::uint32_t old = prog_.fp.status;
   prog_.fp.status = ((old & ~mask) | (r & mask)) & kFpExceptions;

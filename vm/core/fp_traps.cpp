@@ -39,11 +39,6 @@ double apply(FpOp op, double m_in, double s_in) {
   return 0;
 }
 
-void raise_if_trapped(Prog& p, std::uint32_t bits) {
-  p.fp.status |= bits;
-  if (bits & p.fp.control & kFpExceptions) raise_error("sys: fp: exception");
-}
-
 int host_rounding(std::uint32_t control) {
   switch ((control & kFpRoundMask) >> 8) {
     case 1:
@@ -70,10 +65,15 @@ void fp_arith_slow(Prog& p, FpOp op, double m, double s) {
   // A trapped underflow is signalled on a tiny result even when exact (the
   // host's flag, untrapped, wants it inexact too).
   if ((f & FE_UNDERFLOW) || (r != 0 && std::fabs(r) < DBL_MIN)) bits |= kFpUnfl;
-  if (bits) raise_if_trapped(p, bits);
+  if (bits) fp_record(p, bits);
 }
 
-void fp_invalid(Prog& p) { raise_if_trapped(p, kFpInval); }
+void fp_record(Prog& p, std::uint32_t bits) {
+  p.fp.status |= bits & kFpExceptions;
+  if (bits & p.fp.control & kFpExceptions) raise_error("sys: fp: exception");
+}
+
+void fp_invalid(Prog& p) { fp_record(p, kFpInval); }
 
 bool real_to_int_ok(double x, std::int32_t& out) {
   const double y = x < 0 ? x - .5 : x + .5;

@@ -45,6 +45,9 @@ enum class FpOp : std::uint8_t { add, sub, mul, div, exp };
 // Redoes `m op s` (for exp, m ** s with s an int) under the host's flags,
 // adds them to p's status and raises when p's control traps one of them.
 [[gnu::cold, gnu::noinline]] void fp_arith_slow(Prog& p, FpOp op, double m, double s);
+// Adds IEEE exceptions (math.m's bits) to p's status; raises when p's
+// control traps one of them.
+void fp_record(Prog& p, std::uint32_t bits);
 // An invalid operation (an ordered comparison with NaN, a conversion to an
 // integer out of range): recorded, and raised when INVAL traps.
 [[gnu::cold, gnu::noinline]] void fp_invalid(Prog& p);

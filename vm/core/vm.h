@@ -131,6 +131,9 @@ class Call {
   // (mask 0 only reads it).
   std::uint32_t fp_control(std::uint32_t r = 0, std::uint32_t mask = 0);
   std::uint32_t fp_status(std::uint32_t r = 0, std::uint32_t mask = 0);
+  // Records IEEE exceptions (math.m's bits) a builtin's arithmetic raised,
+  // and raises "sys: fp: exception" when the control word traps one.
+  void fp_raised(std::uint32_t bits);
   // The calling Dis thread's id, from 0 (Sys->pctl's pid is one more).
   std::uint32_t thread_id() const;
   // Dis threads now waiting in blocking builtins, each holding a host thread.

@@ -2,8 +2,8 @@
 # overflow and underflow trap with "sys: fp: exception"; FPcontrol turns
 # them off (IEEE results, recorded in FPstatus), sets the rounding; ordered
 # comparisons with NaN are invalid, equality is quiet; a real converted to
-# an int out of range is invalid; a spawned thread starts with its
-# parent's modes.
+# an int out of range is invalid; $Math's functions trap as fdlibm's
+# arithmetic does; a spawned thread starts with its parent's modes.
 implement FpTraps;
 include "sys.m";
 	sys: Sys;
@@ -32,6 +32,9 @@ try(what: string, op: int)
 		6 => r = real int (v[3]);
 		7 => r = v[6] ** 2000;
 		8 => r = v[4] * v[4];
+		9 => r = math->log(v[0]);
+		10 => r = math->sqrt(-v[1]);
+		11 => r = math->exp(v[3]);
 		}
 		sys->print("%s %g\n", what, r);
 	} exception e {
@@ -51,6 +54,9 @@ all()
 	try("int 1e308", 6);
 	try("2.5**2000", 7);
 	try("underflow", 8);
+	try("log 0", 9);
+	try("sqrt -1", 10);
+	try("exp 1e308", 11);
 }
 
 child(c: chan of int)
