@@ -8,7 +8,10 @@ function(dis_missing what debian_pkg)
 endfunction()
 
 find_package(Boost 1.74 QUIET)
-if(NOT Boost_FOUND OR NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/container/small_vector.hpp")
+# Boost.Container (flat_map, small_vector) is header-only: the compiler's
+# scopes and pools, the builtin tables and the cost reports use it.
+if(NOT Boost_FOUND OR NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/container/flat_map.hpp"
+   OR NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/container/small_vector.hpp")
   dis_missing("Boost (Container)" "libboost-dev")
 endif()
 if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/math/distributions/students_t.hpp")

@@ -62,7 +62,8 @@ Sym* Compiler::lookup(const std::string& name) {
     auto f = it->find(name);
     if (f != it->end()) return &f->second;
   }
-  return nullptr;
+  auto g = globals_.find(name);
+  return g != globals_.end() ? &g->second : nullptr;
 }
 
 Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
@@ -380,7 +381,7 @@ void Compiler::import_type_names() {
       if (it == mod->members.end() || it->second.kind != ModMember::TypeName || lookup(n)) continue;
       Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, nullptr};
       if (it->second.type->k == TK::Adt) s.adt = it->second.type->adt;
-      scopes_[0][n] = s;
+      globals_[n] = s;
     }
   }
 }
@@ -401,7 +402,7 @@ void Compiler::declare_globals() {
       mod->decl = &d;
       mod->type = mk(TK::Module);
       mod->type->mod = mod;
-      scopes_[0][d.name] =
+      globals_[d.name] =
           Sym{Sym::ModType, mod->type, {}, 0, 0, "", nullptr, nullptr, mod, "", nullptr};
       for (auto& mm : d.mod_members) {
         if (mm->kind == Decl::Adt) {
@@ -419,8 +420,8 @@ void Compiler::declare_globals() {
       adts_.emplace_back();
       declare_adt(adts_.back(), d, nullptr);
       adts.push_back(PendingAdt{&adts_.back(), &d, nullptr});
-      scopes_[0][d.name] = Sym{Sym::AdtName, adts_.back().type, {},      0,  0,      "",
-                               nullptr,      &adts_.back(),     nullptr, "", nullptr};
+      globals_[d.name] = Sym{Sym::AdtName, adts_.back().type, {},      0,  0,      "",
+                             nullptr,      &adts_.back(),     nullptr, "", nullptr};
     }
   }
   for (auto& mod : mods_)
@@ -432,7 +433,7 @@ void Compiler::declare_globals() {
   if (impl_) {  // the implemented module's adts are visible by their bare names
     for (auto& pa : adts)
       if (pa.scope == impl_)
-        scopes_[0][pa.adt->name] =
+        globals_[pa.adt->name] =
             Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
   }
   // Pass 2: module members (types may name other modules' types). Type
@@ -501,14 +502,14 @@ void Compiler::declare_globals() {
   if (impl_) {
     for (auto& [name, mem] : impl_->members) {
       if (mem.kind == ModMember::Con)
-        scopes_[0][name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
-                               nullptr,  nullptr, nullptr, "",       nullptr},
-        scopes_[0][name].type = mem.con_kind == TK::String ? t_string_
-                                : mem.con_kind == TK::Real ? t_real_
-                                : mem.con_kind == TK::Big  ? t_big_
-                                                           : t_int_;
+        globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
+                             nullptr,  nullptr, nullptr, "",       nullptr},
+        globals_[name].type = mem.con_kind == TK::String ? t_string_
+                              : mem.con_kind == TK::Real ? t_real_
+                              : mem.con_kind == TK::Big  ? t_big_
+                                                         : t_int_;
       if (mem.kind == ModMember::TypeName && !lookup(name))
-        scopes_[0][name] =
+        globals_[name] =
             Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
     }
   }
@@ -528,21 +529,21 @@ void Compiler::declare_globals() {
                      : v->k == TK::Real ? t_real_
                      : v->k == TK::Big  ? t_big_
                                         : t_int_;
-            scopes_[0][d.names[i]] = s;
+            globals_[d.names[i]] = s;
           }
           break;
         case Decl::Type:
-          scopes_[0][d.name] = Sym{Sym::TypeAlias,
-                                   resolve(d.type.get(), nullptr),
-                                   {},
-                                   0,
-                                   0,
-                                   "",
-                                   nullptr,
-                                   nullptr,
-                                   nullptr,
-                                   "",
-                                   nullptr};
+          globals_[d.name] = Sym{Sym::TypeAlias,
+                                 resolve(d.type.get(), nullptr),
+                                 {},
+                                 0,
+                                 0,
+                                 "",
+                                 nullptr,
+                                 nullptr,
+                                 nullptr,
+                                 "",
+                                 nullptr};
           break;
         case Decl::Var: {
           Type* t = nullptr;
@@ -565,14 +566,14 @@ void Compiler::declare_globals() {
             t = declared;
           }
           for (auto& n : d.names) {
-            if (scopes_[0].count(n) && scopes_[0][n].kind == Sym::Var)
+            if (globals_.count(n) && globals_[n].kind == Sym::Var)
               error(d.pos, "redeclaration of " + n);
             std::int32_t off = mp_alloc(t);
             globals_dbg_.push_back(DebugVar{n, t, off, d.pos});
             Sym s{
                 Sym::Var, t, Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr, "",
                 nullptr};
-            scopes_[0][n] = s;
+            globals_[n] = s;
             if (init) const_data(*init, t, off);
             if (array && !array_data(d.value.get(), t, off))
               unsupported(d.pos, "global array initializer that is not constant is");
@@ -604,7 +605,7 @@ void Compiler::declare_globals() {
             Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
             if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
               s.adt = it->second.type->adt;
-            scopes_[0][n] = s;
+            globals_[n] = s;
           }
           break;
         }
@@ -630,10 +631,10 @@ void Compiler::declare_globals() {
             f.adt->funcs[d.name] = &f;
             f.exported = f.adt->owner && f.adt->owner == impl_;
           } else {
-            if (scopes_[0].count(d.name) && scopes_[0][d.name].kind == Sym::Func)
+            if (globals_.count(d.name) && globals_[d.name].kind == Sym::Func)
               fail(d.pos, "function " + d.name + " defined twice");
             Sym s{Sym::Func, f.type, {}, 0, 0, "", &f, nullptr, nullptr, "", nullptr};
-            scopes_[0][d.name] = s;
+            globals_[d.name] = s;
             if (impl_) {
               auto it = impl_->members.find(d.name);
               if (it != impl_->members.end() && it->second.kind == ModMember::Func) {

@@ -351,7 +351,7 @@ Type* Compiler::type_of(const Expr* e) {
   auto frame_size = frame_size_;
   // (MP constants stay: they are shared through their caches.)
   auto nptrs = frame_ptrs_.size(), ntemps = temps_.size(), nlabels = label_pc_.size();
-  std::optional<std::map<std::string, Sym>> scope;
+  std::optional<Scope> scope;
   if (!scopes_.empty()) scope = scopes_.back();
   Type* t = t_error_;
   try {

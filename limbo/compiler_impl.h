@@ -3,6 +3,7 @@
 // compile_stmt.cpp (statements). Not a public interface.
 #pragma once
 
+#include <boost/container/flat_map.hpp>
 #include <deque>
 #include <map>
 #include <memory>
@@ -94,18 +95,27 @@ class Compiler {
   std::deque<FuncInfo> funcs_;
   Type *t_int_ = nullptr, *t_big_ = nullptr, *t_byte_ = nullptr, *t_real_ = nullptr,
        *t_string_ = nullptr, *t_none_ = nullptr, *t_nil_ = nullptr, *t_error_ = nullptr;
-  std::vector<std::map<std::string, Sym>> scopes_;
-  ModInfo* impl_ = nullptr;  // the implemented module
+  // Block scopes are flat maps: a few names each, looked up far more often
+  // than added to, and type_of copies the innermost one. The global scope
+  // (hundreds of names from included modules, added one at a time) stays a
+  // tree, searched after every block scope. A Sym* from lookup() is used at
+  // once, never kept across an insertion (which moves a flat map's entries).
+  using Scope = boost::container::flat_map<std::string, Sym>;
+  std::map<std::string, Sym> globals_;
+  std::vector<Scope> scopes_;  // [0] is the module level's own, empty unless type_of adds
+  ModInfo* impl_ = nullptr;    // the implemented module
   std::string impl_name_;
 
   // module data
   std::int32_t mp_size_ = 0;
   std::vector<DebugVar> globals_dbg_;
   std::vector<std::int32_t> mp_ptrs_;
-  std::map<std::string, std::int32_t> str_consts_;
-  std::map<std::int64_t, std::int32_t> word_consts_, big_consts_;
-  std::map<std::uint64_t, std::int32_t> real_consts_;
-  std::map<std::string, std::int32_t> desc_cache_;
+  // Constant pools and the descriptor cache: value -> mp offset (or type id),
+  // found again far more often than a new value is added.
+  boost::container::flat_map<std::string, std::int32_t> str_consts_;
+  boost::container::flat_map<std::int64_t, std::int32_t> word_consts_, big_consts_;
+  boost::container::flat_map<std::uint64_t, std::int32_t> real_consts_;
+  boost::container::flat_map<std::string, std::int32_t> desc_cache_;
 
   // import tables: per module type name, the functions used
   struct ImportUse {

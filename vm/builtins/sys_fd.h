@@ -3,10 +3,10 @@
 // failures set the error string (%r) from errno.
 #pragma once
 
+#include <boost/container/flat_map.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string_view>
 
@@ -59,7 +59,8 @@ int host_open(Call& c, OpenFn open_fn) {
 // Rows of a builtin module by name; register_table registers every row of
 // its table (builtin_types.h), those without an implementation raising when
 // called (the module still links, as against Inferno's tables).
-using Impls = std::map<std::string_view, NativeFn>;
+// A flat map: filled once from a list, then only searched.
+using Impls = boost::container::flat_map<std::string_view, NativeFn>;
 void register_table(VM& vm, std::string_view path, const Impls& impls);
 
 void register_sys(VM& vm, const std::shared_ptr<SysState>& sys);

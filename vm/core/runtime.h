@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <boost/container/flat_map.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -281,7 +282,8 @@ class Runtime : public HeapHooks {
   std::vector<std::uint32_t> free_modlinks;
   std::vector<Channel> channels;
   std::vector<std::uint32_t> free_channels;
-  std::map<std::uint32_t, std::uint32_t> plain_types;  // plain_type's
+  // plain_type's, by size: a handful of sizes, searched at each cons or channel
+  boost::container::flat_map<std::uint32_t, std::uint32_t> plain_types;
   std::uint32_t init_prog = 0;
   std::string last_load_error;  // why find_or_read_program failed
   std::string errstr;           // what %r prints (Call::error_string)
