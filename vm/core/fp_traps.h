@@ -10,6 +10,7 @@
 // inexact (neither recorded nor trapped: it would cost every operation).
 #pragma once
 
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -34,13 +35,33 @@ struct FpState {
   std::uint32_t status = 0;  // sticky exception bits
 };
 
-// True when r may carry an IEEE exception: not a normal finite nonzero.
+// True when r may carry an IEEE exception: not a normal finite nonzero,
+// i.e. its exponent field is all zeros (zero, subnormal) or all ones. With
+// the sign shifted out, normal numbers are one unsigned range: one compare.
 inline bool fp_suspect(double r) {
-  const double a = std::fabs(r);
-  return !(a >= DBL_MIN && a <= DBL_MAX);
+  const std::uint64_t u = std::bit_cast<std::uint64_t>(r) << 1;
+  return u - (std::uint64_t{1} << 53) >= (std::uint64_t{0x7fe} << 53);
 }
 
 enum class FpOp : std::uint8_t { add, sub, mul, div, exp };
+
+// Whether r = m op s must go to fp_arith_slow. Zeros are common results
+// (0*x, 0/x, x-x, sums from zero) and exact when an operand makes them so:
+// those raise nothing and stay on the fast path.
+template <FpOp op>
+inline bool fp_needs_check(double r, double m, double s) {
+  if (!fp_suspect(r)) [[likely]]
+    return false;
+  if (r != 0) return true;
+  if constexpr (op == FpOp::add || op == FpOp::sub)
+    return false;  // a zero sum is exact; only a subnormal one can underflow
+  else if constexpr (op == FpOp::mul)
+    return m != 0 && s != 0;
+  else if constexpr (op == FpOp::div)
+    return m != 0;
+  else
+    return true;
+}
 
 // Redoes `m op s` (for exp, m ** s with s an int) under the host's flags,
 // adds them to p's status and raises when p's control traps one of them.
