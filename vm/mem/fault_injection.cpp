@@ -56,8 +56,10 @@ bool host_alloc_fails() {
 
 }  // namespace dis::vm::fault
 
-// The replaceable allocation functions (the aligned forms keep the
-// library's, which pair with its own deletes).
+// The replaceable allocation functions. Every form a plain delete may free
+// is replaced, the nothrow ones too (std::stable_sort's buffer): under ASan
+// a library new freed by this free() is reported as a mismatch. The aligned
+// forms keep the library's, which pair with its own aligned deletes.
 void* operator new(std::size_t n) {
   if (dis::vm::fault::host_alloc_fails()) throw std::bad_alloc();
   if (n == 0) n = 1;
@@ -69,6 +71,18 @@ void* operator new(std::size_t n) {
   }
 }
 void* operator new[](std::size_t n) { return ::operator new(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return ::operator new(n, t);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
