@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -100,8 +101,21 @@ long peak_rss_kb(std::vector<std::string> args) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  // Under ASan freed memory waits in a quarantine (256 MB) before reuse,
+  // which would count as ours: the child runs without one.
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e; ++e) env_text.emplace_back(*e);
+#if defined(DIS_SANITIZE)
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  std::erase_if(env_text, [](const std::string& e) { return e.starts_with("ASAN_OPTIONS="); });
+  env_text.push_back(std::string("ASAN_OPTIONS=") + (asan ? std::string(asan) + ":" : "") +
+                     "quarantine_size_mb=0:thread_local_quarantine_size_kb=0");
+#endif
+  std::vector<char*> envp;
+  for (std::string& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) return -1;
   int status = 0;
