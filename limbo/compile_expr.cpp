@@ -132,7 +132,7 @@ void Compiler::check_assignable(Type* to, Type* from, const Pos& pos, const char
   if (to->k == TK::Ref && from->k == TK::Ref && to->elem->k == TK::Adt &&
       from->elem->k == TK::Pick && from->elem->adt == to->elem->adt)
     return;
-  if (!same_type(to, from))
+  if (!assignable_type(to, from))
     fail(pos, std::string("type mismatch in ") + what + ": " + type_name(to) + " and " +
                   type_name(from));
 }

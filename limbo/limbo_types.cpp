@@ -383,6 +383,24 @@ bool same_type(const Type* a, const Type* b) {
   return eq(a, b, as, false);
 }
 
+bool assignable_type(const Type* to, const Type* from) {
+  AdtPairs as;
+  if (eq(to, from, as, true)) return true;
+  if (!to || !from || from->k != TK::Tuple) return false;
+  if (to->k == TK::Tuple) {
+    if (to->elems.size() != from->elems.size()) return false;
+    for (std::size_t i = 0; i < to->elems.size(); ++i)
+      if (!assignable_type(to->elems[i], from->elems[i])) return false;
+    return true;
+  }
+  if (to->k != TK::Adt || to->adt->is_pick) return false;
+  const auto& fields = to->adt->fields;
+  if (fields.size() != from->elems.size()) return false;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (!assignable_type(fields[i].type, from->elems[i])) return false;
+  return true;
+}
+
 std::string sig_string(const Type* t) {
   Signer s;
   s.sign(t);

@@ -124,5 +124,11 @@ std::string sig_string(const Type* t);
 // Module value string `m{...}` members sorted as Inferno's compiler does.
 std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
 bool same_type(const Type* a, const Type* b);
+// Whether a value of type `from` may be assigned to (or passed as) `to`:
+// equal types, adts compared by their data members as the language defines
+// (two modules' same-named adts), and a tuple whose members correspond in
+// number and type to an adt's data members (`q: Qid = (big 0, 0, 0)`),
+// recursively.
+bool assignable_type(const Type* to, const Type* from);
 
 }  // namespace dis::limbo

@@ -275,7 +275,7 @@ TEST(LimboTool, RefusesBadProgramWithoutOutput) {
   EXPECT_EQ(WEXITSTATUS(rc), 2);
   EXPECT_FALSE(fs::exists(work / "semantic_errors.dis"));
   EXPECT_NE(slurp(work / "err.txt")
-                .find("semantic_errors.b:19:6: type mismatch in assignment: int and string"),
+                .find("semantic_errors.b:20:6: type mismatch in assignment: int and string"),
             std::string::npos);
   cmd = "cd " + work.string() + " && " + bin + " -g " + (kSamples / "fib.b").string();
   EXPECT_EQ(std::system(cmd.c_str()), 0);
