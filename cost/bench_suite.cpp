@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "compiler.h"
+#include "data_dirs.h"
 #include "diag.h"
 #include "timer.h"
 #include "vm.h"
@@ -149,20 +150,8 @@ std::string find_suite_dir(const std::string& explicit_dir) {
     return fs::exists(d / "ops.b", ec);
   };
   if (!explicit_dir.empty()) return holds(explicit_dir) ? explicit_dir : "";
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path bin = exe.parent_path();
-    for (const char* rel :
-         {"../samples/bench-suite", "../../samples/bench-suite", "../share/dis/bench-suite"}) {
-      fs::path d = (bin / rel).lexically_normal();
-      if (holds(d)) return d.string();
-    }
-  }
-#ifdef DIS_SOURCE_DIR
-  fs::path src = fs::path(DIS_SOURCE_DIR) / "samples/bench-suite";
-  if (holds(src)) return src.string();
-#endif
+  for (const auto& d : data_dirs("samples/bench-suite", "bench-suite"))
+    if (holds(d)) return d;
   return "";
 }
 

@@ -67,9 +67,9 @@ struct BenchResult {
 
 BenchResult run_bench_test(const BenchTest& test, const BenchConfig& cfg);
 
-// The suite directory: `explicit_dir` if given, else samples/bench-suite
-// found relative to the executable (../, ../../, ../share/dis/) or in the
-// source tree this was built from. Empty when none holds ops.b.
+// The suite directory: `explicit_dir` if given, else the first of
+// data_dirs("samples/bench-suite", "bench-suite") (isa/data_dirs.h) holding
+// ops.b; empty when none does.
 std::string find_suite_dir(const std::string& explicit_dir);
 
 // NAME:1l:Observation::Time:UNIT v1 v2 ...

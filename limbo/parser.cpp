@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "data_dirs.h"
 #include "lexer.h"
 
 namespace dis::limbo {
@@ -1029,22 +1030,7 @@ class Parser {
 
 }  // namespace
 
-std::vector<std::string> module_search_dirs() {
-  std::vector<std::string> out;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path bin = exe.parent_path();
-    for (fs::path cand : {bin / ".." / "module", bin / ".." / ".." / "module",
-                          bin / ".." / "share" / "dis" / "module"}) {
-      if (fs::is_directory(cand, ec)) out.push_back(cand.lexically_normal().string());
-    }
-  }
-#ifdef DIS_SOURCE_DIR
-  out.push_back(std::string(DIS_SOURCE_DIR) + "/module");
-#endif
-  return out;
-}
+std::vector<std::string> module_search_dirs() { return data_dirs("module", "module"); }
 
 std::string find_include(const std::string& name, const std::string& including_file,
                          const std::vector<std::string>& include_dirs) {

@@ -18,8 +18,7 @@ namespace dis::limbo {
 Program parse_program(const std::string& path, const std::string& src,
                       const std::vector<std::string>& include_dirs);
 
-// The directories searched last for `include`: module/ beside the executable
-// (../module, ../../module, ../share/dis/module) and DIS_SOURCE_DIR/module.
+// The directories searched last for `include`: data_dirs("module") (isa/data_dirs.h).
 std::vector<std::string> module_search_dirs();
 
 // Resolves an include name; empty if not found.

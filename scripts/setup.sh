@@ -15,6 +15,8 @@ packages=(
   # (no driver needed for either); the page names DejaVu fonts, so
   # screenshots look the same on every machine.
   python3 chromium firefox-esr fonts-dejavu-core
+  # scripts/install_check.sh: man --warnings, cpack's dpkg-shlibdeps.
+  man-db dpkg-dev
 )
 
 missing=()

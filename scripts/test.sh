@@ -21,6 +21,9 @@ echo "== tests (normal build)"
 ctest --test-dir build -j "$jobs" --output-on-failure
 [ $quick -eq 1 ] && exit 0
 
+echo "== install (the tools, libdisvm, headers, CMake package, pkg-config, man pages, .deb) away from the tree"
+scripts/install_check.sh build
+
 echo "== Inferno corpus conformance (fails on a compiler crash or a program that no longer compiles)"
 python3 perf/conformance.py --build build --check
 
