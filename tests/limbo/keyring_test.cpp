@@ -110,6 +110,10 @@ TEST(Keyring, IPintArithmeticAndConversions) {
   EXPECT_EQ(run_program("ipint"), slurp(kDir / "ipint.out") + "status 0\n");
 }
 
+TEST(Keyring, RsaElgamalAndDsaAdts) {
+  EXPECT_EQ(run_program("pk"), slurp(kDir / "pk.out") + "status 0\n");
+}
+
 TEST(Keyring, IPintsCryptAndRefusedLoader) {
   EXPECT_EQ(run_program("others"), slurp(kDir / "others.out") + "status 0\n");
 }

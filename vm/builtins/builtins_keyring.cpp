@@ -1,10 +1,11 @@
 // $Keyring, $Crypt, $IPints and $Loader. The first three share one set of
-// host objects (crypto_objects.h): digests, ciphers and IPint work; what
-// needs Inferno's certificate formats, authentication protocol or key files
-// (sign, verify, auth, the *tostr/strto* conversions, RSA/DSA/Elgamal keys)
-// raises "not implemented" when called, so programs that only link them
-// still load. $Loader is refused the same way: the modules it would build
-// from instructions and type descriptors bypass the loader's verifier.
+// host objects (crypto_objects.h): digests, ciphers, IPint and $Keyring's
+// RSA/Elgamal/DSA adts work; what needs Inferno's certificate formats,
+// authentication protocol or key files (sign, verify, auth, the
+// *tostr/strto* conversions, $Crypt's pick-adt keys) raises "not
+// implemented" when called, so programs that only link them still load. $Loader is refused the same
+// way: the modules it would build from instructions and type descriptors bypass the loader's
+// verifier.
 #include "builtins.h"
 #include "crypto_objects.h"
 
@@ -18,6 +19,7 @@ void register_crypto_modules(VM& vm) {
   add_ipint_functions(keyring, s, "$Keyring");
   add_digest_functions(keyring, s, "$Keyring");
   add_cipher_functions(keyring, s, "$Keyring");
+  add_public_key_functions(vm, keyring, s);
   register_table(vm, "$Keyring", keyring);
 
   Impls crypt;
@@ -28,6 +30,7 @@ void register_crypto_modules(VM& vm) {
   Impls ipints;
   add_ipint_functions(ipints, s, "$IPints");
   add_prime_functions(ipints, s);
+  add_dsa_primes(ipints, s);
   register_table(vm, "$IPints", ipints);
 
   register_table(vm, "$Loader", {});

@@ -1,11 +1,13 @@
 // The ciphers of $Keyring and $Crypt. AES, DES, IDEA and Blowfish run their
 // single-block transform through OpenSSL (ECB, no padding; DES, IDEA and
-// Blowfish need the legacy provider: without it setup raises "not
-// implemented"), and the chaining is done here so that it is Inferno's: CBC
-// keeps the chaining vector in the state across calls, and a final partial
-// block is XORed with the encrypted chaining vector (CBC) or with the
-// encryption of 0,1,..,7 (ECB), in either direction. RC4 is written here:
-// rc4back runs the generator backwards, which OpenSSL cannot.
+// Blowfish need the legacy provider, and without it setup raises "not
+// implemented"); the chaining is done here so that it is Inferno's: CBC
+// keeps the chaining vector in the state across calls; AES XORs a final
+// partial block with the encrypted chaining vector, in either direction,
+// while DES, IDEA and Blowfish leave a buffer whose length is not a whole
+// number of blocks untouched. A nil state or buffer does nothing, and setup
+// answers nil for a key or chaining vector of the wrong size. RC4 is
+// written here: rc4back runs the generator backwards, which OpenSSL cannot.
 #include <openssl/evp.h>
 
 #include <array>
@@ -67,13 +69,13 @@ void setup(Call& c, CryptoState& s, const Spec& sp, const char* name, int klen) 
   std::int32_t have = 0, ivlen = 0;
   std::uint8_t* key = bytes_arg(c, 32, have);
   std::uint8_t* iv = bytes_arg(c, 36, ivlen);
-  if (key == nullptr || have < klen || klen <= 0) return c.ret_ptr(H);
+  if (key == nullptr || have < klen || klen <= 0 || (iv && ivlen < sp.bsize)) return c.ret_ptr(H);
   auto b = std::make_unique<BlockCipher>();
   b->bsize = sp.bsize;
   b->enc = keyed(s, name, key, klen, true);
   b->dec = b->enc ? keyed(s, name, key, klen, false) : nullptr;
   if (!b->dec) throw Unavailable{std::string(name) + " is not in this OpenSSL"};
-  if (iv) std::memcpy(b->ivec.data(), iv, static_cast<std::size_t>(std::min(ivlen, sp.bsize)));
+  if (iv) std::memcpy(b->ivec.data(), iv, static_cast<std::size_t>(sp.bsize));
   c.ret_ptr(s.make(c, sp.kind, std::move(b)));
 }
 
@@ -96,35 +98,35 @@ void blowfishsetup(Call& c, CryptoState& s) {
 }
 
 // The arguments of an ECB or CBC call: state at 32, buf at 36, n at 40
-// (clipped to the array), direction at 44.
+// (clipped to the array), direction at 44; b is null when there is nothing
+// to do (nil state or buffer, or a partial block where only AES takes one).
 struct CipherArgs {
-  BlockCipher& b;
+  BlockCipher* b;
   std::uint8_t* p;
   std::int32_t n;
   bool encrypt;
 };
 CipherArgs cipher_args(Call& c, CryptoState& s, CryptoKind kind) {
-  auto& b = static_cast<BlockCipher&>(s.at(c, 32, kind));
+  auto* b = static_cast<BlockCipher*>(s.maybe(c, 32, kind));
   std::int32_t len = 0;
   std::uint8_t* p = bytes_arg(c, 36, len);
-  return {b, p, std::max(0, std::min(c.arg_int(40), len)), c.arg_int(44) == kEncrypt};
+  std::int32_t n = std::max(0, std::min(c.arg_int(40), len));
+  if (!p || (b && kind != CryptoKind::AES && n % b->bsize != 0)) b = nullptr;
+  return {b, p, n, c.arg_int(44) == kEncrypt};
 }
 
 template <CryptoKind K>
 void ecb(Call& c, CryptoState& s) {
   auto [b, p, n, encrypt] = cipher_args(c, s, K);
-  for (; n >= b.bsize; n -= b.bsize, p += b.bsize) b.block(p, encrypt);
-  if (n > 0) {
-    std::uint8_t pad[16];
-    std::iota(pad, pad + b.bsize, std::uint8_t{0});
-    b.block(pad, true);
-    for (std::int32_t i = 0; i < n; ++i) p[i] ^= pad[i];
-  }
+  if (!b) return;
+  for (; n >= b->bsize; n -= b->bsize, p += b->bsize) b->block(p, encrypt);
 }
 
 template <CryptoKind K>
 void cbc(Call& c, CryptoState& s) {
-  auto [b, p, n, encrypt] = cipher_args(c, s, K);
+  auto [bp, p, n, encrypt] = cipher_args(c, s, K);
+  if (!bp) return;
+  BlockCipher& b = *bp;
   const auto bs = static_cast<std::size_t>(b.bsize);
   for (; n >= b.bsize; n -= b.bsize, p += b.bsize) {
     if (encrypt) {
@@ -175,19 +177,20 @@ void rc4setup(Call& c, CryptoState& s) {
   c.ret_ptr(s.make(c, CryptoKind::RC4, std::move(r)));
 }
 void rc4(Call& c, CryptoState& s) {
-  auto& r = static_cast<Rc4&>(s.at(c, 32, CryptoKind::RC4));
+  auto* r = static_cast<Rc4*>(s.maybe(c, 32, CryptoKind::RC4));
   std::int32_t len = 0;
   std::uint8_t* p = bytes_arg(c, 36, len);
   std::int32_t n = std::max(0, std::min(c.arg_int(40), len));
-  for (std::int32_t k = 0; k < n; ++k) p[k] ^= r.next();
+  if (r && p)
+    for (std::int32_t k = 0; k < n; ++k) p[k] ^= r->next();
 }
 void rc4skip(Call& c, CryptoState& s) {
-  auto& r = static_cast<Rc4&>(s.at(c, 32, CryptoKind::RC4));
-  for (std::int32_t k = c.arg_int(36); k > 0; --k) r.next();
+  if (auto* r = static_cast<Rc4*>(s.maybe(c, 32, CryptoKind::RC4)))
+    for (std::int32_t k = c.arg_int(36); k > 0; --k) r->next();
 }
 void rc4back(Call& c, CryptoState& s) {
-  auto& r = static_cast<Rc4&>(s.at(c, 32, CryptoKind::RC4));
-  for (std::int32_t k = c.arg_int(36); k > 0; --k) r.back();
+  if (auto* r = static_cast<Rc4*>(s.maybe(c, 32, CryptoKind::RC4)))
+    for (std::int32_t k = c.arg_int(36); k > 0; --k) r->back();
 }
 
 }  // namespace

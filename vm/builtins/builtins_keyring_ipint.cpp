@@ -17,23 +17,6 @@ namespace dis::vm {
 
 namespace {
 
-struct CtxFree {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
-using BnCtx = std::unique_ptr<BN_CTX, CtxFree>;
-
-BnCtx new_ctx() {
-  BnCtx c(BN_CTX_new());
-  if (!c) throw std::bad_alloc();
-  return c;
-}
-
-Bn copy_bn(const BIGNUM* b) {
-  Bn r(BN_dup(b));
-  if (!r) throw std::bad_alloc();
-  return r;
-}
-
 std::string magnitude_bytes(const BIGNUM* b) {
   std::string out(static_cast<std::size_t>(BN_num_bytes(b)), '\0');
   BN_bn2bin(b, reinterpret_cast<unsigned char*>(out.data()));
@@ -310,6 +293,15 @@ void probably_prime(Call& c, CryptoState& s) {
   c.blocking([&] { r = BN_check_prime(n.get(), new_ctx().get(), nullptr); });
   c.ret_int(r == 1 ? 1 : 0);
 }
+void genprime(Call& c, CryptoState& s) { ret_ipint(c, s, generate_prime(c, c.arg_int(32), false)); }
+void gensafeprime(Call& c, CryptoState& s) {
+  auto [p, g] = safe_prime_and_generator(c, c.arg_int(32));
+  ret_ipint(c, s, std::move(p), 0);
+  ret_ipint(c, s, std::move(g), 4);
+}
+
+}  // namespace
+
 Bn generate_prime(Call& c, std::int32_t nbits, bool safe) {
   if (nbits < 2) c.raise("genprime: bad bit count");
   Bn p = new_bn();
@@ -321,11 +313,18 @@ Bn generate_prime(Call& c, std::int32_t nbits, bool safe) {
   if (!ok) c.raise("genprime: failed");
   return p;
 }
-void genprime(Call& c, CryptoState& s) { ret_ipint(c, s, generate_prime(c, c.arg_int(32), false)); }
-// A safe prime p = 2q+1 and the least generator of its group (g^2 and g^q
-// both differ from 1).
-void gensafeprime(Call& c, CryptoState& s) {
-  Bn p = generate_prime(c, c.arg_int(32), true);
+Bn random_below(Call& c, const BIGNUM* below) {
+  Bn r = new_bn();
+  if (BN_is_zero(below) || BN_is_negative(below)) return r;
+  bool ok = false;
+  c.blocking([&] { ok = BN_rand_range(r.get(), below) == 1; });
+  if (!ok) c.raise("IPint: no random bits");
+  return r;
+}
+
+// p = 2q+1; g generates the group when neither g^2 nor g^q is 1.
+std::pair<Bn, Bn> safe_prime_and_generator(Call& c, std::int32_t nbits) {
+  Bn p = generate_prime(c, nbits, true);
   BnCtx ctx = new_ctx();
   Bn q = copy_bn(p.get()), g = new_bn(), t = new_bn();
   BN_rshift1(q.get(), q.get());
@@ -336,11 +335,8 @@ void gensafeprime(Call& c, CryptoState& s) {
     BN_mod_exp(t.get(), g.get(), q.get(), p.get(), ctx.get());
     if (!BN_is_one(t.get())) break;
   }
-  ret_ipint(c, s, std::move(p), 0);
-  ret_ipint(c, s, std::move(g), 4);
+  return {std::move(p), std::move(g)};
 }
-
-}  // namespace
 
 void add_ipint_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                          std::string_view path) {

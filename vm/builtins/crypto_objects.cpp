@@ -70,7 +70,10 @@ void CryptoState::release(std::uint32_t handle) {
 }
 
 HostObject* CryptoState::maybe(Call& c, std::uint32_t off, CryptoKind kind) {
-  Ptr p = c.arg_ptr(off);
+  return object(c, c.arg_ptr(off), kind);
+}
+
+HostObject* CryptoState::object(Call& c, Ptr p, CryptoKind kind) {
   if (p == H) return nullptr;
   BlockHeader* h = c.heap().checked_header(p);
   if (!h) c.raise("dereference of nil");
@@ -90,6 +93,12 @@ const BIGNUM* ipint_arg(Call& c, CryptoState& s, std::uint32_t off) {
   return static_cast<IPintObject&>(s.at(c, off, CryptoKind::IPint)).bn.get();
 }
 
+const BIGNUM* ipint_at(Call& c, CryptoState& s, Ptr p) {
+  HostObject* o = s.object(c, p, CryptoKind::IPint);
+  if (!o) c.raise("dereference of nil");
+  return static_cast<IPintObject*>(o)->bn.get();
+}
+
 Ptr new_ipint(Call& c, CryptoState& s, Bn v) {
   return s.make(c, CryptoKind::IPint, std::make_unique<IPintObject>(std::move(v)));
 }
@@ -98,6 +107,18 @@ Bn new_bn() {
   Bn b(BN_new());
   if (!b) throw std::bad_alloc();
   return b;
+}
+
+BnCtx new_ctx() {
+  BnCtx c(BN_CTX_new());
+  if (!c) throw std::bad_alloc();
+  return c;
+}
+
+Bn copy_bn(const BIGNUM* b) {
+  Bn r(BN_dup(b));
+  if (!r) throw std::bad_alloc();
+  return r;
 }
 
 std::uint8_t* bytes_arg(Call& c, std::uint32_t off, std::int32_t& len) {

@@ -30,6 +30,11 @@ struct BnFree {
   void operator()(BIGNUM* b) const { BN_free(b); }
 };
 using Bn = std::unique_ptr<BIGNUM, BnFree>;
+struct BnCtxFree {
+  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
+};
+using BnCtx = std::unique_ptr<BN_CTX, BnCtxFree>;
+BnCtx new_ctx();  // raises std::bad_alloc when OpenSSL cannot allocate
 
 struct IPintObject : HostObject {
   explicit IPintObject(Bn v) : bn(std::move(v)) {}
@@ -55,6 +60,8 @@ class CryptoState : public std::enable_shared_from_this<CryptoState> {
   HostObject& at(Call& c, std::uint32_t off, CryptoKind kind);
   // The same, or nullptr for nil.
   HostObject* maybe(Call& c, std::uint32_t off, CryptoKind kind);
+  // The same for a pointer (a field of a record).
+  HostObject* object(Call& c, Ptr p, CryptoKind kind);
   // A library context with the default and legacy providers (MD4, DES,
   // Blowfish); nullptr if OpenSSL could not make one.
   OSSL_LIB_CTX* libctx() const { return libctx_; }
@@ -71,8 +78,17 @@ class CryptoState : public std::enable_shared_from_this<CryptoState> {
 
 // The IPint argument at `off` (raises for nil), and a new IPint object.
 const BIGNUM* ipint_arg(Call& c, CryptoState& s, std::uint32_t off);
+const BIGNUM* ipint_at(Call& c, CryptoState& s, Ptr p);
 Ptr new_ipint(Call& c, CryptoState& s, Bn v);
 Bn new_bn();  // zero; raises std::bad_alloc when OpenSSL cannot allocate
+Bn copy_bn(const BIGNUM* b);
+
+// Prime search with the interpreter released: a prime of nbits (safe: p =
+// 2q+1 with q prime), and a uniform value in [0, below).
+Bn generate_prime(Call& c, std::int32_t nbits, bool safe);
+Bn random_below(Call& c, const BIGNUM* below);
+// A safe prime p of nbits and the least generator of its group.
+std::pair<Bn, Bn> safe_prime_and_generator(Call& c, std::int32_t nbits);
 
 // The byte array argument at `off`: host pointer and length (0 for nil).
 std::uint8_t* bytes_arg(Call& c, std::uint32_t off, std::int32_t& len);
@@ -109,5 +125,9 @@ void add_digest_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
 void add_cipher_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
+// $Keyring's RSA, Elgamal and DSA adts and dhparams (builtins_keyring_pk.cpp);
+// adds the record types of their adts to the VM's heap.
+void add_public_key_functions(VM& vm, Impls& impls, const std::shared_ptr<CryptoState>& s);
+void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s);  // $IPints
 
 }  // namespace dis::vm

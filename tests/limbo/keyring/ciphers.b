@@ -3,7 +3,8 @@ implement Ciphers;
 # The ciphers of $Keyring on published vectors (FIPS-197, the classic DES
 # and Blowfish ones, RC4's "Key"/"Plaintext"), a multi-block CBC message
 # whose ciphertext the test compares with `openssl enc`, partial blocks,
-# and the round trips back to the plaintext.
+# the round trips back to the plaintext, and Inferno's rules for partial
+# blocks, nil states and bad key sizes.
 include "sys.m";
 	sys: Sys;
 include "draw.m";
@@ -74,7 +75,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	kr->aescbc(kr->aessetup(key[0:16], iv), odd, len odd, Keyring->Encrypt);
 	kr->aescbc(kr->aessetup(key[0:16], iv), odd, len odd, Keyring->Decrypt);
 	sys->print("aes partial back %s\n", string odd);
-	sys->print("aes badkey %d\n", kr->aessetup(key[0:5], nil) == nil);
+	sys->print("aes badkey %d short iv %d\n", kr->aessetup(key[0:5], nil) == nil,
+		kr->aessetup(key[0:16], iv[0:8]) == nil);
+	kr->aescbc(nil, odd, len odd, Keyring->Encrypt);
+	sys->print("aes nil state %s\n", string odd);
 
 	# DES
 	{
@@ -88,11 +92,12 @@ init(nil: ref Draw->Context, nil: list of string)
 		text := array of byte "Now is the time for all ";
 		kr->descbc(des, text, len text, Keyring->Encrypt);
 		sys->print("descbc %s\n", hex(text));
+		# not a whole number of blocks: left as it is
 		partial := array of byte "eleven byte";
-		des = kr->dessetup(unhex("0123456789abcdef"), nil);
 		kr->desecb(des, partial, len partial, Keyring->Encrypt);
-		kr->desecb(des, partial, len partial, Keyring->Decrypt);
-		sys->print("desecb partial back %s\n", string partial);
+		kr->descbc(des, partial, len partial, Keyring->Encrypt);
+		sys->print("des partial %s\n", string partial);
+		sys->print("des short iv %d\n", kr->dessetup(unhex("0123456789abcdef"), unhex("1234")) == nil);
 	} exception e {
 	"*" =>	sys->print("des: %s\n", e);
 	}

@@ -77,6 +77,10 @@ init(nil: ref Draw->Context, nil: list of string)
 		IPint.strtoip("-42", 10).iptoint());
 	sys->print("bad %s %s %s\n", dec(IPint.strtoip("12x", 10)), dec(IPint.strtoip("", 10)), dec(IPint.strtoip("ff", 10)));
 	sys->print("base 2 %s\n", IPint.strtoip("101101", 2).iptostr(10));
+	f := IPint.inttoip(1);
+	for(i := 2; i <= 100; i++)
+		f = f.mul(IPint.inttoip(i));
+	sys->print("100! %s\n", dec(f));
 	r1 := IPint.random(0, 64);
 	sys->print("random %d\n", r1.bits() <= 64);
 }

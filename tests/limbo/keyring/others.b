@@ -48,6 +48,9 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("safe %d %d generator %d\n", ipints->probably_prime(sp, 20), ipints->probably_prime(q, 20),
 		g.expmod(q, sp).eq(one) == 0 && g.expmod(IPint.inttoip(2), sp).eq(one) == 0);
 	sys->print("random bits %d\n", IPint.random(40).bits() <= 40);
+	(dq, dp, seed) := ipints->DSAprimes();
+	sys->print("dsaprimes %d %d seed %d divides %d\n", dq.bits(), dp.bits(), len seed,
+		dp.sub(IPint.inttoip(1)).mod(dq).eq(IPint.inttoip(0)));
 
 	abc := array of byte "abc";
 	d := array[Crypt->SHA256dlen] of byte;
