@@ -114,6 +114,10 @@ TEST(Keyring, RsaElgamalAndDsaAdts) {
   EXPECT_EQ(run_program("pk"), slurp(kDir / "pk.out") + "status 0\n");
 }
 
+TEST(Keyring, MessageIoOverAPipe) {
+  EXPECT_EQ(run_program("msgs"), slurp(kDir / "msgs.out") + "status 0\n");
+}
+
 TEST(Keyring, IPintsCryptAndRefusedLoader) {
   EXPECT_EQ(run_program("others"), slurp(kDir / "others.out") + "status 0\n");
 }

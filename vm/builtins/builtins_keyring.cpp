@@ -20,6 +20,7 @@ void register_crypto_modules(VM& vm) {
   add_digest_functions(keyring, s, "$Keyring");
   add_cipher_functions(keyring, s, "$Keyring");
   add_public_key_functions(vm, keyring, s);
+  add_message_functions(keyring, s);
   register_table(vm, "$Keyring", keyring);
 
   Impls crypt;

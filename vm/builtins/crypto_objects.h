@@ -129,5 +129,7 @@ void add_cipher_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
 // adds the record types of their adts to the VM's heap.
 void add_public_key_functions(VM& vm, Impls& impls, const std::shared_ptr<CryptoState>& s);
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s);  // $IPints
+// $Keyring's getmsg, sendmsg and the other message functions.
+void add_message_functions(Impls& impls, const std::shared_ptr<CryptoState>& s);
 
 }  // namespace dis::vm
