@@ -141,27 +141,20 @@ bool getbuf(Call& c, int fd, std::string& data, std::string& err) {
   return false;
 }
 
-void getstring(Call& c, CryptoState&) {
+// getstring and getbytearray: (data, nil) or (nil, error).
+template <bool Bytes>
+void get_message(Call& c, CryptoState&) {
   c.ret_ptr(H, 0);
   c.ret_ptr(H, 4);
   int fd = fd_arg(c);
   if (fd < 0) return;
   std::string data, err;
-  if (getbuf(c, fd, data, err))
-    c.ret_ptr(c.new_string(data), 0);
-  else
+  if (!getbuf(c, fd, data, err))
     c.ret_ptr(c.new_string(err), 4);
-}
-void getbytearray(Call& c, CryptoState&) {
-  c.ret_ptr(H, 0);
-  c.ret_ptr(H, 4);
-  int fd = fd_arg(c);
-  if (fd < 0) return;
-  std::string data, err;
-  if (getbuf(c, fd, data, err))
+  else if (Bytes)
     c.ret_ptr(array_of_bytes(c.heap(), data.data(), data.size()), 0);
   else
-    c.ret_ptr(c.new_string(err), 4);
+    c.ret_ptr(c.new_string(data), 0);
 }
 
 }  // namespace
@@ -175,8 +168,8 @@ void add_message_functions(Impls& impls, const std::shared_ptr<CryptoState>& s) 
                            {"putstring", putstring},
                            {"puterror", puterror},
                            {"putbytearray", putbytearray},
-                           {"getstring", getstring},
-                           {"getbytearray", getbytearray},
+                           {"getstring", get_message<false>},
+                           {"getbytearray", get_message<true>},
                        });
 }
 
