@@ -17,6 +17,19 @@ namespace dis::vm {
 
 namespace {
 
+// Results beyond 2^24 bits (2 MB) are refused with an exception: a shift
+// or power that large is a mistake, and the host would run out first.
+constexpr std::int64_t kMaxBits = 1 << 24;
+
+// base^exp without a modulus would pass kMaxBits.
+bool too_large_power(const BIGNUM* base, const BIGNUM* exp) {
+  if (BN_is_zero(base) || BN_is_one(base) || BN_is_zero(exp) || BN_is_negative(exp)) return false;
+  if (BN_num_bits(exp) > 31) return true;
+  return static_cast<std::int64_t>(BN_num_bits(base)) *
+             static_cast<std::int64_t>(BN_get_word(exp)) >
+         kMaxBits;
+}
+
 std::string magnitude_bytes(const BIGNUM* b) {
   std::string out(static_cast<std::size_t>(BN_num_bytes(b)), '\0');
   BN_bn2bin(b, reinterpret_cast<unsigned char*>(out.data()));
@@ -201,8 +214,10 @@ void ip_expmod(Call& c, CryptoState& s) {
   HostObject* m = s.maybe(c, 40, CryptoKind::IPint);
   Bn r = new_bn();
   BnCtx ctx = new_ctx();
-  if (!m)
+  if (!m && !too_large_power(base, exp))
     BN_exp(r.get(), base, exp, ctx.get());
+  else if (!m)
+    c.raise("IPint.expmod: result too large");
   else if (BN_is_zero(static_cast<IPintObject*>(m)->bn.get()))
     c.raise("zero divide");
   else
@@ -231,13 +246,16 @@ void ip_cmp(Call& c, CryptoState& s) {
 }
 void ip_shift(Call& c, CryptoState& s, bool left) {
   const BIGNUM* a = ipint_arg(c, s, 32);
-  std::int32_t n = c.arg_int(36);
+  std::int64_t n = c.arg_int(36);
   if (n < 0) {
     n = -n;
     left = !left;
   }
+  if (left && !BN_is_zero(a) && n > kMaxBits) c.raise("IPint.shl: result too large");
+  n = std::min<std::int64_t>(n, kMaxBits + 1);  // a right shift that far is zero anyway
   Bn r = new_bn();
-  if (left ? !BN_lshift(r.get(), a, n) : !BN_rshift(r.get(), a, n)) throw std::bad_alloc();
+  const int k = static_cast<int>(n);
+  if (left ? !BN_lshift(r.get(), a, k) : !BN_rshift(r.get(), a, k)) throw std::bad_alloc();
   ret_ipint(c, s, std::move(r));
 }
 void ip_shl(Call& c, CryptoState& s) { ip_shift(c, s, true); }
@@ -278,6 +296,7 @@ void ip_not(Call& c, CryptoState& s) {
 }
 
 void random_bits(Call& c, CryptoState& s, std::int32_t nbits) {
+  if (nbits > kMaxBits) c.raise("IPint.random: too many bits");
   Bn r = new_bn();
   if (nbits > 0 && !BN_rand(r.get(), nbits, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY))
     c.raise("IPint.random: no random bits");
@@ -303,7 +322,9 @@ void gensafeprime(Call& c, CryptoState& s) {
 }  // namespace
 
 Bn generate_prime(Call& c, std::int32_t nbits, bool safe) {
-  if (nbits < 2) c.raise("genprime: bad bit count");
+  // The search time grows as the fourth power of the length: refuse what
+  // would run for hours rather than hang.
+  if (nbits < 2 || nbits > (safe ? 4096 : 16384)) c.raise("genprime: bad bit count");
   Bn p = new_bn();
   bool ok = false;
   c.blocking([&] {

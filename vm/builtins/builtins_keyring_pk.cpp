@@ -324,13 +324,7 @@ void add_public_key_functions(VM& vm, Impls& impls, const std::shared_ptr<Crypto
            {"DSAsk.gen", dsa_gen},
            {"DSAsk.sign", dsa_sign},
        })
-    impls[name] = [s, t, f, where = "$Keyring->" + std::string(name)](Call& c) {
-      try {
-        f(c, *s, *t);
-      } catch (const Unavailable& u) {
-        c.raise("sys: not implemented: " + where + " (" + u.why + ")");
-      }
-    };
+    impls[name] = guarded("$Keyring->" + std::string(name), [s, t, f](Call& c) { f(c, *s, *t); });
 }
 
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s) {

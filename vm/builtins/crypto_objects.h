@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -100,17 +101,26 @@ struct Unavailable {
   std::string why;
 };
 
-// A builtin that uses the shared state, and one bound to it as `where`
-// ("$Keyring->ideasetup").
-using CryptoFn = void (*)(Call&, CryptoState&);
-inline NativeFn with_crypto(const std::shared_ptr<CryptoState>& s, CryptoFn f, std::string where) {
-  return [s, f, where = std::move(where)](Call& c) {
+// Runs body(c) for the builtin `where` ("$Keyring->ideasetup"), turning
+// Unavailable into "sys: not implemented: where (why)" and OpenSSL's
+// allocation failures into "out of memory: where".
+template <class Body>
+NativeFn guarded(std::string where, Body body) {
+  return [where = std::move(where), body](Call& c) {
     try {
-      f(c, *s);
+      body(c);
     } catch (const Unavailable& u) {
       c.raise("sys: not implemented: " + where + " (" + u.why + ")");
+    } catch (const std::bad_alloc&) {
+      c.raise("out of memory: " + where);
     }
   };
+}
+
+// A builtin that uses the shared state, and one bound to it as `where`.
+using CryptoFn = void (*)(Call&, CryptoState&);
+inline NativeFn with_crypto(const std::shared_ptr<CryptoState>& s, CryptoFn f, std::string where) {
+  return guarded(std::move(where), [s, f](Call& c) { f(c, *s); });
 }
 
 // The builtin groups, for module `path` ("$Keyring"). Only $Keyring's

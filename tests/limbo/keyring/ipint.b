@@ -81,6 +81,19 @@ init(nil: ref Draw->Context, nil: list of string)
 	for(i := 2; i <= 100; i++)
 		f = f.mul(IPint.inttoip(i));
 	sys->print("100! %s\n", dec(f));
+	{
+		IPint.inttoip(3).shl(1<<30);
+		sys->print("no exception\n");
+	} exception e {
+	"*" =>	sys->print("shl: %s\n", e);
+	}
+	{
+		IPint.inttoip(3).expmod(IPint.inttoip(1<<30), nil);
+		sys->print("no exception\n");
+	} exception e {
+	"*" =>	sys->print("expmod: %s\n", e);
+	}
+	sys->print("far shr %s neg shl %s\n", dec(huge.shr(1<<30)), dec(huge.shl(-98)));
 	r1 := IPint.random(0, 64);
 	sys->print("random %d\n", r1.bits() <= 64);
 }
