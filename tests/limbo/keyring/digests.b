@@ -81,6 +81,14 @@ init(nil: ref Draw->Context, nil: list of string)
 	short := array[4] of byte;
 	sys->print("short %d nilbuf %d\n", kr->md5(b, 2, short, nil) == nil, kr->md5(nil, 3, nil, nil) == nil);
 
+	# a state goes on with its own algorithm only
+	{
+		kr->md5(b, len b, nil, s1);
+		sys->print("no exception\n");
+	} exception e {
+	"*" =>	sys->print("mixed: %s\n", e);
+	}
+
 	# RFC 2202, test cases 1 and 2
 	k1 := array[20] of {* => byte 16r0b};
 	hi := array of byte "Hi There";

@@ -94,6 +94,20 @@ init(nil: ref Draw->Context, nil: list of string)
 	"*" =>	sys->print("expmod: %s\n", e);
 	}
 	sys->print("far shr %s neg shl %s\n", dec(huge.shr(1<<30)), dec(huge.shl(-98)));
+	{
+		bogus := ref IPint(5);
+		bogus.add(five);
+		sys->print("no exception\n");
+	} exception e {
+	"*" =>	sys->print("dis-made IPint: %s\n", e);
+	}
+	{
+		nothing: ref IPint;
+		five.add(nothing);
+		sys->print("no exception\n");
+	} exception e {
+	"*" =>	sys->print("nil IPint: %s\n", e);
+	}
 	r1 := IPint.random(0, 64);
 	sys->print("random %d\n", r1.bits() <= 64);
 }
