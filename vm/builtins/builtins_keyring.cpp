@@ -1,9 +1,9 @@
 // $Keyring, $Crypt, $IPints and $Loader. The first three share one set of
-// host objects (crypto_objects.h): digests, ciphers, IPint and $Keyring's
-// RSA/Elgamal/DSA adts work; what needs Inferno's certificate formats,
-// authentication protocol or key files (sign, verify, auth, the
-// *tostr/strto* conversions, $Crypt's pick-adt keys) raises "not
-// implemented" when called, so programs that only link them still load. $Loader is refused the same
+// host objects (crypto_objects.h): digests, ciphers, IPint and the RSA,
+// Elgamal and DSA keys work; what needs Inferno's certificate formats,
+// authentication protocol or key files ($Keyring's sign, verify, auth, the
+// *tostr/strto* conversions) raises "not implemented" when called, so
+// programs that only link them still load. $Loader is refused the same
 // way: the modules it would build from instructions and type descriptors bypass the loader's
 // verifier.
 #include "builtins.h"
@@ -19,13 +19,12 @@ void register_crypto_modules(VM& vm) {
   add_ipint_functions(keyring, s, "$Keyring");
   add_digest_functions(keyring, s, "$Keyring");
   add_cipher_functions(keyring, s, "$Keyring");
-  add_public_key_functions(vm, keyring, s);
   add_message_functions(keyring, s);
-  register_table(vm, "$Keyring", keyring);
-
   Impls crypt;
   add_digest_functions(crypt, s, "$Crypt");
   add_cipher_functions(crypt, s, "$Crypt");
+  add_public_key_functions(vm, keyring, crypt, s);
+  register_table(vm, "$Keyring", keyring);
   register_table(vm, "$Crypt", crypt);
 
   Impls ipints;

@@ -4,6 +4,8 @@
 // signs with m^d mod n; Elgamal signs (r, s) = (g^k, (m - x r) / k mod p-1)
 // and DSA (r, s) = ((g^k mod p) mod q, (m + x r) / k mod q) for a random k.
 // The adts are ordinary Dis records: keys made by Dis code work as well.
+// $Crypt's pick adts (PK.RSA, SK.Elgamal, PKsig.DSA...) are the same
+// records behind a tag word, and its sign/verify/genSK dispatch on it.
 // Also dhparams (a safe prime and generator) and $IPints' DSAprimes.
 #include <openssl/core_names.h>
 #include <openssl/dsa.h>
@@ -15,43 +17,63 @@ namespace dis::vm {
 
 namespace {
 
-// The heap types of the adts' records (all fields are ref IPint or refs).
-struct PkTypes {
-  std::uint32_t rsapk, rsask, rsasig, egpk, egsk, egsig, dsapk, dsask, dsasig;
+// A record's heap type and, for a variant of $Crypt's pick adts, its tag
+// (the word before the fields).
+struct Rec {
+  std::uint32_t type;
+  std::int32_t tag;  // -1: a plain adt
 };
+// The records of one module: $Keyring's adts, or $Crypt's pick variants
+// PK.RSA... whose fields start one word in (`base`).
+struct PkTypes {
+  Rec rsapk, rsask, rsasig, egpk, egsk, egsig, dsapk, dsask, dsasig;
+  int base;
+};
+constexpr std::int32_t kRSA = 0, kElgamal = 1, kDSA = 2;  // crypt.m's pick order
 
-std::uint32_t record_type(VM& vm, int fields, const char* name) {
-  std::uint32_t bits = ((1u << fields) - 1) << (8 - fields);
-  return vm.heap().add_type(4 * fields, {static_cast<std::uint8_t>(bits)}, name);
+Rec record_type(VM& vm, int fields, const char* name, std::int32_t tag = -1) {
+  const int skip = tag < 0 ? 0 : 1;
+  std::uint32_t bits = ((1u << fields) - 1) << (8 - fields - skip);
+  return {vm.heap().add_type(4 * (fields + skip), {static_cast<std::uint8_t>(bits)}, name), tag};
 }
 
-Ptr new_record(Call& c, std::uint32_t type) { return c.heap().new_object(type); }
-// Field i of record r takes over the reference `owned`.
-void set_field(Call& c, Ptr r, int i, Ptr owned) { st<Ptr>(c.heap().cage().at(r) + 4 * i, owned); }
-Ptr field(Call& c, Ptr r, int i) {
+Ptr new_record(Call& c, Rec r) {
+  Ptr p = c.heap().new_object(r.type);
+  if (r.tag >= 0) st<std::int32_t>(c.heap().cage().at(p), r.tag);
+  return p;
+}
+std::uint8_t* record_data(Call& c, Ptr r) {
   if (r == H || !c.heap().checked_header(r)) c.raise("dereference of nil");
-  return ld<Ptr>(c.heap().cage().at(r) + 4 * i);
+  return c.heap().cage().at(r);
 }
-const BIGNUM* bn_field(Call& c, CryptoState& s, Ptr r, int i) {
-  return ipint_at(c, s, field(c, r, i));
+std::int32_t tag_of(Call& c, Ptr r) { return ld<std::int32_t>(record_data(c, r)); }
+// Field i of record r (after the tag, if any) takes over `owned`.
+void set_field(Call& c, const PkTypes& t, Ptr r, int i, Ptr owned) {
+  st<Ptr>(c.heap().cage().at(r) + 4 * (t.base + i), owned);
 }
-void set_bn(Call& c, CryptoState& s, Ptr r, int i, Bn v) {
-  set_field(c, r, i, new_ipint(c, s, std::move(v)));
+Ptr field(Call& c, const PkTypes& t, Ptr r, int i) {
+  return ld<Ptr>(record_data(c, r) + 4 * (t.base + i));
+}
+const BIGNUM* bn_field(Call& c, CryptoState& s, const PkTypes& t, Ptr r, int i) {
+  return ipint_at(c, s, field(c, t, r, i));
+}
+void set_bn(Call& c, CryptoState& s, const PkTypes& t, Ptr r, int i, Bn v) {
+  set_field(c, t, r, i, new_ipint(c, s, std::move(v)));
 }
 
 // A record of IPint fields (public keys, signatures), in order.
 template <class... B>
-Ptr bn_record(Call& c, CryptoState& s, std::uint32_t type, B... fields) {
+Ptr bn_record(Call& c, CryptoState& s, const PkTypes& t, Rec type, B... fields) {
   Ptr r = new_record(c, type);
   int i = 0;
-  (set_bn(c, s, r, i++, std::move(fields)), ...);
+  (set_bn(c, s, t, r, i++, std::move(fields)), ...);
   return r;
 }
 // The {pk, secret} of a secret key.
-Ptr secret_key(Call& c, CryptoState& s, std::uint32_t type, Ptr pk, Bn secret) {
+Ptr secret_key(Call& c, CryptoState& s, const PkTypes& t, Rec type, Ptr pk, Bn secret) {
   Ptr r = new_record(c, type);
-  set_field(c, r, 0, pk);
-  set_bn(c, s, r, 1, std::move(secret));
+  set_field(c, t, r, 0, pk);
+  set_bn(c, s, t, r, 1, std::move(secret));
   return r;
 }
 
@@ -62,21 +84,25 @@ Bn mod_exp(const BIGNUM* b, const BIGNUM* e, const BIGNUM* m) {
 }
 
 // m^e mod n for RSApk k: the encryption and the verifier's check.
-void rsa_encrypt(Call& c, CryptoState& s) {
+void rsa_encrypt(Call& c, CryptoState& s, const PkTypes& t) {
   Ptr k = c.arg_ptr(32);
-  c.ret_ptr(
-      new_ipint(c, s, mod_exp(ipint_arg(c, s, 36), bn_field(c, s, k, 1), bn_field(c, s, k, 0))));
+  c.ret_ptr(new_ipint(
+      c, s, mod_exp(ipint_arg(c, s, 36), bn_field(c, s, t, k, 1), bn_field(c, s, t, k, 0))));
 }
-void rsa_verify(Call& c, CryptoState& s) {
+void rsa_verify(Call& c, CryptoState& s, const PkTypes& t) {
   Ptr k = c.arg_ptr(32);
-  Bn v = mod_exp(bn_field(c, s, c.arg_ptr(36), 0), bn_field(c, s, k, 1), bn_field(c, s, k, 0));
+  Bn v = mod_exp(bn_field(c, s, t, c.arg_ptr(36), 0), bn_field(c, s, t, k, 1),
+                 bn_field(c, s, t, k, 0));
   c.ret_int(BN_cmp(v.get(), ipint_arg(c, s, 40)) == 0 ? 1 : 0);
 }
-Bn rsa_private(Call& c, CryptoState& s) {
+Bn rsa_private(Call& c, CryptoState& s, const PkTypes& t) {
   Ptr k = c.arg_ptr(32);
-  return mod_exp(ipint_arg(c, s, 36), bn_field(c, s, k, 1), bn_field(c, s, field(c, k, 0), 0));
+  return mod_exp(ipint_arg(c, s, 36), bn_field(c, s, t, k, 1),
+                 bn_field(c, s, t, field(c, t, k, 0), 0));
 }
-void rsa_decrypt(Call& c, CryptoState& s) { c.ret_ptr(new_ipint(c, s, rsa_private(c, s))); }
+void rsa_decrypt(Call& c, CryptoState& s, const PkTypes& t) {
+  c.ret_ptr(new_ipint(c, s, rsa_private(c, s, t)));
+}
 
 // An RSAsk from its primes and exponents, with the CRT values; nil when
 // p q is not n or e d is not 1 modulo (p-1)(q-1).
@@ -94,21 +120,20 @@ Ptr rsa_key(Call& c, CryptoState& s, const PkTypes& t, const BIGNUM* n, const BI
   BN_mod(kp.get(), d, p1.get(), ctx.get());
   BN_mod(kq.get(), d, q1.get(), ctx.get());
   if (!BN_mod_inverse(c2.get(), p, q, ctx.get())) return H;
-  Ptr pk = bn_record(c, s, t.rsapk, copy_bn(n), copy_bn(e));
+  Ptr pk = bn_record(c, s, t, t.rsapk, copy_bn(n), copy_bn(e));
   Ptr sk = new_record(c, t.rsask);
-  set_field(c, sk, 0, pk);
-  set_bn(c, s, sk, 1, copy_bn(d));
-  set_bn(c, s, sk, 2, copy_bn(p));
-  set_bn(c, s, sk, 3, copy_bn(q));
-  set_bn(c, s, sk, 4, std::move(kp));
-  set_bn(c, s, sk, 5, std::move(kq));
-  set_bn(c, s, sk, 6, std::move(c2));
+  set_field(c, t, sk, 0, pk);
+  set_bn(c, s, t, sk, 1, copy_bn(d));
+  set_bn(c, s, t, sk, 2, copy_bn(p));
+  set_bn(c, s, t, sk, 3, copy_bn(q));
+  set_bn(c, s, t, sk, 4, std::move(kp));
+  set_bn(c, s, t, sk, 5, std::move(kq));
+  set_bn(c, s, t, sk, 6, std::move(c2));
   return sk;
 }
 
 // gen(nlen, elen, nrep): e is 65537, or random of elen bits when elen > 0.
-void rsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
-  std::int32_t nlen = c.arg_int(32), elen = c.arg_int(36);
+Ptr rsa_generate(Call& c, CryptoState& s, const PkTypes& t, std::int32_t nlen, std::int32_t elen) {
   if (nlen < 16) c.raise("RSAsk.gen: modulus too small");
   for (;;) {
     Bn p = generate_prime(c, nlen / 2, false), q = generate_prime(c, nlen - nlen / 2, false);
@@ -125,15 +150,18 @@ void rsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
       c.raise("RSAsk.gen: no random bits");
     if (!BN_mod_inverse(d.get(), e.get(), phi.get(), ctx.get())) continue;
     Ptr sk = rsa_key(c, s, t, n.get(), e.get(), d.get(), p.get(), q.get());
-    if (sk != H) return c.ret_ptr(sk);
+    if (sk != H) return sk;
   }
+}
+void rsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
+  c.ret_ptr(rsa_generate(c, s, t, c.arg_int(32), c.arg_int(36)));
 }
 void rsa_fill(Call& c, CryptoState& s, const PkTypes& t) {
   c.ret_ptr(rsa_key(c, s, t, ipint_arg(c, s, 32), ipint_arg(c, s, 36), ipint_arg(c, s, 40),
                     ipint_arg(c, s, 44), ipint_arg(c, s, 48)));
 }
 void rsa_sign(Call& c, CryptoState& s, const PkTypes& t) {
-  c.ret_ptr(bn_record(c, s, t.rsasig, rsa_private(c, s)));
+  c.ret_ptr(bn_record(c, s, t, t.rsasig, rsa_private(c, s, t)));
 }
 
 // A random k in [1, bound) with gcd(k, bound) = 1 (coprime: Elgamal).
@@ -150,19 +178,22 @@ Bn random_unit(Call& c, const BIGNUM* bound, bool coprime) {
 }
 
 // Elgamal: pk {p, alpha, key}, sk {pk, secret}, sig {r, s}.
-void eg_gen(Call& c, CryptoState& s, const PkTypes& t) {
-  auto [p, alpha] = safe_prime_and_generator(c, c.arg_int(32));
+Ptr eg_generate(Call& c, CryptoState& s, const PkTypes& t, std::int32_t nbits) {
+  auto [p, alpha] = safe_prime_and_generator(c, nbits);
   Bn p1 = copy_bn(p.get());
   BN_sub_word(p1.get(), 1);
   Bn secret = random_unit(c, p1.get(), false);
   Bn key = mod_exp(alpha.get(), secret.get(), p.get());
-  Ptr pk = bn_record(c, s, t.egpk, std::move(p), std::move(alpha), std::move(key));
-  c.ret_ptr(secret_key(c, s, t.egsk, pk, std::move(secret)));
+  Ptr pk = bn_record(c, s, t, t.egpk, std::move(p), std::move(alpha), std::move(key));
+  return secret_key(c, s, t, t.egsk, pk, std::move(secret));
+}
+void eg_gen(Call& c, CryptoState& s, const PkTypes& t) {
+  c.ret_ptr(eg_generate(c, s, t, c.arg_int(32)));
 }
 void eg_sign(Call& c, CryptoState& s, const PkTypes& t) {
-  Ptr sk = c.arg_ptr(32), pk = field(c, sk, 0);
-  const BIGNUM *p = bn_field(c, s, pk, 0), *alpha = bn_field(c, s, pk, 1);
-  const BIGNUM *x = bn_field(c, s, sk, 1), *m = ipint_arg(c, s, 36);
+  Ptr sk = c.arg_ptr(32), pk = field(c, t, sk, 0);
+  const BIGNUM *p = bn_field(c, s, t, pk, 0), *alpha = bn_field(c, s, t, pk, 1);
+  const BIGNUM *x = bn_field(c, s, t, sk, 1), *m = ipint_arg(c, s, 36);
   BnCtx ctx = new_ctx();
   Bn p1 = copy_bn(p);
   BN_sub_word(p1.get(), 1);
@@ -172,14 +203,14 @@ void eg_sign(Call& c, CryptoState& s, const PkTypes& t) {
   BN_mod_mul(xr.get(), x, r.get(), p1.get(), ctx.get());
   BN_mod_sub(sv.get(), m, xr.get(), p1.get(), ctx.get());
   BN_mod_mul(sv.get(), sv.get(), kinv.get(), p1.get(), ctx.get());
-  c.ret_ptr(bn_record(c, s, t.egsig, std::move(r), std::move(sv)));
+  c.ret_ptr(bn_record(c, s, t, t.egsig, std::move(r), std::move(sv)));
 }
 // alpha^m = key^r r^s (mod p), with 0 < r < p.
-void eg_verify(Call& c, CryptoState& s) {
+void eg_verify(Call& c, CryptoState& s, const PkTypes& t) {
   Ptr pk = c.arg_ptr(32), sig = c.arg_ptr(36);
-  const BIGNUM *p = bn_field(c, s, pk, 0), *alpha = bn_field(c, s, pk, 1);
-  const BIGNUM *key = bn_field(c, s, pk, 2), *r = bn_field(c, s, sig, 0);
-  const BIGNUM *sv = bn_field(c, s, sig, 1), *m = ipint_arg(c, s, 40);
+  const BIGNUM *p = bn_field(c, s, t, pk, 0), *alpha = bn_field(c, s, t, pk, 1);
+  const BIGNUM *key = bn_field(c, s, t, pk, 2), *r = bn_field(c, s, t, sig, 0);
+  const BIGNUM *sv = bn_field(c, s, t, sig, 1), *m = ipint_arg(c, s, 40);
   if (BN_is_zero(r) || BN_is_negative(r) || BN_cmp(r, p) >= 0) return c.ret_int(0);
   BnCtx ctx = new_ctx();
   Bn left = mod_exp(alpha, m, p), right = mod_exp(key, r, p), rs = mod_exp(r, sv, p);
@@ -224,13 +255,12 @@ DsaParams dsa_params(Call& c, CryptoState& s) {
 }
 
 // gen(oldpk): a new secret in the old key's group, or in a new group.
-void dsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
-  Ptr old = c.arg_ptr(32);
+Ptr dsa_generate(Call& c, CryptoState& s, const PkTypes& t, Ptr old) {
   Bn p, q, g;
   if (old != H) {
-    p = copy_bn(bn_field(c, s, old, 0));
-    q = copy_bn(bn_field(c, s, old, 1));
-    g = copy_bn(bn_field(c, s, old, 2));
+    p = copy_bn(bn_field(c, s, t, old, 0));
+    q = copy_bn(bn_field(c, s, t, old, 1));
+    g = copy_bn(bn_field(c, s, t, old, 2));
   } else {
     DsaParams d = dsa_params(c, s);
     p = std::move(d.p);
@@ -239,13 +269,16 @@ void dsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
   }
   Bn secret = random_unit(c, q.get(), false);
   Bn key = mod_exp(g.get(), secret.get(), p.get());
-  Ptr pk = bn_record(c, s, t.dsapk, std::move(p), std::move(q), std::move(g), std::move(key));
-  c.ret_ptr(secret_key(c, s, t.dsask, pk, std::move(secret)));
+  Ptr pk = bn_record(c, s, t, t.dsapk, std::move(p), std::move(q), std::move(g), std::move(key));
+  return secret_key(c, s, t, t.dsask, pk, std::move(secret));
+}
+void dsa_gen(Call& c, CryptoState& s, const PkTypes& t) {
+  c.ret_ptr(dsa_generate(c, s, t, c.arg_ptr(32)));
 }
 void dsa_sign(Call& c, CryptoState& s, const PkTypes& t) {
-  Ptr sk = c.arg_ptr(32), pk = field(c, sk, 0);
-  const BIGNUM *p = bn_field(c, s, pk, 0), *q = bn_field(c, s, pk, 1);
-  const BIGNUM *g = bn_field(c, s, pk, 2), *x = bn_field(c, s, sk, 1);
+  Ptr sk = c.arg_ptr(32), pk = field(c, t, sk, 0);
+  const BIGNUM *p = bn_field(c, s, t, pk, 0), *q = bn_field(c, s, t, pk, 1);
+  const BIGNUM *g = bn_field(c, s, t, pk, 2), *x = bn_field(c, s, t, sk, 1);
   const BIGNUM* m = ipint_arg(c, s, 36);
   BnCtx ctx = new_ctx();
   Bn r = new_bn(), sv = new_bn(), kinv = new_bn(), xr = new_bn();
@@ -258,17 +291,17 @@ void dsa_sign(Call& c, CryptoState& s, const PkTypes& t) {
     BN_mod_add(sv.get(), m, xr.get(), q, ctx.get());
     BN_mod_mul(sv.get(), sv.get(), kinv.get(), q, ctx.get());
   }
-  c.ret_ptr(bn_record(c, s, t.dsasig, std::move(r), std::move(sv)));
+  c.ret_ptr(bn_record(c, s, t, t.dsasig, std::move(r), std::move(sv)));
 }
 bool in_range(const BIGNUM* v, const BIGNUM* q) {
   return !BN_is_zero(v) && !BN_is_negative(v) && BN_cmp(v, q) < 0;
 }
 // (g^(m/s) key^(r/s) mod p) mod q = r, with 0 < r, s < q.
-void dsa_verify(Call& c, CryptoState& s) {
+void dsa_verify(Call& c, CryptoState& s, const PkTypes& t) {
   Ptr pk = c.arg_ptr(32), sig = c.arg_ptr(36);
-  const BIGNUM *p = bn_field(c, s, pk, 0), *q = bn_field(c, s, pk, 1);
-  const BIGNUM *g = bn_field(c, s, pk, 2), *key = bn_field(c, s, pk, 3);
-  const BIGNUM *r = bn_field(c, s, sig, 0), *sv = bn_field(c, s, sig, 1);
+  const BIGNUM *p = bn_field(c, s, t, pk, 0), *q = bn_field(c, s, t, pk, 1);
+  const BIGNUM *g = bn_field(c, s, t, pk, 2), *key = bn_field(c, s, t, pk, 3);
+  const BIGNUM *r = bn_field(c, s, t, sig, 0), *sv = bn_field(c, s, t, sig, 1);
   const BIGNUM* m = ipint_arg(c, s, 40);
   if (!in_range(r, q) || !in_range(sv, q)) return c.ret_int(0);
   BnCtx ctx = new_ctx();
@@ -299,32 +332,79 @@ void dsaprimes(Call& c, CryptoState& s) {
 
 using PkFn = void (*)(Call&, CryptoState&, const PkTypes&);
 
+// $Crypt's generic sign and verify dispatch on the pick tag of their key.
+template <PkFn Rsa, PkFn Elgamal, PkFn Dsa>
+void by_tag(Call& c, CryptoState& s, const PkTypes& t) {
+  const std::int32_t tag = tag_of(c, c.arg_ptr(32));
+  (tag == kRSA ? Rsa : tag == kElgamal ? Elgamal : Dsa)(c, s, t);
+}
+void crypt_sktopk(Call& c, CryptoState&, const PkTypes& t) {
+  Ptr pk = field(c, t, c.arg_ptr(32), 0);
+  c.heap().incref(pk);
+  c.ret_ptr(pk);
+}
+// genSK(algname, length): "rsa", "elgamal" or "dsa" (whose groups are
+// fixed); nil for another name.
+void crypt_gensk(Call& c, CryptoState& s, const PkTypes& t) {
+  const std::string alg = c.arg_string(32);
+  const std::int32_t length = c.arg_int(36);
+  if (alg == "rsa")
+    c.ret_ptr(rsa_generate(c, s, t, length, 0));
+  else if (alg == "elgamal")
+    c.ret_ptr(eg_generate(c, s, t, length));
+  else if (alg == "dsa")
+    c.ret_ptr(dsa_generate(c, s, t, H));
+  else
+    c.ret_ptr(H);
+}
+
 }  // namespace
 
-void add_public_key_functions(VM& vm, Impls& impls, const std::shared_ptr<CryptoState>& s) {
-  auto t = std::make_shared<PkTypes>(
+void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
+                              const std::shared_ptr<CryptoState>& s) {
+  auto k = std::make_shared<PkTypes>(
       PkTypes{record_type(vm, 2, "Keyring.RSApk"), record_type(vm, 7, "Keyring.RSAsk"),
               record_type(vm, 1, "Keyring.RSAsig"), record_type(vm, 3, "Keyring.EGpk"),
               record_type(vm, 2, "Keyring.EGsk"), record_type(vm, 2, "Keyring.EGsig"),
               record_type(vm, 4, "Keyring.DSApk"), record_type(vm, 2, "Keyring.DSAsk"),
-              record_type(vm, 2, "Keyring.DSAsig")});
-  add_crypto_functions(impls, s, "$Keyring",
-                       {{"RSApk.encrypt", rsa_encrypt},
-                        {"RSApk.verify", rsa_verify},
-                        {"RSAsk.decrypt", rsa_decrypt},
-                        {"EGpk.verify", eg_verify},
-                        {"DSApk.verify", dsa_verify},
-                        {"dhparams", dhparams}});
-  for (auto [name, f] : std::initializer_list<std::pair<std::string_view, PkFn>>{
-           {"RSAsk.gen", rsa_gen},
-           {"RSAsk.fill", rsa_fill},
-           {"RSAsk.sign", rsa_sign},
-           {"EGsk.gen", eg_gen},
-           {"EGsk.sign", eg_sign},
-           {"DSAsk.gen", dsa_gen},
-           {"DSAsk.sign", dsa_sign},
-       })
-    impls[name] = guarded("$Keyring->" + std::string(name), [s, t, f](Call& c) { f(c, *s, *t); });
+              record_type(vm, 2, "Keyring.DSAsig"), 0});
+  auto p = std::make_shared<PkTypes>(PkTypes{
+      record_type(vm, 2, "Crypt.PK.RSA", kRSA), record_type(vm, 7, "Crypt.SK.RSA", kRSA),
+      record_type(vm, 1, "Crypt.PKsig.RSA", kRSA), record_type(vm, 3, "Crypt.PK.Elgamal", kElgamal),
+      record_type(vm, 2, "Crypt.SK.Elgamal", kElgamal),
+      record_type(vm, 2, "Crypt.PKsig.Elgamal", kElgamal), record_type(vm, 4, "Crypt.PK.DSA", kDSA),
+      record_type(vm, 2, "Crypt.SK.DSA", kDSA), record_type(vm, 2, "Crypt.PKsig.DSA", kDSA), 1});
+  auto bind = [&s](Impls& impls, const std::string& path, const std::shared_ptr<PkTypes>& t,
+                   std::initializer_list<std::pair<std::string_view, PkFn>> fns) {
+    for (auto [name, f] : fns)
+      impls[name] = guarded(path + "->" + std::string(name), [s, t, f](Call& c) { f(c, *s, *t); });
+  };
+  bind(keyring, "$Keyring", k,
+       {{"RSApk.encrypt", rsa_encrypt},
+        {"RSApk.verify", rsa_verify},
+        {"RSAsk.decrypt", rsa_decrypt},
+        {"RSAsk.gen", rsa_gen},
+        {"RSAsk.fill", rsa_fill},
+        {"RSAsk.sign", rsa_sign},
+        {"EGpk.verify", eg_verify},
+        {"EGsk.gen", eg_gen},
+        {"EGsk.sign", eg_sign},
+        {"DSApk.verify", dsa_verify},
+        {"DSAsk.gen", dsa_gen},
+        {"DSAsk.sign", dsa_sign}});
+  bind(crypt, "$Crypt", p,
+       {{"rsaencrypt", rsa_encrypt},
+        {"rsadecrypt", rsa_decrypt},
+        {"rsagen", rsa_gen},
+        {"rsafill", rsa_fill},
+        {"eggen", eg_gen},
+        {"dsagen", dsa_gen},
+        {"sign", by_tag<rsa_sign, eg_sign, dsa_sign>},
+        {"verify", by_tag<rsa_verify, eg_verify, dsa_verify>},
+        {"sktopk", crypt_sktopk},
+        {"genSK", crypt_gensk}});
+  add_crypto_functions(keyring, s, "$Keyring", {{"dhparams", dhparams}});
+  add_crypto_functions(crypt, s, "$Crypt", {{"dhparams", dhparams}});
 }
 
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s) {

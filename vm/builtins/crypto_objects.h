@@ -135,9 +135,10 @@ void add_digest_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
 void add_cipher_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
-// $Keyring's RSA, Elgamal and DSA adts and dhparams (builtins_keyring_pk.cpp);
-// adds the record types of their adts to the VM's heap.
-void add_public_key_functions(VM& vm, Impls& impls, const std::shared_ptr<CryptoState>& s);
+// RSA, Elgamal and DSA: $Keyring's adts and $Crypt's pick adts, with
+// dhparams (builtins_keyring_pk.cpp); adds their record types to the heap.
+void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
+                              const std::shared_ptr<CryptoState>& s);
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s);  // $IPints
 // $Keyring's getmsg, sendmsg and the other message functions.
 void add_message_functions(Impls& impls, const std::shared_ptr<CryptoState>& s);

@@ -1,7 +1,8 @@
 implement Others;
 
 # $IPints (primes), $Crypt (a digest and a cipher, sharing $Keyring's
-# code) and $Loader, which this VM refuses by name.
+# code, and its public keys as pick adts) and $Loader, which this VM
+# refuses by name.
 include "sys.m";
 	sys: Sys;
 include "draw.m";
@@ -10,6 +11,7 @@ include "ipints.m";
 	IPint: import ipints;
 include "crypt.m";
 	crypt: Crypt;
+	PK: import crypt;
 include "loader.m";
 	loader: Loader;
 
@@ -60,10 +62,30 @@ init(nil: ref Draw->Context, nil: list of string)
 	pt := array of byte "Plaintext";
 	crypt->rc4(rc, pt, len pt);
 	sys->print("crypt rc4 %s\n", hex(pt));
+	m := IPint.strtoip("12345678901234567890", 10);
+	algs := array[] of {("rsa", 512), ("elgamal", 128), ("dsa", 0)};
+	for(i := 0; i < len algs; i++){
+		(alg, length) := algs[i];
+		sk := crypt->genSK(alg, length);
+		pk := crypt->sktopk(sk);
+		sig := crypt->sign(sk, m);
+		kind := "";
+		pick p := pk {
+		RSA =>	kind = "RSA";
+		Elgamal =>	kind = "Elgamal";
+		DSA =>	kind = "DSA";
+		}
+		sys->print("crypt %s %s verify %d %d\n", alg, kind, crypt->verify(pk, sig, m),
+			crypt->verify(pk, sig, m.add(IPint.inttoip(1))));
+	}
+	rsk := crypt->rsafill(IPint.inttoip(3233), IPint.inttoip(17), IPint.inttoip(2753), IPint.inttoip(61), IPint.inttoip(53));
+	c := crypt->rsaencrypt(rsk.pk, IPint.inttoip(65));
+	sys->print("crypt rsa %s %s unknown %d\n", c.iptostr(10), crypt->rsadecrypt(rsk, c).iptostr(10),
+		crypt->genSK("nope", 1) == nil);
 	{
-		crypt->genSK("rsa", 512);
+		crypt->genSKfromPK(crypt->sktopk(rsk));
 	} exception e {
-	"*" =>	sys->print("genSK: %s\n", e);
+	"*" =>	sys->print("genSKfromPK: %s\n", e);
 	}
 	{
 		loader->dnew(8, nil);
