@@ -178,14 +178,18 @@ Bn random_unit(Call& c, const BIGNUM* bound, bool coprime) {
 }
 
 // Elgamal: pk {p, alpha, key}, sk {pk, secret}, sig {r, s}.
-Ptr eg_generate(Call& c, CryptoState& s, const PkTypes& t, std::int32_t nbits) {
-  auto [p, alpha] = safe_prime_and_generator(c, nbits);
+// A new secret in the group of p and alpha.
+Ptr eg_key(Call& c, CryptoState& s, const PkTypes& t, Bn p, Bn alpha) {
   Bn p1 = copy_bn(p.get());
   BN_sub_word(p1.get(), 1);
   Bn secret = random_unit(c, p1.get(), false);
   Bn key = mod_exp(alpha.get(), secret.get(), p.get());
   Ptr pk = bn_record(c, s, t, t.egpk, std::move(p), std::move(alpha), std::move(key));
   return secret_key(c, s, t, t.egsk, pk, std::move(secret));
+}
+Ptr eg_generate(Call& c, CryptoState& s, const PkTypes& t, std::int32_t nbits) {
+  auto [p, alpha] = safe_prime_and_generator(c, nbits);
+  return eg_key(c, s, t, std::move(p), std::move(alpha));
 }
 void eg_gen(Call& c, CryptoState& s, const PkTypes& t) {
   c.ret_ptr(eg_generate(c, s, t, c.arg_int(32)));
@@ -338,6 +342,20 @@ void by_tag(Call& c, CryptoState& s, const PkTypes& t) {
   const std::int32_t tag = tag_of(c, c.arg_ptr(32));
   (tag == kRSA ? Rsa : tag == kElgamal ? Elgamal : Dsa)(c, s, t);
 }
+// genSKfromPK(pk): a new secret in the key's group (Elgamal, DSA), or a
+// new RSA key of the modulus' size.
+void crypt_genskfrompk(Call& c, CryptoState& s, const PkTypes& t) {
+  Ptr pk = c.arg_ptr(32);
+  switch (tag_of(c, pk)) {
+    case kRSA:
+      return c.ret_ptr(rsa_generate(c, s, t, BN_num_bits(bn_field(c, s, t, pk, 0)), 0));
+    case kElgamal:
+      return c.ret_ptr(
+          eg_key(c, s, t, copy_bn(bn_field(c, s, t, pk, 0)), copy_bn(bn_field(c, s, t, pk, 1))));
+    default:
+      return c.ret_ptr(dsa_generate(c, s, t, pk));
+  }
+}
 void crypt_sktopk(Call& c, CryptoState&, const PkTypes& t) {
   Ptr pk = field(c, t, c.arg_ptr(32), 0);
   c.heap().incref(pk);
@@ -402,6 +420,7 @@ void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
         {"sign", by_tag<rsa_sign, eg_sign, dsa_sign>},
         {"verify", by_tag<rsa_verify, eg_verify, dsa_verify>},
         {"sktopk", crypt_sktopk},
+        {"genSKfromPK", crypt_genskfrompk},
         {"genSK", crypt_gensk}});
   add_crypto_functions(keyring, s, "$Keyring", {{"dhparams", dhparams}});
   add_crypto_functions(crypt, s, "$Crypt", {{"dhparams", dhparams}});

@@ -75,18 +75,14 @@ init(nil: ref Draw->Context, nil: list of string)
 		Elgamal =>	kind = "Elgamal";
 		DSA =>	kind = "DSA";
 		}
-		sys->print("crypt %s %s verify %d %d\n", alg, kind, crypt->verify(pk, sig, m),
-			crypt->verify(pk, sig, m.add(IPint.inttoip(1))));
+		sk2 := crypt->genSKfromPK(pk);
+		sys->print("crypt %s %s verify %d %d other key %d\n", alg, kind, crypt->verify(pk, sig, m),
+			crypt->verify(pk, sig, m.add(IPint.inttoip(1))), crypt->verify(crypt->sktopk(sk2), sig, m));
 	}
 	rsk := crypt->rsafill(IPint.inttoip(3233), IPint.inttoip(17), IPint.inttoip(2753), IPint.inttoip(61), IPint.inttoip(53));
 	c := crypt->rsaencrypt(rsk.pk, IPint.inttoip(65));
 	sys->print("crypt rsa %s %s unknown %d\n", c.iptostr(10), crypt->rsadecrypt(rsk, c).iptostr(10),
 		crypt->genSK("nope", 1) == nil);
-	{
-		crypt->genSKfromPK(crypt->sktopk(rsk));
-	} exception e {
-	"*" =>	sys->print("genSKfromPK: %s\n", e);
-	}
 	{
 		loader->dnew(8, nil);
 	} exception e {
