@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -168,6 +169,22 @@ TEST(Keyring, InfernoMd5sumAndSha1sum) {
   }
   fs::current_path(old);
   fs::remove(file);
+}
+
+// Inferno's randpass (IPints' random and iptob64 from Inferno's compiled
+// code): 16 base64 characters, different each run.
+TEST(Keyring, InfernoRandpass) {
+  if (!fs::exists(kInferno / "dis" / "randpass.dis"))
+    GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  fs::path dis = kInferno / "dis" / "randpass.dis";
+  auto once = [&] {
+    return run(dis::read_dis_file(dis.string()), dis.string(), {"randpass"}, kInferno.string());
+  };
+  const std::string a = once(), b = once();
+  const std::regex want("[A-Za-z0-9+/]{16}\nstatus 0\n");
+  EXPECT_TRUE(std::regex_match(a, want)) << a;
+  EXPECT_TRUE(std::regex_match(b, want)) << b;
+  EXPECT_NE(a, b);
 }
 
 // Our front end derives every row of the four tables from module/*.m.
