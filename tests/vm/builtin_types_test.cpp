@@ -125,6 +125,16 @@ class Layout {
       case 'C':
         type();
         return add('s');
+      case 'm': {
+        // A module value ($Loader's Nilmod) is one pointer; skip its members.
+        int depth = 0;
+        do {
+          if (peek() == '{') ++depth;
+          if (peek() == '}') --depth;
+          ++pos_;
+        } while (depth > 0 && pos_ < s_.size());
+        return add('s');
+      }
       case 'f':
         // Function values only occur behind a ref; the builtin tables have none.
         throw std::runtime_error("function types are not laid out here");
@@ -225,10 +235,14 @@ bool varargs(const BuiltinFunc& f) { return f.canonical.substr(0, 2) == "f*"; }
 
 TEST(BuiltinTypes, ModulesAndRowCounts) {
   auto mods = dis::vm::builtin_modules();
-  ASSERT_EQ(mods.size(), 3u);
+  ASSERT_EQ(mods.size(), 7u);
   EXPECT_EQ(dis::vm::find_builtin_module("$Sys")->funcs.size(), 43u);
   EXPECT_EQ(dis::vm::find_builtin_module("$Math")->funcs.size(), 68u);
   EXPECT_EQ(dis::vm::find_builtin_module("$Bench")->funcs.size(), 6u);  // 5 + nsec
+  EXPECT_EQ(dis::vm::find_builtin_module("$Keyring")->funcs.size(), 94u);
+  EXPECT_EQ(dis::vm::find_builtin_module("$Crypt")->funcs.size(), 36u);
+  EXPECT_EQ(dis::vm::find_builtin_module("$IPints")->funcs.size(), 35u);
+  EXPECT_EQ(dis::vm::find_builtin_module("$Loader")->funcs.size(), 8u);
   EXPECT_EQ(dis::vm::find_builtin_module("Sys"), nullptr);
 }
 
@@ -240,7 +254,7 @@ TEST(BuiltinTypes, EveryRowSigIsTheHashOfItsType) {
       ++rows;
     }
   }
-  EXPECT_EQ(rows, 117);
+  EXPECT_EQ(rows, 117 + 94 + 36 + 35 + 8);
 }
 
 TEST(BuiltinTypes, SortedByteWiseAndUnique) {

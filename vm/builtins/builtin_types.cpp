@@ -1,6 +1,9 @@
 #include "builtin_types.h"
 
 #include <algorithm>
+#include <array>
+
+#include "builtin_types_crypto.h"
 
 namespace dis::vm {
 namespace {
@@ -173,18 +176,25 @@ constexpr BuiltinFunc kBench[] = {
     {"reset", "f()n", 0x9cd71c5e, 32, 0, {0}},
 };
 
-constexpr BuiltinModule kModules[] = {
-    {"$Sys", kSys},
-    {"$Math", kMath},
-    {"$Bench", kBench},
-};
-
 }  // namespace
 
-std::span<const BuiltinModule> builtin_modules() { return kModules; }
+std::span<const BuiltinModule> builtin_modules() {
+  // The other tables live in their own files: built on first use, not at
+  // static initialisation, whose order across files is unspecified.
+  static const std::array<BuiltinModule, 7> modules{{
+      {"$Sys", kSys},
+      {"$Math", kMath},
+      {"$Bench", kBench},
+      {"$Keyring", keyring_rows()},
+      {"$Crypt", crypt_rows()},
+      {"$IPints", ipints_rows()},
+      {"$Loader", loader_rows()},
+  }};
+  return modules;
+}
 
 const BuiltinModule* find_builtin_module(std::string_view path) {
-  for (const BuiltinModule& m : kModules)
+  for (const BuiltinModule& m : builtin_modules())
     if (m.path == path) return &m;
   return nullptr;
 }

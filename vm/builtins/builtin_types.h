@@ -1,4 +1,5 @@
-// The builtin modules' function tables as data ($Sys, $Math, $Bench), as
+// The builtin modules' function tables as data ($Sys, $Math, $Bench and
+// those of builtin_types_crypto.h), as
 // Inferno's compiler prints them with `limbo -t Mod` (DIS-FACTS section 11):
 // per function its canonical type string, signature, frame size and
 // pointer map. The VM registers builtins from these rows; the Limbo compiler
@@ -25,7 +26,8 @@ struct BuiltinModule {
   std::span<const BuiltinFunc> funcs;  // sorted byte-wise by name
 };
 
-// All three builtin modules.
+// All the builtin modules: $Sys, $Math, $Bench, then $Keyring, $Crypt,
+// $IPints and $Loader (builtin_types_crypto.h).
 std::span<const BuiltinModule> builtin_modules();
 
 // The module with this path, or nullptr.

@@ -1,4 +1,5 @@
-// The builtin modules every VM starts with (vm.h): $Sys, $Math and $Bench,
+// The builtin modules every VM starts with (vm.h): $Sys, $Math, $Bench,
+// $Keyring, $Crypt, $IPints and $Loader,
 // written on the embedding API alone. The VM's constructor registers them;
 // each replaces a module of its path.
 #pragma once

@@ -463,6 +463,7 @@ void register_builtins(VM& vm) {
   register_sys(vm, sys);
   register_math(vm);
   register_bench(vm, sys);
+  register_crypto_modules(vm);
 }
 
 }  // namespace dis::vm

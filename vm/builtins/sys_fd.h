@@ -66,6 +66,8 @@ void register_table(VM& vm, std::string_view path, const Impls& impls);
 void register_sys(VM& vm, const std::shared_ptr<SysState>& sys);
 void register_math(VM& vm);
 void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
+// builtins_keyring.cpp: $Keyring, $Crypt, $IPints and $Loader.
+void register_crypto_modules(VM& vm);
 // builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
 void add_sys_file_functions(VM& vm, Impls& impls);
 // builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
