@@ -1,6 +1,6 @@
 # The $Crypt builtin module: digests, HMACs and ciphers as in $Keyring,
-# with public-key types over $IPints (include ipints.m first). This VM
-# refuses the public-key functions when called (see the README).
+# with public-key types (RSA, Elgamal, DSA) over $IPints (include ipints.m
+# first). The host's OpenSSL carries them in this VM (see the README).
 Crypt: module
 {
 	PATH:	con "$Crypt";
