@@ -191,7 +191,8 @@ class Runtime : public HeapHooks {
   Program* find_or_read_program(const std::string& path);    // nullptr + last_load_error
   std::uint32_t instantiate(Program& p);                     // new Modlink with fresh MP
   std::uint32_t instantiate_native(NativeModule& n);
-  // The module for `load path, $table` by the running module; H on failure.
+  // The module for `load path, $table` by the running module; H on failure,
+  // with the reason in the error string.
   Ptr load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
   std::string host_path(const std::string& dis_path) const;
   Modlink& modlink(std::uint32_t i) { return *modlinks[i]; }
@@ -276,8 +277,10 @@ class Runtime : public HeapHooks {
   std::int64_t write_fd(int fd, const void* data, std::size_t n);
 
  private:
-  friend class Call;  // the error string
-  std::uint32_t new_modlink();
+  friend class Call;                      // the error string
+  std::uint32_t new_modlink(Ptr mp = H);  // its object's word 0 is mp (heap.h)
+  // load_module without setting the error string.
+  Ptr link_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
   Prog& new_prog(std::uint32_t ml);  // not queued
   std::vector<std::uint32_t> free_modlinks;
   std::vector<Channel> channels;
