@@ -223,8 +223,8 @@ int open_flags(std::int32_t mode) {
 void sys_open(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
-  if (auto dev = sys.dev.open(path)) {
-    c.ret_ptr(new_fd(c, sys, *dev));
+  if (auto dev = sys.dev.open(c, path)) {
+    c.ret_ptr(*dev < 0 ? H : new_fd(c, sys, *dev));
     return;
   }
   const std::string host = c.host_path(path);

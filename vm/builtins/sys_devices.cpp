@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -51,6 +52,24 @@ std::int64_t read_text(const std::string& t, std::int64_t offset, std::uint8_t* 
   return k;
 }
 
+// N of /prog/N/wait or #p/N/wait.
+std::optional<std::uint32_t> wait_pid(std::string_view path) {
+  for (std::string_view prefix : {"/prog/", "#p/"}) {
+    if (path.substr(0, prefix.size()) != prefix) continue;
+    std::string_view rest = path.substr(prefix.size());
+    std::size_t slash = rest.find('/');
+    if (slash == 0 || slash == std::string_view::npos || rest.substr(slash) != "/wait")
+      return std::nullopt;
+    std::uint32_t n = 0;
+    for (char ch : rest.substr(0, slash)) {
+      if (ch < '0' || ch > '9' || n > 100000000) return std::nullopt;
+      n = n * 10 + static_cast<std::uint32_t>(ch - '0');
+    }
+    return n;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Devices::Devices() {
@@ -64,17 +83,27 @@ Devices::Devices() {
 bool Devices::is_device_path(const std::string& path) const {
   for (std::string_view n : kNames)
     if (path == n) return true;
-  return false;
+  return wait_pid(path).has_value();
 }
 
-std::optional<std::int32_t> Devices::open(const std::string& path) {
+std::int32_t Devices::add(Open f) {
+  while (open_.count(next_)) next_ = next_ == INT32_MAX ? kDevFdBase : next_ + 1;
+  std::int32_t fd = next_;
+  next_ = next_ == INT32_MAX ? kDevFdBase : next_ + 1;
+  open_[fd] = f;
+  return fd;
+}
+
+std::optional<std::int32_t> Devices::open(Call& c, const std::string& path) {
   for (std::size_t i = 0; i < kNames.size(); ++i)
-    if (path == kNames[i]) {
-      std::int32_t fd = next_++;
-      if (next_ < kDevFdBase) next_ = kDevFdBase;  // wrapped: reuse from the base
-      open_[fd] = Open{static_cast<Dev>(i)};
-      return fd;
+    if (path == kNames[i]) return add(Open{static_cast<Dev>(i)});
+  if (auto pid = wait_pid(path)) {
+    if (*pid == 0 || !c.open_wait(*pid - 1)) {
+      c.set_error_string("'" + path + "' file does not exist");
+      return -1;
     }
+    return add(Open{Dev::Wait, 0, *pid - 1});
+  }
   return std::nullopt;
 }
 
@@ -149,6 +178,12 @@ std::int64_t Devices::read(Call& c, std::int32_t fd, std::uint8_t* p, std::int32
     case Dev::Null:
     case Dev::Consctl:
       return 0;
+    case Dev::Wait: {
+      // One exit line per read, as Inferno's; waits for the next.
+      std::uint32_t pid = f->pid;
+      std::string line = c.read_wait(pid);
+      return read_text(line, 0, p, n);
+    }
     default:
       r = read_text(text(c, f->dev), offset < 0 ? f->offset : offset, p, n);
   }
@@ -195,7 +230,9 @@ std::int64_t Devices::seek(Call& c, std::int32_t fd, std::int64_t off, int whenc
 
 std::string Devices::path(std::int32_t fd) const {
   auto it = open_.find(fd);
-  return it == open_.end() ? "" : std::string(kNames[static_cast<std::size_t>(it->second.dev)]);
+  if (it == open_.end()) return "";
+  if (it->second.dev == Dev::Wait) return "/prog/" + std::to_string(it->second.pid + 1) + "/wait";
+  return std::string(kNames[static_cast<std::size_t>(it->second.dev)]);
 }
 
 void Devices::close(std::int32_t fd) { open_.erase(fd); }

@@ -1,7 +1,9 @@
 // The VM's own device files, as Inferno's console device (#c) gives them
 // under /dev, in the VM's name space rather than the host's: /dev/time,
-// cons, consctl, user, sysname, random, null, sysctl, pid and busec. Every
-// other path maps to the host (Options::root) as before.
+// cons, consctl, user, sysname, random, null, sysctl, pid and busec; and of
+// the program device (#p), /prog/N/wait (also #p/N/wait), whose reads give
+// the exits of the threads thread N spawned. Every other path maps to the
+// host (Options::root) as before.
 //
 // An open device is a pseudo-descriptor (>= kDevFdBase) that the FD object
 // holds like a host descriptor; this table keeps its device and offset.
@@ -30,7 +32,8 @@ class Devices {
   Devices();
 
   // The descriptor for Dis path `path`, or nullopt when it names no device.
-  std::optional<std::int32_t> open(const std::string& path);
+  // A /prog/N/wait of no live thread opens nothing, with the error string set.
+  std::optional<std::int32_t> open(Call& c, const std::string& path);
   bool is_device_path(const std::string& path) const;
   // At the file's offset (which advances) when offset < 0; -1 with the
   // error string set on failure. Reading /dev/cons waits for the VM's stdin.
@@ -56,12 +59,15 @@ class Devices {
     Random,
     Null,
     Sysctl,
-    Pid
+    Pid,
+    Wait
   };
   struct Open {
     Dev dev;
     std::int64_t offset = 0;
+    std::uint32_t pid = 0;  // Wait: whose (a thread id)
   };
+  std::int32_t add(Open f);
   std::string text(Call& c, Dev d) const;
   Open* find(Call& c, std::int32_t fd);
 

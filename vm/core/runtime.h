@@ -20,6 +20,7 @@
 #include "fp_traps.h"
 #include "heap_verify.h"
 #include "kproc.h"
+#include "prog_wait.h"
 #include "vm.h"
 
 namespace dis::vm {
@@ -114,7 +115,9 @@ struct Prog {
   Ptr scratch = H;              // 16 cage bytes holding the value of a `send $imm`
   std::chrono::steady_clock::time_point wake;
   std::int64_t sleep_ms = 0;
-  FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
+  FpState fp;                          // Math->FPcontrol modes and status (fp_traps.h)
+  std::uint32_t parent = 0xFFFFFFFFu;  // the spawning thread's id (none for init)
+  std::string exit_status;             // the exception that ended it, if any
 };
 
 struct Waiter {
@@ -175,6 +178,7 @@ class Runtime : public HeapHooks {
   bool collect_now = false;
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
+  WaitQueues waits;                // /prog/N/wait (prog_wait.h)
 
   // HeapHooks (runtime.cpp)
   void free_channel(std::uint32_t index) override;
