@@ -50,6 +50,7 @@ CRASH = re.compile(r"internal error|assertion|Segmentation|Aborted|std::")
 KNOWN_GAPS = {
     "sh pipeline": "per-thread descriptors (pctl NEWFD/FORKFD, dup onto 0 and 1)",
     "sh sort|uniq -d": "per-thread descriptors (pctl NEWFD/FORKFD, dup onto 0 and 1)",
+    "sh redirect": "per-thread descriptors (dup onto 1 is the host's dup2, for every thread)",
 }
 
 TEXT_A = "banana\napple\ncherry\napple\nbanana\napple\ndate\n"
@@ -160,6 +161,8 @@ def known_lines(d):
         ("sh echo", ["sh", "-c", "echo hello"], "", "hello\n"),
         ("sh pipeline", ["sh", "-c", "echo hello | wc"], "", wc_line("hello\n")),
         ("sh sort|uniq -d", ["sh", "-c", "sort a.txt | uniq -d"], "", uniq_d(sorted(a_lines))),
+        ("sh redirect", ["sh", "-c", "echo hi > out.txt; cat out.txt; echo after"], "",
+         "hi\nafter\n"),
         ("sh for", ["sh", "-c", "load std; for i in a b c {echo $i}"], "", "a\nb\nc\n"),
         ("sh if", ["sh", "-c", "load std; if {~ a a} {echo yes}"], "", "yes\n"),
         # grep ends with fail:no matches; $status keeps what follows fail:.
