@@ -158,6 +158,8 @@ def known_lines(d):
         ("cat /dev/sysname", ["cat", "/dev/sysname"], "", socket.gethostname()),
         ("cmp same", ["cmp", "a.txt", "a.txt"], "", ""),
         ("comm -12", ["comm", "-12", "a.txt", "a.txt"], "", TEXT_A),
+        # mash's parser reaches mashlib's variables through the module value.
+        ("mash echo", ["mash", "-c", "echo hi"], "", "hi\n"),
         ("sh echo", ["sh", "-c", "echo hello"], "", "hello\n"),
         ("sh pipeline", ["sh", "-c", "echo hello | wc"], "", wc_line("hello\n")),
         ("sh sort|uniq -d", ["sh", "-c", "sort a.txt | uniq -d"], "", uniq_d(sorted(a_lines))),
