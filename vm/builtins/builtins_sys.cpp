@@ -104,13 +104,6 @@ std::string do_format(Call& c, std::uint32_t fmt_off) {
   return format(c.arg_string(fmt_off), args, c.error_string());
 }
 
-std::string busec_text(std::chrono::steady_clock::time_point start) {
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
-                                                                  start)
-                .count();
-  return std::to_string(us);
-}
-
 void sys_print(Call& c) {
   std::string s = do_format(c, 32);
   c.write_fd(1, s.data(), s.size());
@@ -230,8 +223,8 @@ int open_flags(std::int32_t mode) {
 void sys_open(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
-  if (path == "/dev/busec") {
-    c.ret_ptr(new_fd(c, sys, kBusecFd));
+  if (auto dev = sys.dev.open(c, path)) {
+    c.ret_ptr(*dev < 0 ? H : new_fd(c, sys, *dev));
     return;
   }
   const std::string host = c.host_path(path);
@@ -275,13 +268,8 @@ void sys_read(Call& c, SysState& sys) {
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
-  if (fd == kBusecFd) {
-    const auto start = sys.busec_start;
-    std::string t;
-    c.blocking([&] { t = busec_text(start); });
-    std::int32_t k = std::min<std::int32_t>(n, static_cast<std::int32_t>(t.size()));
-    std::memcpy(p, t.data(), static_cast<std::size_t>(k));
-    c.ret_int(k);
+  if (is_device_fd(fd)) {
+    c.ret_int(static_cast<std::int32_t>(sys.dev.read(c, fd, p, n)));
     return;
   }
   if (fd == 1 || fd == 2) c.flush_output();
@@ -300,11 +288,8 @@ void sys_write(Call& c, SysState& sys) {
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
-  if (fd == kBusecFd) {
-    std::chrono::steady_clock::time_point now;
-    c.blocking([&] { now = std::chrono::steady_clock::now(); });
-    sys.busec_start = now;
-    c.ret_int(n);
+  if (is_device_fd(fd)) {
+    c.ret_int(static_cast<std::int32_t>(sys.dev.write(c, fd, p, n)));
     return;
   }
   std::int64_t r = 0;
@@ -322,11 +307,15 @@ void sys_write(Call& c, SysState& sys) {
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
-void sys_seek(Call& c) {
+void sys_seek(Call& c, SysState& sys) {
   std::int32_t fd = fd_of(c, 32);
   std::int64_t off = c.arg_big(40);
   std::int32_t start = c.arg_int(48);
   int whence = start == 1 ? SEEK_CUR : start == 2 ? SEEK_END : SEEK_SET;
+  if (is_device_fd(fd)) {
+    c.ret_big(sys.dev.seek(c, fd, off, whence));
+    return;
+  }
   off_t r = 0;
   int error = 0;
   c.blocking([&] {
@@ -430,26 +419,30 @@ void register_sys(VM& vm, const std::shared_ptr<SysState>& sys) {
   fd_type.size = 4;
   fd_type.name = "Sys.FD";
   // The host file closes with its last reference (or when collected, or at
-  // exit); the standard streams and /dev/busec are not ours to close.
-  fd_type.on_free = [](std::uint8_t* data) {
+  // exit); the standard streams are not ours to close.
+  fd_type.on_free = [sys](std::uint8_t* data) {
     std::int32_t fd = ld<std::int32_t>(data);
-    if (fd > 2 && fd != kBusecFd) ::close(fd);
+    if (is_device_fd(fd))
+      sys->dev.close(fd);
+    else if (fd > 2)
+      ::close(fd);
     st<std::int32_t>(data, -1);
   };
   sys->fd_type = vm.heap().add_type(std::move(fd_type));
   Impls impls{
       {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
       {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
-      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"seek", sys_seek},
-      {"dup", sys_dup},           {"remove", sys_remove},       {"sleep", sys_sleep},
-      {"millisec", sys_millisec}, {"pctl", sys_pctl},           {"werrstr", sys_werrstr},
+      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"dup", sys_dup},
+      {"remove", sys_remove},     {"sleep", sys_sleep},         {"millisec", sys_millisec},
+      {"pctl", sys_pctl},         {"werrstr", sys_werrstr},
   };
   for (auto [name, f] : {std::pair<std::string_view, SysFn>{"open", sys_open},
                          {"create", sys_create},
                          {"read", sys_read},
                          {"readn", sys_read},
                          {"write", sys_write},
-                         {"fildes", sys_fildes}})
+                         {"fildes", sys_fildes},
+                         {"seek", sys_seek}})
     impls[name] = with_state(sys, f);
   add_sys_file_functions(vm, impls);
   add_sys_io_functions(impls, sys);

@@ -51,14 +51,14 @@ void sys_pipe(Call& c, SysState& sys) {
 }
 
 // pread/pwrite(fd, buf, n, off: big): int.
-void positioned(Call& c, bool write) {
+void positioned(Call& c, SysState& sys, bool write) {
   std::int32_t fd = fd_of(c, 32);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, c.arg_ptr(36), n);
   std::int64_t off = c.arg_big(48);
-  if (fd == kBusecFd) {
-    set_errstr(c, ESPIPE);
-    c.ret_int(-1);
+  if (is_device_fd(fd)) {
+    c.ret_int(static_cast<std::int32_t>(write ? sys.dev.write(c, fd, p, n, off)
+                                              : sys.dev.read(c, fd, p, n, off)));
     return;
   }
   ssize_t r = 0;
@@ -72,15 +72,15 @@ void positioned(Call& c, bool write) {
   c.ret_int(static_cast<std::int32_t>(r));
 }
 
-void sys_pread(Call& c) { positioned(c, false); }
-void sys_pwrite(Call& c) { positioned(c, true); }
+void sys_pread(Call& c, SysState& sys) { positioned(c, sys, false); }
+void sys_pwrite(Call& c, SysState& sys) { positioned(c, sys, true); }
 
 // stream(src, dst: ref FD, bufsiz: int): int -- copies until end of file;
 // the bytes copied, or -1 on an error.
 void sys_stream(Call& c) {
   std::int32_t src = fd_of(c, 32), dst = fd_of(c, 36);
   std::int32_t bufsiz = c.arg_int(40);
-  if (src == kBusecFd || dst == kBusecFd) {
+  if (is_device_fd(src) || is_device_fd(dst)) {
     set_errstr(c, EINVAL);
     c.ret_int(-1);
     return;
@@ -127,7 +127,7 @@ void sys_stream(Call& c) {
 void sys_iounit(Call& c) {
   std::int32_t fd = fd_of(c, 32);
   struct stat s {};
-  if (fd != kBusecFd && ::fstat(fd, &s) == 0 && (S_ISFIFO(s.st_mode) || S_ISSOCK(s.st_mode))) {
+  if (!is_device_fd(fd) && ::fstat(fd, &s) == 0 && (S_ISFIFO(s.st_mode) || S_ISSOCK(s.st_mode))) {
     c.ret_int(PIPE_BUF);
     return;
   }
@@ -136,10 +136,10 @@ void sys_iounit(Call& c) {
 
 // fd2path(fd): string -- the name the host gives the open file; nil with %r
 // set when it has none.
-void sys_fd2path(Call& c) {
+void sys_fd2path(Call& c, SysState& sys) {
   std::int32_t fd = fd_of(c, 32);
-  if (fd == kBusecFd) {
-    c.ret_string("/dev/busec");
+  if (is_device_fd(fd)) {
+    c.ret_string(sys.dev.path(fd));
     return;
   }
   std::string link = "/proc/self/fd/" + std::to_string(fd);
@@ -157,11 +157,11 @@ void sys_fd2path(Call& c) {
 
 void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys) {
   impls["pipe"] = with_state(sys, sys_pipe);
-  impls["pread"] = sys_pread;
-  impls["pwrite"] = sys_pwrite;
+  impls["pread"] = with_state(sys, sys_pread);
+  impls["pwrite"] = with_state(sys, sys_pwrite);
   impls["stream"] = sys_stream;
   impls["iounit"] = sys_iounit;
-  impls["fd2path"] = sys_fd2path;
+  impls["fd2path"] = with_state(sys, sys_fd2path);
 }
 
 }  // namespace dis::vm

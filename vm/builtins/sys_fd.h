@@ -1,5 +1,6 @@
 // What the $Sys builtins share about Sys->FD: an FD object holds a host
-// descriptor (or the /dev/busec pseudo-descriptor) and closes it when freed;
+// descriptor (or a device's pseudo-descriptor, sys_devices.h) and closes it
+// when freed;
 // failures set the error string (%r) from errno.
 #pragma once
 
@@ -10,17 +11,15 @@
 #include <memory>
 #include <string_view>
 
+#include "sys_devices.h"
 #include "vm.h"
 
 namespace dis::vm {
 
-constexpr std::int32_t kBusecFd = 1 << 28;  // the /dev/busec pseudo-descriptor
-
-// What $Sys keeps per VM: the type of its FD objects, and the time
-// /dev/busec counts from (a write restarts it).
+// What $Sys keeps per VM: the type of its FD objects, and the devices.
 struct SysState {
   std::uint32_t fd_type = kTypeNone;
-  std::chrono::steady_clock::time_point busec_start = std::chrono::steady_clock::now();
+  Devices dev;
 };
 // A $Sys function that uses that state, and one bound to it.
 using SysFn = void (*)(Call&, SysState&);

@@ -76,6 +76,21 @@ const std::string& Call::error_string() const { return impl_.errstr; }
 void Call::set_error_string(std::string s) { impl_.errstr = std::move(s); }
 std::string Call::host_path(const std::string& dis_path) const { return impl_.host_path(dis_path); }
 std::uint32_t Call::thread_id() const { return prog_.id; }
+
+bool Call::open_wait(std::uint32_t t) {
+  need_interpreter("open_wait");
+  if (t >= impl_.progs.size() || !impl_.progs[t] || impl_.progs[t]->state == ProgState::Done)
+    return false;
+  impl_.waits.open(t);
+  return true;
+}
+
+std::string Call::read_wait(std::uint32_t t) {
+  std::string line;
+  WaitQueues& w = impl_.waits;
+  blocking([&] { line = w.take(t); });
+  return line;
+}
 std::uint32_t Call::fp_control(std::uint32_t r, std::uint32_t mask) {
   const std::uint32_t old = prog_.fp.control;
   prog_.fp.control = ((old & ~mask) | (r & mask)) & kFpControlBits;

@@ -115,6 +115,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
   if (p.is_init) main_broken = true;
   if (first_error.empty()) first_error = msg;
+  p.exit_status = msg;
   pop_frames_to(p, -1);
   p.state = ProgState::Done;
   return false;

@@ -165,7 +165,7 @@ Program& Runtime::load_program(Module m, const std::string& path) {
   return ref;
 }
 
-std::uint32_t Runtime::new_modlink() {
+std::uint32_t Runtime::new_modlink(Ptr mp) {
   std::uint32_t idx;
   if (!free_modlinks.empty()) {
     idx = free_modlinks.back();
@@ -177,8 +177,10 @@ std::uint32_t Runtime::new_modlink() {
   }
   Modlink& ml = *modlinks[idx];
   ml.live = true;
-  ml.obj = heap.alloc(kTypeModule, 4);
-  st<std::uint32_t>(cage.at(ml.obj), idx);
+  ml.mp = mp;
+  ml.obj = heap.alloc(kTypeModule, kModuleSize);
+  st<Ptr>(cage.at(ml.obj) + kModuleMp, mp);
+  st<std::uint32_t>(cage.at(ml.obj) + kModuleIndex, idx);
   return idx;
 }
 
@@ -194,10 +196,8 @@ std::uint32_t Runtime::instantiate(Program& p) {
     heap.decref(mp);
     throw;
   }
-  std::uint32_t idx = new_modlink();
-  Modlink& ml = *modlinks[idx];
-  ml.prog = &p;
-  ml.mp = mp;
+  std::uint32_t idx = new_modlink(mp);
+  modlinks[idx]->prog = &p;
   return idx;
 }
 
@@ -221,7 +221,7 @@ std::uint32_t Runtime::module_of(Ptr p) {
   if (p == H) raise_error("module not loaded");
   BlockHeader* h = heap.checked_header(p);
   if (!h || h->type != kTypeModule) raise_error("module not loaded");
-  std::uint32_t idx = ld<std::uint32_t>(cage.at(p));
+  std::uint32_t idx = ld<std::uint32_t>(cage.at(p) + kModuleIndex);
   if (idx >= modlinks.size() || !modlinks[idx] || !modlinks[idx]->live)
     raise_error("module not loaded");
   return idx;
@@ -240,7 +240,10 @@ Program* Runtime::find_or_read_program(const std::string& path) {
     Module m = read_module(hp);
     return &load_program(std::move(m), hp);
   } catch (const InputError& e) {
-    last_load_error = e.what();
+    std::error_code ec;
+    // A missing file in Inferno's wording, naming the Dis path, not the host's.
+    last_load_error =
+        std::filesystem::exists(hp, ec) ? e.what() : "'" + path + "' file does not exist";
   } catch (const VerifyError& e) {
     last_load_error = e.msg;
   }
@@ -249,6 +252,13 @@ Program* Runtime::find_or_read_program(const std::string& path) {
 }
 
 Ptr Runtime::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
+  Ptr r = link_module(path, importer_ml, table);
+  // As Inferno, a failed load says why through the error string (%r).
+  if (r == H) errstr = last_load_error;
+  return r;
+}
+
+Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
   Modlink& imp = modlink(importer_ml);
   std::uint32_t idx;
   const std::vector<Export*>* exports = nullptr;
@@ -257,11 +267,9 @@ Ptr Runtime::load_module(const std::string& path, std::uint32_t importer_ml, std
   if (path == "$self" && imp.prog) {
     Ptr shared_mp = imp.mp;
     Program* self_prog = imp.prog;
-    idx = new_modlink();
-    Modlink& ml = modlink(idx);
-    ml.prog = self_prog;
     heap.incref(shared_mp);
-    ml.mp = shared_mp;
+    idx = new_modlink(shared_mp);
+    modlink(idx).prog = self_prog;
     exports = &self_prog->exports;
     modname = self_prog->mod.name;
   } else if (!path.empty() && path[0] == '$') {

@@ -20,6 +20,7 @@
 #include "fp_traps.h"
 #include "heap_verify.h"
 #include "kproc.h"
+#include "prog_wait.h"
 #include "vm.h"
 
 namespace dis::vm {
@@ -114,7 +115,9 @@ struct Prog {
   Ptr scratch = H;              // 16 cage bytes holding the value of a `send $imm`
   std::chrono::steady_clock::time_point wake;
   std::int64_t sleep_ms = 0;
-  FpState fp;  // Math->FPcontrol modes and status (fp_traps.h)
+  FpState fp;                          // Math->FPcontrol modes and status (fp_traps.h)
+  std::uint32_t parent = 0xFFFFFFFFu;  // the spawning thread's id (none for init)
+  std::string exit_status;             // the exception that ended it, if any
 };
 
 struct Waiter {
@@ -175,6 +178,7 @@ class Runtime : public HeapHooks {
   bool collect_now = false;
   std::unique_ptr<Collector> gc;   // declared after the heap: destroyed before it
   std::unique_ptr<Kprocs> kprocs;  // who holds the interpreter (kproc.h)
+  WaitQueues waits;                // /prog/N/wait (prog_wait.h)
 
   // HeapHooks (runtime.cpp)
   void free_channel(std::uint32_t index) override;
@@ -191,7 +195,8 @@ class Runtime : public HeapHooks {
   Program* find_or_read_program(const std::string& path);    // nullptr + last_load_error
   std::uint32_t instantiate(Program& p);                     // new Modlink with fresh MP
   std::uint32_t instantiate_native(NativeModule& n);
-  // The module for `load path, $table` by the running module; H on failure.
+  // The module for `load path, $table` by the running module; H on failure,
+  // with the reason in the error string.
   Ptr load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
   std::string host_path(const std::string& dis_path) const;
   Modlink& modlink(std::uint32_t i) { return *modlinks[i]; }
@@ -276,8 +281,10 @@ class Runtime : public HeapHooks {
   std::int64_t write_fd(int fd, const void* data, std::size_t n);
 
  private:
-  friend class Call;  // the error string
-  std::uint32_t new_modlink();
+  friend class Call;                      // the error string
+  std::uint32_t new_modlink(Ptr mp = H);  // its object's word 0 is mp (heap.h)
+  // load_module without setting the error string.
+  Ptr link_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
   Prog& new_prog(std::uint32_t ml);  // not queued
   std::vector<std::uint32_t> free_modlinks;
   std::vector<Channel> channels;

@@ -96,6 +96,13 @@ void Runtime::end_prog(Prog& p) {
   if (p.scratch != H) heap.free_stack(p.scratch);
   p.scratch = H;
   p.state = ProgState::Done;
+  waits.close(p.id);
+  if (p.parent != 0xFFFFFFFFu) {
+    const Modlink* m = p.ml < modlinks.size() ? modlinks[p.ml].get() : nullptr;
+    std::string name = m && m->prog ? m->prog->mod.name : "";
+    // Pids are ids + 1, as Sys->pctl gives them.
+    waits.post(p.parent, std::to_string(p.id + 1) + " \"" + name + "\":" + p.exit_status);
+  }
   if (p.ml < modlinks.size() && modlinks[p.ml] && modlinks[p.ml]->live)
     heap.decref(modlink(p.ml).obj);
   live[p.live_index] = live.back();

@@ -136,6 +136,11 @@ class Call {
   void fp_raised(std::uint32_t bits);
   // The calling Dis thread's id, from 0 (Sys->pctl's pid is one more).
   std::uint32_t thread_id() const;
+  // /prog/N/wait of the thread with id t (prog_wait.h): open_wait starts
+  // collecting its children's exits (false: no such thread); read_wait
+  // returns the next line, waiting for it with the interpreter released.
+  bool open_wait(std::uint32_t t);
+  std::string read_wait(std::uint32_t t);
   // Dis threads now waiting in blocking builtins, each holding a host thread.
   std::uint32_t released_threads() const;
   // The VM's collector: halt()/resume() it, or full_collect(false) when a

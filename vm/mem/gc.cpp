@@ -296,7 +296,7 @@ bool Collector::scan(Ptr p, std::int64_t& budget) {
     }
     case TypeKind::Module: {
       Ptr mp;
-      if (host_.module_data(ld<std::uint32_t>(d), mp)) grey(mp);
+      if (host_.module_data(ld<std::uint32_t>(d + kModuleIndex), mp)) grey(mp);
       --budget;
       return true;
     }

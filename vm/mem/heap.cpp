@@ -39,7 +39,7 @@ Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
   special(TypeKind::Array, "array");
   special(TypeKind::List, "list");
   special(TypeKind::Channel, "chan", 4);
-  special(TypeKind::Module, "module", 4);
+  special(TypeKind::Module, "module", kModuleSize);
   special(TypeKind::Stack, "stack");
   add_type(4, {0x80}, "ptr");
   add_type(0, {}, "none");
@@ -375,7 +375,7 @@ void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
       if (hooks_) hooks_->free_channel(ld<std::uint32_t>(d));
       break;
     case TypeKind::Module:
-      if (hooks_) hooks_->free_module(ld<std::uint32_t>(d));
+      if (hooks_) hooks_->free_module(ld<std::uint32_t>(d + kModuleIndex));
       break;
     case TypeKind::String:
     case TypeKind::Stack:
@@ -390,7 +390,8 @@ void Heap::collect(Ptr p) {
     // (channels, module instances) is still released.
     TypeKind k = types_[h->type].kind;
     if (hooks_ && k == TypeKind::Channel) hooks_->free_channel(ld<std::uint32_t>(cage_.at(p)));
-    if (hooks_ && k == TypeKind::Module) hooks_->free_module(ld<std::uint32_t>(cage_.at(p)));
+    if (hooks_ && k == TypeKind::Module)
+      hooks_->free_module(ld<std::uint32_t>(cage_.at(p) + kModuleIndex));
     stats_.freed_collector++;
     if (block_observer_) [[unlikely]]
       block_observer_->freed(p, *h, true);
@@ -450,8 +451,9 @@ void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
     case TypeKind::Channel:
     case TypeKind::Module: {
       // The host entry goes now; the index must not name a reused one later.
-      std::uint32_t idx = ld<std::uint32_t>(d);
-      st<std::uint32_t>(d, 0xFFFFFFFFu);
+      std::uint8_t* at = t.kind == TypeKind::Module ? d + kModuleIndex : d;
+      std::uint32_t idx = ld<std::uint32_t>(at);
+      st<std::uint32_t>(at, 0xFFFFFFFFu);
       if (hooks_ && t.kind == TypeKind::Channel) hooks_->free_channel(idx);
       if (hooks_ && t.kind == TypeKind::Module) hooks_->free_module(idx);
       break;

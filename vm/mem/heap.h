@@ -109,6 +109,14 @@ inline constexpr Ptr kHeapStart = 1u << 16;
 inline constexpr std::uint16_t kCollected =
     1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
 
+// A module object (the value Dis code holds for a loaded module) is laid out
+// as Inferno's Modlink begins: word 0 is its module data pointer (MP), which
+// Inferno's compiler reads to address another module's variables (`movw
+// 0(m),t` then `x(t)`); the host's instance index follows.
+inline constexpr std::uint32_t kModuleMp = 0;
+inline constexpr std::uint32_t kModuleIndex = 4;
+inline constexpr std::uint32_t kModuleSize = 8;
+
 // Well-known type indices installed by the Heap constructor.
 enum WellKnownType : std::uint32_t {
   kTypeString = 0,

@@ -70,7 +70,7 @@ struct Verifier {
         break;
       case TypeKind::Module: {
         Ptr mp;
-        if (host.module_data(ld<std::uint32_t>(d), mp)) f(mp);
+        if (host.module_data(ld<std::uint32_t>(d + kModuleIndex), mp)) f(mp);
         break;
       }
       case TypeKind::String:
@@ -205,7 +205,8 @@ struct Verifier {
         if (ld<std::uint32_t>(d + 4) >= heap.num_types()) error(from + ": bad element type");
       } else if (t.kind == TypeKind::Module) {
         Ptr mp;
-        if (!host.module_data(ld<std::uint32_t>(d), mp)) error(from + ": module instance gone");
+        if (!host.module_data(ld<std::uint32_t>(d + kModuleIndex), mp))
+          error(from + ": module instance gone");
       } else if (t.kind == TypeKind::Channel) {
         if (!host.channel_items(ld<std::uint32_t>(d), [](std::uint32_t, const std::uint8_t*) {}))
           error(from + ": channel gone");
