@@ -16,6 +16,13 @@ std::string hex(std::uint32_t sig) {
   return buf;
 }
 
+// Ends a thread that never ran, its record with it (an init thread's stays).
+void drop(Runtime& rt, Prog& p) {
+  const std::uint32_t id = p.id;
+  rt.end_prog(p);
+  rt.progs[id].reset();
+}
+
 }  // namespace
 
 RunResult Runtime::run_function(std::uint32_t mli, const std::string& name, const std::string& type,
@@ -52,9 +59,12 @@ RunResult Runtime::run_function(std::uint32_t mli, const std::string& name, cons
     fill(fp);
   } catch (const DisError& failure) {
     // The frame's references (those `fill` stored) go with the thread.
-    if (p) end_prog(*p);
+    if (p) drop(*this, *p);
     res.message = failure.msg;
     return res;
+  } catch (...) {
+    if (p) drop(*this, *p);
+    throw;
   }
   const std::uint32_t id = p->id;
   log_debug("sched", "host calls {}->{} on thread {}", ml.prog->mod.name, name, id);
