@@ -15,7 +15,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "embed_error.h"
@@ -53,7 +55,10 @@ class VM {
  private:
   friend class Script;
   Script instantiate(dis::Module m, const std::string& path);
+  // The heap type of a block shaped as `s` (one per shape and VM).
+  std::uint32_t record_type(const Slot& s);
   vm::VM vm_;
+  std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::uint32_t> record_types_;
 };
 
 // A module instance the host holds: its module data lives as long as this.
@@ -75,10 +80,9 @@ class Script {
   friend class VM;
   Script(VM& vm, std::uint32_t ml) : vm_(&vm), ml_(ml) {}
   // The untyped call: `fill` writes the arguments into the frame, `read`
-  // takes the result from a block of element type `result_type` (kTypeNone:
-  // no result).
+  // takes the result from a block shaped as `result` (nullptr: none).
   void run(const std::string& fn, const std::string& type,
-           const std::function<void(vm::Heap&, std::uint8_t*)>& fill, std::uint32_t result_type,
+           const std::function<void(vm::Heap&, std::uint8_t*)>& fill, const Slot* result,
            const std::function<void(vm::Heap&, const std::uint8_t*)>& read);
   VM* vm_;
   std::uint32_t ml_;
@@ -93,10 +97,11 @@ R Script::call(const std::string& fn, const A&... args) {
     (Marshal<Plain<A>>::store(h, fp + l.offsets[i++], args), ...);
   };
   if constexpr (std::is_void_v<R>) {
-    run(fn, type, fill, vm::kTypeNone, nullptr);
+    run(fn, type, fill, nullptr, nullptr);
   } else {
     R r{};
-    run(fn, type, fill, Marshal<R>::elemtype,
+    const Slot shape{Marshal<R>::size, Marshal<R>::align, Marshal<R>::pointers()};
+    run(fn, type, fill, &shape,
         [&](vm::Heap& h, const std::uint8_t* at) { r = Marshal<R>::read(h, at); });
     return r;
   }

@@ -4,20 +4,28 @@
 
 namespace dis::embed {
 
+std::vector<std::uint8_t> pointer_map(const std::vector<std::uint32_t>& offsets) {
+  std::vector<std::uint8_t> map;
+  for (std::uint32_t off : offsets) {
+    const std::uint32_t word = off / 4;
+    if (map.size() <= word / 8) map.resize(word / 8 + 1, 0);
+    map[word / 8] |= static_cast<std::uint8_t>(0x80u >> (word % 8));
+  }
+  return map;
+}
+
 FrameLayout frame_layout(const std::vector<Slot>& args) {
   FrameLayout l;
+  std::vector<std::uint32_t> pointers;
   std::uint32_t off = 32;  // after the frame header and its temporaries
   for (const Slot& s : args) {
     off = (off + s.align - 1) / s.align * s.align;
     l.offsets.push_back(off);
-    if (s.pointer) {
-      const std::uint32_t word = off / 4;
-      if (l.map.size() <= word / 8) l.map.resize(word / 8 + 1, 0);
-      l.map[word / 8] |= static_cast<std::uint8_t>(0x80u >> (word % 8));
-    }
+    for (std::uint32_t p : s.pointers) pointers.push_back(off + p);
     off += s.size;
   }
   l.size = static_cast<std::int32_t>((off + 7) / 8 * 8);
+  l.map = pointer_map(pointers);
   return l;
 }
 

@@ -31,12 +31,14 @@ struct FrameLayout {
 };
 struct Slot {
   std::uint32_t size, align;
-  bool pointer;
+  std::vector<std::uint32_t> pointers;  // offsets within the slot
 };
 FrameLayout frame_layout(const std::vector<Slot>& args);
+// A Dis type map: one bit per 4-byte word, most significant first.
+std::vector<std::uint8_t> pointer_map(const std::vector<std::uint32_t>& offsets);
 template <class... A>
 FrameLayout frame_layout_of() {
-  return frame_layout({Slot{Marshal<A>::size, Marshal<A>::align, Marshal<A>::pointer}...});
+  return frame_layout({Slot{Marshal<A>::size, Marshal<A>::align, Marshal<A>::pointers()}...});
 }
 // The canonical function type "f(p1,p2)r".
 std::string function_type(const std::vector<std::string>& params, const std::string& result);

@@ -1,19 +1,25 @@
 // How C++ values cross into Dis memory (the embedding layer, embed.h).
 // Marshal<T> gives, for each supported C++ type T, its Limbo type in the
 // canonical string form (DIS-FACTS 11: "i", "B", "r", "b", "s", "A"+elem,
-// "L"+elem), its size and alignment in a frame, whether it is a pointer,
-// the element type of a Dis array or list of it, and the copies:
+// "L"+elem, "t(...)"), its size and alignment in a frame, the offsets of
+// the pointers it holds, the element type of a Dis array or list of it (not
+// for tuples), and the copies:
 //   read(heap, at)         the C++ value of the Dis value at host address `at`
 //   store(heap, at, v)     writes v there, releasing the pointer it replaces
 // Supported: int32_t (int), int64_t/long long (big), double (real),
 // uint8_t (byte), std::string (string; const char* one way, as an argument
-// to call), std::vector<T> (array of T), std::list<T> (list of T).
+// to call), std::vector<T> (array of T), std::list<T> (list of T),
+// std::tuple<T...> (a tuple, not inside an array or list).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <list>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "vm.h"
@@ -24,7 +30,7 @@ template <class T, class = void>
 struct Marshal {
   static_assert(sizeof(T) == 0,
                 "no Limbo type for this C++ type (int32_t, int64_t, double, uint8_t, "
-                "std::string, std::vector, std::list)");
+                "std::string, std::vector, std::list, std::tuple)");
 };
 
 // Scalars: stored as they are.
@@ -32,7 +38,7 @@ template <class T, char Code, std::uint32_t ElemType>
 struct ScalarMarshal {
   static std::string code() { return std::string(1, Code); }
   static constexpr std::uint32_t size = sizeof(T), align = sizeof(T);
-  static constexpr bool pointer = false;
+  static std::vector<std::uint32_t> pointers() { return {}; }
   static constexpr std::uint32_t elemtype = ElemType;
   static T read(vm::Heap&, const std::uint8_t* at) { return vm::ld<T>(at); }
   static void store(vm::Heap&, std::uint8_t* at, T v) { vm::st<T>(at, v); }
@@ -52,7 +58,7 @@ struct Marshal<double> : ScalarMarshal<double, 'r', vm::kTypeBig> {};
 // Pointers: a Dis reference owned by the slot it is stored in.
 struct PointerMarshal {
   static constexpr std::uint32_t size = 4, align = 4;
-  static constexpr bool pointer = true;
+  static std::vector<std::uint32_t> pointers() { return {0}; }
   static constexpr std::uint32_t elemtype = vm::kTypePtr;
   // Moves the reference `owned` into the slot at `at`.
   static void put(vm::Heap& h, std::uint8_t* at, vm::Ptr owned) {
@@ -119,17 +125,18 @@ struct Marshal<std::list<T>> : PointerMarshal {
     try {
       for (auto it = v.rbegin(); it != v.rend(); ++it) {
         // The element is built in a slot of its own, then copied into the cell.
+        constexpr bool pointer = std::is_base_of_v<PointerMarshal, E>;
         alignas(8) std::uint8_t elem[8] = {};
-        if constexpr (E::pointer) vm::st<vm::Ptr>(elem, vm::H);
+        if constexpr (pointer) vm::st<vm::Ptr>(elem, vm::H);
         E::store(h, elem, *it);
         vm::Ptr cell;
         try {
           cell = vm::list_cons(h, E::elemtype, E::size, elem, l);
         } catch (...) {
-          if constexpr (E::pointer) h.decref(vm::ld<vm::Ptr>(elem));
+          if constexpr (pointer) h.decref(vm::ld<vm::Ptr>(elem));
           throw;
         }
-        if constexpr (E::pointer) h.decref(vm::ld<vm::Ptr>(elem));  // the cell took its own
+        if constexpr (pointer) h.decref(vm::ld<vm::Ptr>(elem));  // the cell took its own
         l = cell;
       }
     } catch (...) {
@@ -137,6 +144,56 @@ struct Marshal<std::list<T>> : PointerMarshal {
       throw;
     }
     put(h, at, l);
+  }
+};
+
+// A tuple: its elements laid out as Limbo lays out a tuple's, each aligned
+// to its size, the whole to its largest alignment.
+template <class... T>
+struct Marshal<std::tuple<T...>> {
+  static constexpr std::uint32_t align = std::max({1u, Marshal<T>::align...});
+  static constexpr std::array<std::uint32_t, sizeof...(T) + 1> layout = [] {
+    std::array<std::uint32_t, sizeof...(T) + 1> o{};
+    std::uint32_t off = 0;
+    std::size_t i = 0;
+    ((off = (off + Marshal<T>::align - 1) / Marshal<T>::align * Marshal<T>::align, o[i++] = off,
+      off += Marshal<T>::size),
+     ...);
+    o[i] = (off + align - 1) / align * align;  // the size
+    return o;
+  }();
+  static constexpr std::uint32_t size = layout[sizeof...(T)];
+  static std::string code() {
+    std::string c = "t(";
+    std::size_t i = 0;
+    ((c += (i++ ? "," : "") + Marshal<T>::code()), ...);
+    return c + ")";
+  }
+  static std::vector<std::uint32_t> pointers() {
+    std::vector<std::uint32_t> out;
+    std::size_t i = 0;
+    auto add = [&](std::uint32_t base, std::vector<std::uint32_t> ps) {
+      for (std::uint32_t p : ps) out.push_back(base + p);
+    };
+    (add(layout[i++], Marshal<T>::pointers()), ...);
+    return out;
+  }
+  static std::tuple<T...> read(vm::Heap& h, const std::uint8_t* at) {
+    return read(h, at, std::index_sequence_for<T...>{});
+  }
+  static void store(vm::Heap& h, std::uint8_t* at, const std::tuple<T...>& v) {
+    store(h, at, v, std::index_sequence_for<T...>{});
+  }
+
+ private:
+  template <std::size_t... I>
+  static std::tuple<T...> read(vm::Heap& h, const std::uint8_t* at, std::index_sequence<I...>) {
+    return std::tuple<T...>{Marshal<T>::read(h, at + layout[I])...};
+  }
+  template <std::size_t... I>
+  static void store(vm::Heap& h, std::uint8_t* at, const std::tuple<T...>& v,
+                    std::index_sequence<I...>) {
+    (Marshal<T>::store(h, at + layout[I], std::get<I>(v)), ...);
   }
 };
 

@@ -91,6 +91,16 @@ Script VM::instantiate(dis::Module m, const std::string& path) {
   return Script(*this, ml);
 }
 
+std::uint32_t VM::record_type(const Slot& s) {
+  auto key = std::make_pair(s.size, s.pointers);
+  auto it = record_types_.find(key);
+  if (it != record_types_.end()) return it->second;
+  const std::uint32_t t =
+      vm_.heap().add_type(static_cast<std::int32_t>(s.size), pointer_map(s.pointers), "result");
+  record_types_.emplace(std::move(key), t);
+  return t;
+}
+
 Script::Script(Script&& o) noexcept : vm_(std::exchange(o.vm_, nullptr)), ml_(o.ml_) {}
 
 Script::~Script() {
@@ -102,14 +112,13 @@ Script::~Script() {
 }
 
 void Script::run(const std::string& fn, const std::string& type,
-                 const std::function<void(vm::Heap&, std::uint8_t*)>& fill,
-                 std::uint32_t result_type,
+                 const std::function<void(vm::Heap&, std::uint8_t*)>& fill, const Slot* shape,
                  const std::function<void(vm::Heap&, const std::uint8_t*)>& read) {
   vm::Runtime& rt = vm_->vm_.runtime();
   vm::Ptr result = vm::H;
-  if (result_type != vm::kTypeNone) {
+  if (shape) {
     try {
-      result = rt.heap.new_object(result_type);
+      result = rt.heap.new_object(vm_->record_type(*shape));
     } catch (const vm::DisError& e) {
       throw Error(e.msg);
     }

@@ -76,6 +76,35 @@ TEST(EmbedModule, TypesFramesAndMapsComeFromTheSignature) {
   EXPECT_EQ(f[4].map, (std::vector<std::uint8_t>{0x00, 0xC0}));
 }
 
+TEST(EmbedModule, TuplesAreLaidOutAsLimboLaysThemOut) {
+  Module m("$Host");
+  m.def("pair", [](std::tuple<int, std::string> p, double) {
+    return std::tuple<std::int64_t, std::string>{std::get<0>(p) * 2, std::get<1>(p) + "!"};
+  });
+  const auto& f = m.functions()[0];
+  EXPECT_EQ(f.type, "f(t(i,s),r)t(B,s)");
+  // The tuple at 32 (its string at 36, word 9), the real at 40.
+  EXPECT_EQ(f.frame_size, 48);
+  EXPECT_EQ(f.map, (std::vector<std::uint8_t>{0x00, 0x40}));
+  using Big = dis::embed::Marshal<std::tuple<std::uint8_t, double, std::string>>;
+  EXPECT_EQ(Big::code(), "t(b,r,s)");
+  EXPECT_EQ(Big::size, 24u);
+  EXPECT_EQ(Big::align, 8u);
+  EXPECT_EQ(Big::pointers(), (std::vector<std::uint32_t>{16}));
+}
+
+TEST(EmbedModule, LimboPassesAndGetsTuples) {
+  Host h;
+  h.vm.add(Module("$Host").def("pair", [](std::tuple<int, std::string> p, double r) {
+    return std::tuple<std::int64_t, std::string>{static_cast<std::int64_t>(std::get<0>(p) * r),
+                                                 std::get<1>(p) + "!"};
+  }));
+  h.vm.run_string(host_program("\tpair: fn(p: (int, string), r: real): (big, string);\n",
+                               "\t(n, s) := h->pair((21, \"hi\"), 2.0);\n"
+                               "\tsys->print(\"%bd %s\\n\", n, s);\n"));
+  EXPECT_EQ(h.out.str(), "42 hi!\n") << h.err.str();
+}
+
 TEST(EmbedModule, LimboCallsRegisteredFunctions) {
   Host h;
   Module m("$Host");
@@ -208,6 +237,7 @@ const char* kLib =
     "\twords: fn(s: string): list of string;\n"
     "\trange: fn(n: int): array of int;\n"
     "\tnothing: fn();\n"
+    "\tdivmod: fn(a, b: int): (int, string);\n"
     "};\n"
     "count: int;\n"
     "fib(n: int): int\n{\n\tif(n < 2)\n\t\treturn n;\n\treturn fib(n-1) + fib(n-2);\n}\n"
@@ -221,7 +251,8 @@ const char* kLib =
     "words(s: string): list of string\n{\n\treturn s :: \"and\" :: s :: nil;\n}\n"
     "range(n: int): array of int\n{\n\ta := array[n] of int;\n"
     "\tfor(i := 0; i < n; i++)\n\t\ta[i] = i * i;\n\treturn a;\n}\n"
-    "nothing()\n{\n}\n";
+    "nothing()\n{\n}\n"
+    "divmod(a, b: int): (int, string)\n{\n\treturn (a / b, string (a % b));\n}\n";
 
 TEST(EmbedCall, CallsLimboFunctionsWithCppValues) {
   Host h;
@@ -234,11 +265,13 @@ TEST(EmbedCall, CallsLimboFunctionsWithCppValues) {
             (std::list<std::string>{"x", "and", "x"}));
   EXPECT_EQ(lib.call<std::vector<int>>("range", 4), (std::vector<int>{0, 1, 4, 9}));
   lib.call("nothing");
+  EXPECT_EQ((lib.call<std::tuple<int, std::string>>("divmod", 17, 5)),
+            (std::tuple<int, std::string>{3, "2"}));
   // Module data lives between calls.
   EXPECT_EQ(lib.call<int>("bump"), 1);
   EXPECT_EQ(lib.call<int>("bump"), 2);
   auto s = h.vm.vm().stats();
-  EXPECT_EQ(s.threads, 7u);  // one per call
+  EXPECT_EQ(s.threads, 8u);  // one per call
 }
 
 TEST(EmbedCall, LimboExceptionIsAnErrorWithTheLine) {
@@ -249,7 +282,7 @@ TEST(EmbedCall, LimboExceptionIsAnErrorWithTheLine) {
     lib.call<int>("divide", 1, 0);
     FAIL() << "no exception";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "lib.b:30: zero divide");
+    EXPECT_STREQ(e.what(), "lib.b:31: zero divide");
   }
   // The module is still usable after a failed call.
   EXPECT_EQ(lib.call<int>("divide", 9, 3), 3);
