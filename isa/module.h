@@ -126,7 +126,11 @@ struct Link {
 struct Import {
   std::string name;
   std::uint32_t sig = 0;
-  bool operator==(const Import&) const = default;
+  // The canonical type string the signature hashes, when known (the Limbo
+  // compiler's; a .dis file carries only `sig`): for load's error message.
+  // Not part of the import's identity.
+  std::string type;
+  bool operator==(const Import& o) const { return name == o.name && sig == o.sig; }
 };
 
 // One import table per module loaded; `load`'s middle operand indexes them.

@@ -725,8 +725,10 @@ void Compiler::finish_module() {
                      [&](auto& a, auto& b) { return bare(a) < bare(b); });
     sorted[i] = names;
     ImportTable tab;
-    for (auto& n : names)
-      tab.push_back(Import{n, type_sig(sig_string(imports_[i].mod->members[n].type))});
+    for (auto& n : names) {
+      std::string type = sig_string(imports_[i].mod->members[n].type);
+      tab.push_back(Import{n, type_sig(type), type});
+    }
     m_.imports.push_back(tab);
   }
   for (auto& fx : import_fixes_) {

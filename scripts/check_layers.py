@@ -36,6 +36,8 @@ BELOW = {
     "vm/builtins": ["isa", "asm", "vm/mem", "vm/core"],
     # vm/ itself: the VM put together (dis_vm) and the dis tool.
     "vm": ["isa", "asm", "limbo", "vm/mem", "vm/core", "vm/builtins"],
+    # The embedding layer: the VM's API made typed, with the Limbo compiler.
+    "embed": ["isa", "asm", "limbo", "vm/mem", "vm/core", "vm/builtins", "vm"],
     "probe": ["isa", "asm", "vm/mem", "vm/core", "vm/builtins", "vm"],
     "cost": ["isa", "asm", "stats", "limbo", "vm/mem", "vm/core", "vm/builtins", "vm", "probe"],
 }

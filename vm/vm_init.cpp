@@ -24,7 +24,7 @@ void VM::register_module(const std::string& path, std::vector<NativeFunction> fn
 RunResult VM::run_module(Module m, const std::string& path, const std::vector<std::string>& args) {
   auto failed = [&](const std::string& msg) {
     *impl_->err << msg << "\n";
-    return RunResult{1, msg};
+    return RunResult{1, msg, {}};
   };
   std::uint32_t ml;
   try {

@@ -114,7 +114,10 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (log_on(LogLevel::Info))
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
   if (p.is_init) main_broken = true;
-  if (first_error.empty()) first_error = msg;
+  if (first_error.empty()) {
+    first_error = msg;
+    first_where = position(p.ml, p.pc);
+  }
   p.exit_status = msg;
   pop_frames_to(p, -1);
   p.state = ProgState::Done;

@@ -1,5 +1,6 @@
 // Loading: Module -> verified, decoded Program; Program -> module instance
 // (Modlink) with fresh module data; `load` by path with import linking.
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -251,9 +252,29 @@ Program* Runtime::find_or_read_program(const std::string& path) {
   return nullptr;
 }
 
+namespace {
+
+// Why an import does not link: the function and both types, as strings
+// when known (a .dis importer or a Dis exporter has only the signature).
+std::string link_mismatch(const std::string& modname, const std::string& path, const Import& im,
+                          const Export* found) {
+  const std::string what = "link typecheck " + modname + "->" + im.name + "(): ";
+  if (!found) return what + path + " has no function " + im.name;
+  auto type = [](const std::string& t, std::uint32_t sig) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "signature 0x%x", sig);
+    return t.empty() ? std::string(buf) : t;
+  };
+  const std::string provided = found->native ? found->native->type : "";
+  return what + "the importer declares " + type(im.type, im.sig) + ", " + path + " provides " +
+         type(provided, found->sig);
+}
+
+}  // namespace
+
 Ptr Runtime::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
+  // As Inferno's load: why it failed is what %r prints next.
   Ptr r = link_module(path, importer_ml, table);
-  // As Inferno, a failed load says why through the error string (%r).
   if (r == H) errstr = last_load_error;
   return r;
 }
@@ -307,9 +328,7 @@ Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std
       for (const Export* e : *exports)
         if (e->name == im.name) found = e;
       if (!found || found->sig != im.sig) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%x/%x", found ? found->sig : 0u, im.sig);
-        last_load_error = "link typecheck " + modname + "->" + im.name + "() " + buf;
+        last_load_error = link_mismatch(modname, path, im, found);
         log_info("loader", "cannot load {}: {}", path, last_load_error);
         heap.decref(ml.obj);
         return H;

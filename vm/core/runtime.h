@@ -170,6 +170,7 @@ class Runtime : public HeapHooks {
   // init's thread died of an uncaught exception, or a limit cut the run short
   bool main_broken = false;
   std::string first_error;  // the first such exception's message
+  std::string first_where;  // and its position (position())
   Stats stats;
   std::uint64_t trace_count = 0;  // instructions --trace printed
   bool halted = false;            // instruction limit reached
@@ -196,7 +197,7 @@ class Runtime : public HeapHooks {
   std::uint32_t instantiate(Program& p);                     // new Modlink with fresh MP
   std::uint32_t instantiate_native(NativeModule& n);
   // The module for `load path, $table` by the running module; H on failure,
-  // with the reason in the error string.
+  // with the reason in the error string (%r).
   Ptr load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table);
   std::string host_path(const std::string& dis_path) const;
   Modlink& modlink(std::uint32_t i) { return *modlinks[i]; }
@@ -248,6 +249,16 @@ class Runtime : public HeapHooks {
       p.sp = fr.fp;
   }
   RunResult run_init(std::uint32_t ml, const std::vector<std::string>& args);
+  // The host calls one exported function (host_call.cpp): runs `name` of
+  // module instance ml on a new thread until every thread has ended, as
+  // run_init runs init. `fill` writes the arguments into the new frame (its
+  // pointer slots H; it stores owned references); the function stores its
+  // result at `result` (H: none), which the caller keeps reachable. A name
+  // not exported, or exported with a type other than `type` (its canonical
+  // string, as f(i)s), fails
+  // with no thread run.
+  RunResult run_function(std::uint32_t ml, const std::string& name, const std::string& type,
+                         const std::function<void(std::uint8_t* frame)>& fill, Ptr result);
   void schedule();  // kproc.cpp: runs the kernel processes until the program is over
   void wake(Prog& p) {
     p.state = ProgState::Ready;

@@ -177,6 +177,7 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
   // spawned thread's death is reported but not the program's status.
   res.status = main_broken ? 1 : 0;
   res.message = first_error;
+  res.where = first_where;
   return res;
 }
 

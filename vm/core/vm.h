@@ -79,6 +79,7 @@ struct Stats {
 struct RunResult {
   int status = 0;       // 0 success, 1 failure (uncaught exception, deadlock, refusal)
   std::string message;  // the uncaught exception's text or the refusal, if any
+  std::string where;    // where the exception was raised ("prog.b:12"), if one was
 };
 
 class VM;
