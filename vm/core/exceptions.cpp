@@ -114,7 +114,11 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (log_on(LogLevel::Info))
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
   if (p.is_init) main_broken = true;
-  if (first_error.empty()) first_error = msg;
+  if (first_error.empty()) {
+    first_error = msg;
+    first_error_pc = p.pc;
+    first_error_where = position(p.ml, p.pc);
+  }
   pop_frames_to(p, -1);
   p.state = ProgState::Done;
   return false;

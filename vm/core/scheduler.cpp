@@ -129,7 +129,9 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
   }
   if (pc < 0 || type < 0) {
     res.status = 1;
-    res.message = prog.mod.name + ": no entry point";
+    // The file first: "main" alone (an assembly file's default name) says
+    // nothing of which file lacks one.
+    res.message = (prog.path.empty() ? "" : prog.path + ": ") + prog.mod.name + ": no entry point";
     *err << res.message << "\n";
     return res;
   }
