@@ -13,7 +13,7 @@
 #include "diag.h"
 #include "dis_encoding.h"
 #include "dis_file.h"
-#include "log_option.h"
+#include "tool_cli.h"
 
 namespace fs = std::filesystem;
 
@@ -28,19 +28,15 @@ std::string default_output(const std::string& input) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"asm: assemble Dis assembly (.s, as limbo -S writes it) into a .dis module"};
-  app.set_version_flag("--version", std::string("asm ") + DIS_VERSION);
-  dis::add_log_option(app);
+  dis::cli::Tool tool("asm",
+                      "asm: assemble Dis assembly (.s, as limbo -S writes it) into a .dis module",
+                      "asm [OPTIONS] FILE.s");
+  CLI::App& app = tool.app();
   std::string input;
   std::string output;
-  app.add_option("-o,--out", output, "output file (default: the input's basename with .dis)");
+  tool.add_out(output, "output file (default: the input's basename with .dis)");
   app.add_option("file", input, "the assembly file (.s)")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+  if (std::optional<int> rc = tool.parse(argc, argv)) return *rc;
 
   std::ifstream in(input, std::ios::binary);
   if (!in) {

@@ -64,6 +64,12 @@ class Assembler {
       if (nl == text.size()) break;
       start = nl + 1;
     }
+    // Nothing but blanks and comments is no module (it would have no entry
+    // and no code): an empty file is a mistake, not a program.
+    if (!statements_ && diags_.empty()) {
+      error(0, 0, "empty: no instructions or directives (an assembly file holds a module)");
+      throw InputError(std::move(diags_));
+    }
     finish();
     if (!diags_.empty()) {
       std::stable_sort(diags_.begin(), diags_.end(), [](const Diagnostic& x, const Diagnostic& y) {
@@ -87,6 +93,7 @@ class Assembler {
       return;
     }
     if (lx.tokens.empty()) return;
+    ++statements_;
     Cursor c(lx.tokens, static_cast<int>(line.size()) + 1);
     try {
       statement(c);
@@ -811,6 +818,7 @@ class Assembler {
   std::string file_;
   Module m_;
   std::vector<Diagnostic> diags_;
+  int statements_ = 0;  // lines with something on them
   int line_ = 0;
   std::vector<PendingRef> pending_;
   std::set<std::int32_t> desc_ids_;

@@ -11,8 +11,8 @@
 #include "diag.h"
 #include "dis_file.h"
 #include "disassembler.h"
-#include "log_option.h"
 #include "sbl.h"
+#include "tool_cli.h"
 
 namespace fs = std::filesystem;
 
@@ -61,22 +61,29 @@ void load_source(const std::string& dis_path, dis::Module& m, dis::assembly::Dis
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"disdump: print Dis modules (.dis) as Dis assembly, as limbo -S writes it"};
-  app.set_version_flag("--version", std::string("disdump ") + DIS_VERSION);
-  dis::add_log_option(app);
+  dis::cli::Tool tool("disdump",
+                      "disdump: print Dis modules (.dis) as Dis assembly, as limbo -S writes it",
+                      "disdump [OPTIONS] FILE.dis...");
+  CLI::App& app = tool.app();
   std::vector<std::string> files;
   bool pc = false, source = false;
   app.add_flag("--pc", pc, "Append each instruction's pc as a '# N' comment");
   app.add_flag("--source", source,
                "Interleave source lines (reads FILE.sbl beside FILE.dis and the source it names)");
   app.add_option("files", files, "Dis modules to print")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);  // prints help, version or the usage error
-    return code == 0 ? 0 : 2;
-  }
+  std::string out_path;
+  tool.add_out(out_path, "write the listing to FILE instead of stdout");
+  if (std::optional<int> rc = tool.parse(argc, argv)) return *rc;
 
+  std::ofstream out_file;
+  if (!out_path.empty()) {
+    out_file.open(out_path, std::ios::binary);
+    if (!out_file) {
+      std::cerr << "disdump: " << out_path << ": cannot open for writing\n";
+      return 2;
+    }
+  }
+  std::ostream& out = out_path.empty() ? std::cout : out_file;
   int status = 0;
   for (const std::string& f : files) {
     try {
@@ -85,13 +92,17 @@ int main(int argc, char** argv) {
       opt.pc_numbers = pc;
       opt.source_lines = source;
       if (source) load_source(f, m, opt);
-      if (files.size() > 1) std::cout << "# " << f << "\n";
-      std::cout << dis::assembly::disassemble(m, opt);
+      if (files.size() > 1) out << "# " << f << "\n";
+      out << dis::assembly::disassemble(m, opt);
     } catch (const dis::InputError& e) {
       std::cerr << e.what() << "\n";
       status = 2;
     }
   }
-  std::cout.flush();
+  out.flush();
+  if (!out) {
+    std::cerr << "disdump: " << (out_path.empty() ? "stdout" : out_path) << ": cannot write\n";
+    return 2;
+  }
   return status;
 }

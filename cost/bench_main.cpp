@@ -1,8 +1,7 @@
 // bench: the measurement suite of the paper's devbench, on this VM. Prints
-// one summary line per test (or, with -o, every observation) after the
+// one summary line per test (or, with --all, every observation) after the
 // environment header, as observation lines that plot and bstat read.
 #include <fmt/format.h>
-#include <sched.h>
 
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -17,8 +16,9 @@
 #include "environment.h"
 #include "kproc_options.h"
 #include "limit_options.h"
-#include "log_option.h"
+#include "run_options.h"
 #include "timer.h"
+#include "tool_cli.h"
 
 using namespace dis::cost;
 
@@ -43,40 +43,39 @@ std::string figure_comment(const BenchTest& t, const BenchResult& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "bench: run the measurement suite (BASE, SLEEP0, GCSCHED, GCIDLE, one test per "
-      "opcode family) on the Dis VM; one summary line per test, or -o every observation"};
-  app.set_version_flag("--version", std::string("bench ") + DIS_VERSION);
-  dis::add_log_option(app);
+  dis::cli::Tool tool("bench",
+                      "bench: run the measurement suite (BASE, SLEEP0, GCSCHED, GCIDLE, one test "
+                      "per opcode family) on the Dis VM; one summary line per test, or with "
+                      "--all every observation",
+                      "bench [OPTIONS]");
+  CLI::App& app = tool.app();
   std::uint32_t outer = 0;
   std::vector<std::string> names;
   bool obs = false, list = false, us = false;
   std::string format = "text", out_path, suite;
   int pin = -1;
   app.add_option("-n", outer, "outer repetitions per test (default: each test's, see --list)")
+      ->option_text("N")
       ->check(CLI::Range(1u, 10000000u));
   app.add_option("-t", names, "run only test NAME (repeatable; see --list)")
+      ->option_text("NAME")
       ->allow_extra_args(false);
-  app.add_flag("-o", obs, "print every observation (NAME:1l:Observation::Time:UNIT v1 v2 ...)");
+  app.add_flag("-a,--all", obs,
+               "print every observation (NAME:1l:Observation::Time:UNIT v1 v2 ...; the paper's "
+               "bench -o)");
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--pin", pin, "run on CPU number CPU only (sched_setaffinity)")
-      ->check(CLI::Range(0, CPU_SETSIZE - 1));
+  dis::vm::add_pin_option(app, pin);
   app.add_flag("--list", list, "list the tests and exit");
-  app.add_option("--out", out_path, "write the results to FILE instead of stdout");
+  tool.add_out(out_path, "write the results to FILE instead of stdout");
   BenchConfig cfg;
   dis::vm::LimitOptions limits{dis::vm::Options{}};
   limits.add_to(app);
   dis::vm::add_kproc_options(app, cfg.idle_gc, cfg.cpus);
   app.add_flag("--us", us, "record microseconds (microsec, /dev/busec) as the paper did");
   app.add_option("--suite", suite, "directory of the suite's Limbo programs")
+      ->option_text("DIR")
       ->check(CLI::ExistingDirectory);
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+  if (std::optional<int> rc = tool.parse(argc, argv)) return *rc;
   if (list) {
     std::cout << list_text();
     return 0;
@@ -115,15 +114,7 @@ int main(int argc, char** argv) {
     cfg.max_instructions = limited.max_instructions;
   }
 
-  if (pin >= 0) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(pin, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {
-      std::cerr << fmt::format("bench: --pin {}: cannot run on that CPU\n", pin);
-      return 2;
-    }
-  }
+  if (!dis::vm::apply_pin(pin, "bench")) return 2;
 
   std::vector<std::string> argv_vec(argv, argv + argc);
   dis::vm::Environment env = dis::vm::collect_environment(argv_vec);

@@ -11,18 +11,20 @@
 
 #include "bstat_report.h"
 #include "diag.h"
-#include "log_option.h"
 #include "ministat_text.h"
 #include "sample_input.h"
+#include "tool_cli.h"
 
 using namespace dis::cost;
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "bstat: compare samples the way FreeBSD's ministat does (Student's t), "
-      "with Welch's t, a rank test, effect size, outlier and strata warnings"};
-  app.set_version_flag("--version", std::string("bstat ") + DIS_VERSION);
-  dis::add_log_option(app);
+  dis::cli::Tool tool("bstat",
+                      "bstat: compare samples the way FreeBSD's ministat does (Student's t), "
+                      "with Welch's t, a rank test, effect size, outlier and strata warnings. "
+                      "The short options are ministat's, with ministat's meanings; the extras "
+                      "are long options.",
+                      "bstat [OPTIONS] [FILE...]");
+  CLI::App& app = tool.app();
   std::vector<std::string> files;
   ColumnSpec spec;
   std::vector<std::string> names;
@@ -32,14 +34,16 @@ int main(int argc, char** argv) {
   bool welch = false, rank = false, effect = false, paired = false, quiet = false;
   std::string format = "text", out_path;
 
-  app.add_option("files", files, "samples: one number per line ('-' or none: stdin)");
-  app.add_option("-C,--column", spec.column, "column to read (from 1)")
+  app.add_option("files", files, "samples: one number per line ('-' or none: stdin)")
+      ->option_text("FILE...");
+  // ministat's options.
+  app.add_flag("-A", no_plot, "statistics and comparisons only, no plot (ministat -A)");
+  app.add_flag("-n", stats_only, "summary statistics only: no plot, no comparison (ministat -n)");
+  app.add_flag("-s", separate, "one avg/median/stddev bar per sample (ministat -s)");
+  app.add_option("-C,--column", spec.column, "column to read (from 1; ministat -C)")
+      ->option_text("COLUMN")
       ->check(CLI::Range(1, 1 << 20));
-  app.add_option("-d,--delimiter", spec.delimiters, "field delimiter characters (\" \\t\")")
-      ->check([](const std::string& s) { return s.empty() ? "empty delimiter" : ""; });
-  app.add_option("-n,--name", names, "read the observation line NAME from each file (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("-c,--confidence", confidence, "confidence: 80 90 95 98 99 99.5")
+  app.add_option("-c,--confidence", confidence, "confidence: 80 90 95 98 99 99.5 (ministat -c)")
       ->check([](const std::string& s) {
         try {
           return confidence_index(std::stod(s)) < 0 ? "supported: 80 90 95 98 99 99.5" : "";
@@ -47,29 +51,29 @@ int main(int argc, char** argv) {
           return "not a number";
         }
       });
-  app.add_option("--width", width, "plot width (ministat's -w; default 74 or the terminal's)")
+  app.add_option("-d,--delimiter", spec.delimiters,
+                 "field delimiter characters (\" \\t\"; ministat -d)")
+      ->check([](const std::string& s) { return s.empty() ? "empty delimiter" : ""; });
+  app.add_option("-w,--width", width,
+                 "plot width (ministat -w; default the terminal's, or 74 when not a terminal)")
       ->check(CLI::Range(2, 10000));
-  app.add_flag("-A", no_plot, "statistics only, no plot (as ministat -A)");
-  app.add_flag("-s", separate, "one avg/median/stddev bar per sample (as ministat -s)");
-  app.add_flag("--stats-only", stats_only, "summary statistics only (ministat -n)");
+  // The extras.
+  app.add_option("--name", names, "read the observation line NAME from each file (repeatable)")
+      ->option_text("NAME")
+      ->allow_extra_args(false);
+  app.add_flag("--stats-only", stats_only, "the same as -n");
   app.add_flag("--exact", exact, "exact t quantiles (Boost.Math) instead of ministat's table");
-  app.add_flag("-w,--welch", welch, "also Welch's t (variances need not be equal)");
+  app.add_flag("--welch", welch, "also Welch's t (variances need not be equal)");
   app.add_flag("--rank", rank, "also the Mann-Whitney U rank test");
   app.add_flag("--paired", paired,
                "also the paired t test: each sample's k-th value was measured with the "
                "first sample's k-th (alternating runs); equal sizes needed");
   app.add_flag("--effect", effect, "also the effect size (Cohen's d, Hedges' g)");
-  app.add_flag("-q,--quiet", quiet, "no warnings");
+  app.add_flag("--quiet", quiet, "no warnings");
   app.add_option("--format", format, "text, json or csv")
       ->check(CLI::IsMember({"text", "json", "csv"}));
-  app.add_option("--out", out_path, "write the report to FILE instead of stdout");
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+  tool.add_out(out_path, "write the report to FILE instead of stdout");
+  if (std::optional<int> rc = tool.parse(argc, argv)) return *rc;
 
   try {
     if (files.empty()) files.push_back("-");

@@ -139,11 +139,12 @@ std::string accuracy_text(const Accuracy& a) {
   }
   s += fmt::format(
       "accuracy: host preemption {} per run while the program ran, {} of it taken out of "
-      "instruction intervals (bucket {}), about {} more inside instructions; interrupts {} "
-      "per run taken out of instruction intervals (bucket {}); {} of the attributed time "
-      "lies above each instruction's p99\n",
+      "instruction\n  intervals (bucket {}), about {} more inside instructions\n",
       format_duration_ns(a.preempted_ns), format_duration_ns(a.preempted_removed_ns),
-      vm::kPreemptedBucket, format_duration_ns(a.preempted_inside_ns - a.preempted_removed_ns),
+      vm::kPreemptedBucket, format_duration_ns(a.preempted_inside_ns - a.preempted_removed_ns));
+  s += fmt::format(
+      "accuracy: interrupts {} per run taken out of instruction intervals (bucket {}); {} of the\n"
+      "  attributed time lies above each instruction's p99\n",
       format_duration_ns(a.interrupts_ns), vm::kInterruptsBucket,
       format_duration_ns(a.above_p99_ns));
   if (a.host_drift > 0)
@@ -157,28 +158,30 @@ std::string accuracy_text(const Accuracy& a) {
         "accuracy: {} per run was recorded while a thread waited in a builtin, and is in that "
         "builtin's mcall too: the attributed times below count it once\n",
         format_duration_ns(a.overlap_ns));
+  // One row per base policy: a small table, its columns explained below it.
+  s += fmt::format(
+      "accuracy per base policy, per run (* the one this report uses):\n"
+      "  {:<8} {:>9} {:>10} {:>6} {:>7} {:>6} {:>6} {:>6} {:>9}\n",
+      "base", "per instr", "attributed", "wall", "bias ns", "CPU", "+/-", "host", "clamped");
   for (const PolicyAccuracy& p : a.policies) {
     // The preemption estimate can exceed what a large base leaves: then the
     // CPU comparison says nothing.
-    const std::string cpu = p.cpu_ratio >= 0 ? fmt::format("{:.3f}", p.cpu_ratio)
-                                             : std::string("n/a (preemption exceeds it)");
+    const auto ratio = [](double r) { return r > 0 ? fmt::format("{:.3f}", r) : std::string("-"); };
     s += fmt::format(
-        "accuracy (base {}, {}{}): attributed {} per run, ratio {:.3f} to the wall time, "
-        "residual bias {:.2f} ns per instruction; less preemption and interrupts, ratio {} to "
-        "the CPU time{}{}{}\n",
-        vm::base_policy_name(p.policy), format_duration_ns(p.base_ns),
-        p.policy == a.chosen ? ", reported" : "", format_duration_ns(p.attributed_ns), p.ratio,
-        p.bias_ns, cpu,
-        p.cpu_ratio_uncertainty > 0
-            ? fmt::format(" (+/- {:.3f} from the calibration's scatter alone: two standard errors)",
-                          p.cpu_ratio_uncertainty)
-            : "",
-        p.clipped_ns > 0 ? fmt::format("; {} of it where the base exceeded a pc's ticks (clamped)",
-                                       format_duration_ns(p.clipped_ns))
-                         : "",
-        p.cpu_ratio_host > 0 ? fmt::format("; {:.3f} on the plain runs' host", p.cpu_ratio_host)
-                             : "");
+        "  {:<8} {:>9} {:>10} {:>6.3f} {:>7.2f} {:>6} {:>6} {:>6} {:>9}\n",
+        std::string(vm::base_policy_name(p.policy)) + (p.policy == a.chosen ? "*" : ""),
+        format_duration_ns(p.base_ns), format_duration_ns(p.attributed_ns), p.ratio, p.bias_ns,
+        p.cpu_ratio >= 0 ? fmt::format("{:.3f}", p.cpu_ratio) : std::string("n/a"),
+        ratio(p.cpu_ratio_uncertainty), ratio(p.cpu_ratio_host),
+        p.clipped_ns > 0 ? format_duration_ns(p.clipped_ns) : std::string("-"));
   }
+  s += "  wall: attributed / plain wall time; bias: the residual per instruction; CPU: attributed "
+       "less\n"
+       "  preemption and interrupts / plain CPU time (n/a: preemption exceeds it); +/-: two "
+       "standard\n"
+       "  errors from the calibration's scatter alone; host: CPU over the host drift; clamped: "
+       "where\n"
+       "  the base exceeded a pc's ticks\n";
   return s;
 }
 

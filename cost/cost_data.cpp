@@ -28,6 +28,27 @@ std::vector<std::string> read_lines(const std::filesystem::path& p) {
 
 }  // namespace
 
+const char* outcome_name(Outcome::Status s) {
+  switch (s) {
+    case Outcome::Status::Ok:
+      return "ok";
+    case Outcome::Status::Failed:
+      return "failed";
+    case Outcome::Status::Interrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+std::string outcome_text(const Outcome& o) {
+  std::string s = outcome_name(o.status);
+  if (o.status == Outcome::Status::Ok) return s;
+  if (!o.error.empty() && o.error != s) s += ": " + o.error;
+  if (!o.where.empty()) s += " at " + o.where;
+  if (o.pc >= 0) s += " (pc " + std::to_string(o.pc) + ")";
+  return s;
+}
+
 std::vector<FunctionRange> functions_from_links(const Module& m) {
   std::vector<FunctionRange> out;
   for (const Link& l : m.links)

@@ -135,8 +135,22 @@ struct NamedRecord {
   ProbeRecord rec;
 };
 
+// How the costed run(s) ended, which every report format records: a report
+// of a run that failed or was interrupted describes only what ran.
+struct Outcome {
+  enum class Status { Ok, Failed, Interrupted };
+  Status status = Status::Ok;
+  std::string error;     // the first failing run's error, "" when ok
+  std::int32_t pc = -1;  // where it was raised, in its module; -1 unknown
+  std::string where;     // "file.b:LINE" (or "Mod: pc N"), "" unknown
+};
+const char* outcome_name(Outcome::Status s);
+// "failed: zero divide at raise.b:8 (pc 5)", "ok".
+std::string outcome_text(const Outcome& o);
+
 struct CostData {
   std::string program;  // as named on the command line
+  Outcome outcome;
   Mode mode = Mode::Time;
   vm::TimerInfo timer;
   vm::Base base;

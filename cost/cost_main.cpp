@@ -4,7 +4,8 @@
 //   cost [options] prog.b|prog.dis|prog.s [args]
 //   cost --diff a.json b.json [-c 95]
 // Exit status (DESIGN Conventions): 0 success; 1 the program failed (the
-// report is still written); 2 usage error or unreadable/malformed input.
+// report is still written); 2 usage error or unreadable/malformed input; 130
+// interrupted by Ctrl-C (the report of what ran is still written).
 #include <fmt/format.h>
 #include <sched.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -29,9 +31,10 @@
 #include "diag.h"
 #include "kproc_options.h"
 #include "limit_options.h"
-#include "log_option.h"
+#include "run_options.h"
 #include "stream_tee.h"
 #include "timer.h"
+#include "tool_cli.h"
 #include "warm_heap.h"
 
 namespace {
@@ -81,6 +84,14 @@ class Progress {
   std::string status_ = "run 1";
 };
 
+// Ctrl-C stops the program between slices; the report of what ran is
+// still written. A second Ctrl-C ends cost at once.
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) {
+  interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
+
 constexpr int kPlainRuns = 5;
 // Enough for the samples and the classic programs (warm_heap.h).
 constexpr std::size_t kWarmHeapBytes = 16 << 20;
@@ -88,12 +99,14 @@ constexpr std::size_t kWarmHeapBytes = 16 << 20;
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "cost: run a Dis program with every instruction timed and report the cost per source line"};
-  app.set_version_flag("--version", std::string("cost ") + DIS_VERSION);
-  dis::add_log_option(app);
-  app.prefix_command();  // after the program, everything belongs to it
+  dis::cli::Tool tool(
+      "cost",
+      "cost: run a Dis program with every instruction timed and report the cost per source line",
+      "cost [OPTIONS] FILE [ARGS...]  |  cost -f FILE [OPTIONS] [-- ARGS...]  |  cost --diff "
+      "A.json B.json");
+  CLI::App& app = tool.app();
   std::string file, only, by, format = "text", base = "stream", out_path, timer_read;
+  std::string program_output;
   std::size_t top = 0;
   bool profile = false, count = false, hide = false, accuracy = false, mem = false;
   std::uint32_t repeat = 1, sample = 0;
@@ -102,8 +115,10 @@ int main(int argc, char** argv) {
   double confidence = 95;
   dis::vm::Options vopts;
   vm::LimitOptions limits(vopts);
-  app.add_option("-f,--file", file,
-                 "the program: prog.b (compiled), prog.dis (+prog.sbl) or prog.s");
+  CLI::Option* file_option =
+      app.add_option("-f,--file", file,
+                     "the program: prog.b (compiled), prog.dis (+prog.sbl) or prog.s")
+          ->option_text("FILE");
   app.add_option("-s,--module", only,
                  "report only this module (e.g. -s Base; a name differing only in case, as the "
                  "paper's -s bench, finds it too)");
@@ -145,7 +160,9 @@ int main(int argc, char** argv) {
                            kPlainRuns));
   app.add_option("--repeat", repeat, "run N times and merge (with run-to-run spread per line)")
       ->check(CLI::Range(1u, 100000u));
-  app.add_option("--pin", pin, "pin the run to this CPU")->check(CLI::Range(0, CPU_SETSIZE - 1));
+  vm::add_pin_option(app, pin);
+  vm::add_root_option(app, vopts.root);
+  vm::add_gc_option(app, vopts.gc);
   app.add_option("--diff", diff,
                  "compare two saved JSON reports per source line (with --by pc: per instruction)")
       ->expected(2);
@@ -158,18 +175,22 @@ int main(int argc, char** argv) {
                  "time about one in N executions of each instruction (runs of 4 in a row from "
                  "random points; counts stay exact)")
       ->check(CLI::Range(1u, 1000000000u));
-  app.add_option("--out", out_path, "write the report to FILE instead of stdout");
+  tool.add_out(out_path, "write the report to FILE instead of stdout");
+  app.add_option("--program-output", program_output,
+                 "write the program's own output to FILE (default: stdout before a text "
+                 "report; stderr when another format goes to stdout, so the report pipes)")
+      ->option_text("FILE");
   limits.add_to(app);
   vm::add_kproc_options(app, vopts.idle_gc, vopts.cpus);
   app.footer(
-      "The program's output goes to stdout, then the report (or to --out FILE).\n"
-      "Exit status: 0 success, 1 the program failed, 2 usage error or bad input.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
+      "What follows FILE is the program's (its argv[0] is FILE); with -f FILE, options anywhere "
+      "are cost's and the program's arguments follow --.\n"
+      "The program's output goes to stdout before a text report; with another format on stdout "
+      "it goes to stderr (or --program-output FILE).\n"
+      "Exit status: 0 success, 1 the program failed, 2 usage error or bad input, 130 interrupted "
+      "by Ctrl-C (the report of what ran is still written).");
+  std::vector<std::string> rest;
+  if (std::optional<int> rc = tool.parse_program(argc, argv, file_option, file, rest)) return *rc;
 
   // The timer is chosen once, on its first use (probe/timer.h), from DIS_TIMER.
   if (!timer_read.empty()) setenv("DIS_TIMER", timer_read.c_str(), 1);
@@ -208,20 +229,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  std::vector<std::string> rest = app.remaining();
-  if (!rest.empty() && rest[0] == "--") rest.erase(rest.begin());
-  if (file.empty()) {
-    if (rest.empty()) {
-      std::cerr << "cost: no program given (cost -f prog.b, or cost prog.b)\n" << app.help();
-      return 2;
-    }
-    if (rest[0].size() > 1 && rest[0][0] == '-') {
-      std::cerr << "cost: unknown option " << rest[0] << "\n";
-      return 2;
-    }
-    file = rest[0];
-    rest.erase(rest.begin());
-  }
+  if (file.empty()) return tool.usage_error("no program given (cost -f prog.b, or cost prog.b)");
   if (count && sample) {
     std::cerr << "cost: --count and --sample exclude each other\n";
     return 2;
@@ -251,19 +259,7 @@ int main(int argc, char** argv) {
   }
   if (profile) ro.view = cost::View::Profile;
 
-  if (pin >= 0) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (pin >= CPU_SETSIZE) {
-      std::cerr << "cost: --pin " << pin << ": no such CPU\n";
-      return 2;
-    }
-    CPU_SET(pin, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {
-      std::cerr << "cost: --pin " << pin << ": cannot pin to that CPU\n";
-      return 2;
-    }
-  }
+  if (!vm::apply_pin(pin, "cost")) return 2;
 
   cost::RunSpec spec;
   spec.program = file;
@@ -277,6 +273,8 @@ int main(int argc, char** argv) {
   spec.stream_base = accuracy;
   spec.memory = mem;
   spec.repeat = repeat;
+  spec.interrupt = &interrupted;
+  std::signal(SIGINT, on_interrupt);
   // Inclusive figures per function and call site appear in --by fn and in
   // the machine-readable formats only.
   spec.calls = ro.view == cost::View::Fn || ro.format != cost::Format::Text;
@@ -286,6 +284,20 @@ int main(int argc, char** argv) {
   // through and the first 64 KiB are kept.
   cost::TeeStream diagnostics(std::cerr, 1 << 16);
   if (ro.format == cost::Format::Html && !spec.vm.err) spec.vm.err = &diagnostics;
+
+  // A report other than text on stdout must pipe into its client: the
+  // program's own output goes elsewhere.
+  std::unique_ptr<std::ofstream> program_file;
+  if (!program_output.empty()) {
+    program_file = std::make_unique<std::ofstream>(program_output, std::ios::binary);
+    if (!*program_file) {
+      std::cerr << "cost: " << program_output << ": cannot open for writing\n";
+      return 2;
+    }
+    spec.vm.out = program_file.get();
+  } else if (ro.format != cost::Format::Text && out_path.empty()) {
+    spec.vm.out = &std::cerr;
+  }
 
   std::unique_ptr<std::ofstream> out_file;
   if (!out_path.empty()) {
@@ -327,6 +339,8 @@ int main(int argc, char** argv) {
     std::ostream& os = out_file ? static_cast<std::ostream&>(*out_file) : std::cout;
     std::string accuracy_text;
     nlohmann::json accuracy_json;
+    // An interrupted run has nothing to compare: no plain runs.
+    if (interrupted) accuracy = false;
     if (accuracy) {
       std::vector<double> plain, plain_cpu;
       cost::HostGauge gauge;
@@ -371,6 +385,10 @@ int main(int argc, char** argv) {
       if (accuracy && ro.format != cost::Format::Text) std::cerr << accuracy_text;
     }
     os.flush();
+    if (interrupted) {
+      std::cerr << "cost: interrupted; the report is of what ran\n";
+      return 130;
+    }
     return outcome.status == 0 ? 0 : 1;
   } catch (const InputError& e) {
     std::cout.flush();

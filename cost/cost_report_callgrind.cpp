@@ -58,6 +58,7 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
   s += "version: 1\n";
   s += fmt::format("creator: disvm cost {}\n", d.environment ? d.environment->version : "");
   s += fmt::format("cmd: {}\n", d.program);
+  s += fmt::format("desc: Outcome: {}\n", outcome_text(d.outcome));
   s += "positions: line\n";
   s += "event: Instr : Dis instructions executed\n";
   if (!counts) s += "event: Ns : Time attributed (ns)\n";

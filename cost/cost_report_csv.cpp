@@ -10,8 +10,9 @@
 //   top:      rank,module,file,line,instructions[,total_ns],percent,source
 //   profile:  what,value,percent (value: ns, or instructions when counts only)
 // Fields are quoted (RFC 4180) when they hold a comma, quote or line break.
-// A timed run's error bars (cost_quality.h) come first, as lines starting
-// with "# " (pandas: comment="#"). --mem adds its columns to the pc and fn
+// The run's outcome ("# outcome: ok", or failed or interrupted with the
+// error, position and pc) and a timed run's error bars (cost_quality.h) come
+// first, as lines starting with "# " (pandas: comment="#"). --mem adds its columns to the pc and fn
 // tables and a row of kind runtime (cost_mem.h).
 #include <fmt/format.h>
 
@@ -153,7 +154,9 @@ void profile_table(std::string& s, const CostData& d, bool counts) {
 std::string render_csv(const CostData& d, const ReportOptions& o) {
   bool counts = detail::counts_only(d, o);
   // The error bars as comment lines before the table.
-  std::string s = counts ? std::string() : quality_text(d, "# ", o.confidence);
+  // How the run ended first, as every format records it.
+  std::string s = "# outcome: " + outcome_text(d.outcome) + "\n";
+  if (!counts) s += quality_text(d, "# ", o.confidence);
   switch (o.view) {
     case View::Line:
     case View::Pc:

@@ -119,6 +119,10 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
   json j;
   j["schema"] = "disvm-cost/1";
   j["program"] = d.program;
+  json outcome = {{"status", outcome_name(d.outcome.status)}, {"error", d.outcome.error}};
+  if (d.outcome.pc >= 0) outcome["pc"] = d.outcome.pc;
+  if (!d.outcome.where.empty()) outcome["where"] = d.outcome.where;
+  j["outcome"] = std::move(outcome);
   j["mode"] = counts ? "count" : "time";
   j["runs"] = d.runs;
   j["sample_every"] = d.sample_every;

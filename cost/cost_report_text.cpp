@@ -55,6 +55,27 @@ std::string stat_line(const CostData& d, bool counts, std::string_view name, con
   return s + "\n";
 }
 
+// The column header over stat_line's rows.
+std::string stat_header(bool counts, std::string_view what, const Widths& w) {
+  // n: executions (the paper's narrow count column keeps its width).
+  std::string s = fmt::format("  {:<{}} {:>{}}", what, w.name, "n", w.count);
+  if (!counts) s += fmt::format(" {:>9} {:>9} {:>9} {:>9}", "mean", "min", "max", "std");
+  return s + "\n";
+}
+
+// What the host took away while the program ran (bucket "preempted"):
+// not the program's time, so the views' shares leave it out.
+double preempted_ticks(const CostData& d) {
+  for (const NamedRecord& b : d.buckets)
+    if (b.name == vm::kPreemptedBucket) return b.rec.total_estimate();
+  return 0;
+}
+
+// The program's own attributed time: the shares' whole.
+double own_ticks(const CostData& d, const Totals& t) {
+  return std::max(0.0, t.instruction_ticks + t.outside_ticks - preempted_ticks(d));
+}
+
 std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
 }
@@ -70,6 +91,8 @@ std::string header(const CostData& d, const ReportOptions& o) {
   std::string s = fmt::format("cost: {} ({}{}{})\n", d.program, counts ? "counts" : "time",
                               d.memory ? ", memory" : "",
                               d.runs > 1 ? fmt::format(", {} runs merged", d.runs) : "");
+  if (d.outcome.status != Outcome::Status::Ok)
+    s += "outcome: " + outcome_text(d.outcome) + "; the figures are of what ran\n";
   Totals t = totals_of(d);
   if (counts)
     return s +
@@ -181,6 +204,7 @@ void line_view(std::string& s, const CostData& d, const ReportOptions& o) {
     if (!mc.module) continue;
     s += fmt::format("\n== module {}\n", mc.name);
     Widths w = module_widths(mc);
+    s += stat_header(counts, "op", w);
     std::vector<LineCost> lines = lines_of(mc);
     std::size_t li = 0;
     std::int32_t current_file = -2;
@@ -240,16 +264,21 @@ void outside_view(std::string& s, const CostData& d, const ReportOptions& o) {
   for (const auto& b : d.buckets) widen(w, b.name, b.rec.count);
   for (const auto& b : d.builtins) widen(w, b.name, b.rec.count);
   widen(w, "free", d.refcount_frees.count);
-  if (!d.buckets.empty()) {
-    s += "\n-- outside instructions\n";
-    for (const auto& b : d.buckets) s += stat_line(d, counts, b.name, b.rec, w);
-  }
-  if (!d.builtins.empty()) {
-    s += "\n-- builtins (time inside their mcall)\n";
-    for (const auto& b : d.builtins) s += stat_line(d, counts, b.name, b.rec, w);
-  }
+  // A row of nothing (count 0) has no mean to show: it is left out.
+  const auto section = [&](const char* title, const std::vector<NamedRecord>& records) {
+    if (std::none_of(records.begin(), records.end(),
+                     [](const NamedRecord& b) { return b.rec.count > 0; }))
+      return;
+    s += fmt::format("\n-- {}\n", title);
+    s += stat_header(counts, "what", w);
+    for (const auto& b : records)
+      if (b.rec.count > 0) s += stat_line(d, counts, b.name, b.rec, w);
+  };
+  section("outside instructions", d.buckets);
+  section("builtins (time inside their mcall)", d.builtins);
   if (d.refcount_frees.count > 0) {
     s += "\n-- reference-count frees (time inside instructions)\n";
+    s += stat_header(counts, "what", w);
     s += stat_line(d, counts, "free", d.refcount_frees, w);
   }
 }
@@ -276,7 +305,7 @@ void fn_view(std::string& s, const CostData& d, const ReportOptions& o) {
       }
       continue;
     }
-    double total = t.instruction_ticks + t.outside_ticks;
+    double total = own_ticks(d, t);
     s += fmt::format("{:<{}} {:>6} {:>12} {:>10} {:>6} {:>10} {:>6} {:>8}\n", "function", nw, "pc",
                      "instrs", "exclusive", "%", "inclusive", "%", "calls");
     for (const auto& f : fns) {
@@ -379,9 +408,9 @@ void top_view(std::string& s, const CostData& d, const ReportOptions& o) {
           percent(static_cast<double>(h.line.instructions), static_cast<double>(t.instructions)),
           src);
     else
-      s += fmt::format(
-          "{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", i + 1, where[i], ww, dur(d, h.line.ticks),
-          percent(h.line.ticks, t.instruction_ticks + t.outside_ticks), h.line.instructions, src);
+      s += fmt::format("{:>4} {:<{}} {:>10} {:>6} {:>12}  {}\n", i + 1, where[i], ww,
+                       dur(d, h.line.ticks), percent(h.line.ticks, own_ticks(d, t)),
+                       h.line.instructions, src);
   }
 }
 
@@ -404,9 +433,17 @@ void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
         "({} of the total, {:.1f}%, is counted twice: recorded while a thread waited in a "
         "builtin, and also in that builtin's mcall)\n",
         dur(d, d.overlap_ticks), 100 * d.overlap_ticks / p.total_ticks);
+  // Shares of the program's own time; what the host took is shown apart.
+  const double preempted = preempted_ticks(d), own = std::max(0.0, p.total_ticks - preempted);
+  if (preempted > 0)
+    s += fmt::format(
+        "host preemption {} ({:.1f}% of the total) is the host's, not the program's: shares below "
+        "are of the program's own {}\n",
+        dur(d, preempted), p.total_ticks > 0 ? 100 * preempted / p.total_ticks : 0.0, dur(d, own));
   s += fmt::format("{:>10} {:>6}  {}\n", "time", "%", "where");
   for (const auto& e : p.entries)
-    s += fmt::format("{:>10} {:>6.1f}  {}\n", dur(d, e.ticks), e.percent, e.what);
+    if (e.what != vm::kPreemptedBucket)
+      s += fmt::format("{:>10} {:>6}  {}\n", dur(d, e.ticks), percent(e.ticks, own), e.what);
 }
 
 }  // namespace

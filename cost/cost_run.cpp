@@ -274,6 +274,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     rec.track_calls(spec.calls);
     rec.track_paths(spec.calls && spec.paths);
     if (spec.memory && spec.mode == vm::ProbeMode::Count) rec.track_memory(&mem);
+    std::function<void()> calibrate;
     if (cal) {
       // Calibration rounds between the run's slices, about a fifth of its
       // time at first, then thinner (a round per 1/kRounds of the run so
@@ -283,13 +284,27 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       const std::uint64_t start = vm::now_ticks();
       std::uint64_t next = start + 4 * round_ticks;
       cal->begin_run();
-      machine.set_quantum_hook([&cal, &rec, round_ticks, start, next]() mutable {
+      calibrate = [&cal, &rec, round_ticks, start, next]() mutable {
         if (vm::now_ticks() < next || !rec.pausable()) return;
         rec.pause();
         cal->round_in_run(rec.instructions());
         const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
         rec.resume();
         next = vm::now_ticks() + std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
+      };
+    }
+    bool interrupted = false;
+    if (calibrate || spec.interrupt) {
+      machine.set_quantum_hook([&] {
+        if (spec.interrupt && spec.interrupt->load(std::memory_order_relaxed) && !interrupted) {
+          // Between slices the interpreter is ours: no further slice runs.
+          vm::Runtime& rt = machine.runtime();
+          rt.halted = true;
+          rt.main_broken = true;
+          if (rt.first_error.empty()) rt.first_error = "interrupted";
+          interrupted = true;
+        }
+        if (calibrate && !interrupted) calibrate();
       });
     }
     rec.install(machine);
@@ -306,12 +321,30 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
       cal->fit(d.base);
     }
     out.cpu_clock_reads += rec.cpu_clock_reads();
-    if (rr.status != 0 && out.status == 0) out.message = rr.message;
+    if (rr.status != 0 && out.status == 0) {
+      out.message = rr.message;
+      Outcome& o = d.outcome;
+      o.status = interrupted ? Outcome::Status::Interrupted : Outcome::Status::Failed;
+      o.error = rr.message;
+      o.pc = machine.runtime().first_error_pc;
+      o.where = machine.runtime().first_error_where;
+    }
     if (rr.status != 0) out.status = rr.status;
     out.instructions = rec.instructions();
     out.gc = machine.stats().gc;
     merge_run(rec, d, r, d.runs);
     if (spec.progress) spec.progress(r + 1, d.runs);
+    if (interrupted) {
+      // The report is of the runs that were made.
+      d.runs = r + 1;
+      for (ModuleCost& mc : d.modules) {
+        if (d.runs > 1)
+          mc.run_pc_ticks.resize(d.runs);
+        else
+          mc.run_pc_ticks.clear();
+      }
+      break;
+    }
   }
   d.wall_ns = out.run_ns;
   d.timer_calibrated = vm::timer_calibrated();

@@ -3,6 +3,7 @@
 // (cost_data.h) for the renderers. Used by the `cost` tool and its tests.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -35,6 +36,9 @@ struct RunSpec {
   // The memory profile (cost --mem; the Count mode only): CostData::memory
   // and ModuleCost::mem.
   bool memory = false;
+  // Set (by a signal handler) to stop the run between slices: the report
+  // then holds what ran, marked interrupted, and no further runs start.
+  const std::atomic<bool>* interrupt = nullptr;
   // Called after each run with (run index, runs): progress reporting.
   std::function<void(std::uint32_t, std::uint32_t)> progress;
 };

@@ -33,6 +33,7 @@ struct PlotOptions {
   int text_height = 20;      // terminal: rows of the plotting area (series)
   int image_width = 800;     // pixels (PNG) or points (SVG)
   int image_height = 500;
+  bool log_scale = false;  // --log-scale: a logarithmic value axis (images)
 };
 
 // From an observation line (not a summary line), restricted to a range.
@@ -74,7 +75,9 @@ std::string axis_label(const std::string& label, const std::string& unit);
 
 std::string render_text(const std::vector<PlotSeries>& series, const PlotOptions& opt);
 
-// Writes an SVG or PNG (chosen by the path's extension, .svg or .png).
+// Writes an SVG or PNG (chosen by the path's extension, .svg or .png),
+// with a legend when there is more than one series. An SVG's words are
+// <text> elements (searchable, selectable), not glyph outlines.
 // InputError (file = path) for another extension or a write failure.
 void render_image(const std::vector<PlotSeries>& series, const PlotOptions& opt,
                   const std::string& path);

@@ -1,13 +1,19 @@
 // SVG and PNG rendering of plot through cairo (render_image in plot.h).
 // Each data mark (a dot, a histogram bar, a box) is filled on its own in
-// its series' colour, so a drawing can be checked mark by mark.
+// its series' colour, so a drawing can be checked mark by mark; several
+// series get a legend. An SVG's words are <text> elements added after cairo
+// has written the file (its SVG surface draws glyph outlines).
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "diag.h"
 #include "plot.h"
@@ -34,19 +40,57 @@ std::string num(double v) {
 struct Frame {
   double left, right, top, bottom;  // the plotting area in device units
   Axis x, y;
+  bool log_y = false;  // y holds log10 of the values
   double px(double v) const { return left + (v - x.lo) / (x.hi - x.lo) * (right - left); }
-  double py(double v) const { return bottom - (v - y.lo) / (y.hi - y.lo) * (bottom - top); }
+  double py(double v) const {
+    if (log_y) v = std::log10(v);
+    return bottom - (v - y.lo) / (y.hi - y.lo) * (bottom - top);
+  }
+  // The value axis over [lo, hi]: nice ticks, or powers of ten on a log axis.
+  void value_axis(double lo, double hi, bool zero_origin) {
+    if (!log_y) {
+      y = nice_axis(lo, hi, 6, zero_origin);
+      return;
+    }
+    y.lo = std::floor(std::log10(lo));
+    y.hi = std::max(y.lo + 1, std::ceil(std::log10(hi)));
+    y.step = 1;
+  }
+  // A y tick's label (the tick is a value, or its log10).
+  std::string y_label(double t) const {
+    if (log_y) return num(std::pow(10.0, t));
+    return num(std::fabs(t) < y.step * 1e-9 ? 0 : t);
+  }
+};
+
+// A word of an SVG, written as a <text> element after cairo is done: cairo's
+// SVG surface draws text as glyph outlines.
+struct SvgText {
+  std::string text;
+  double x, y, ax, ay, angle, size;
+  Rgb colour;
 };
 
 class Painter {
  public:
-  explicit Painter(cairo_t* cr) : cr_(cr) {}
+  // With `svg_texts`, text is collected there instead of drawn.
+  explicit Painter(cairo_t* cr, std::vector<SvgText>* svg_texts = nullptr)
+      : cr_(cr), svg_texts_(svg_texts) {}
 
-  void colour(Rgb c) { cairo_set_source_rgb(cr_, c.r, c.g, c.b); }
-  void black() { cairo_set_source_rgb(cr_, 0, 0, 0); }
+  void colour(Rgb c) {
+    colour_ = c;
+    cairo_set_source_rgb(cr_, c.r, c.g, c.b);
+  }
+  void black() { colour({0, 0, 0}); }
 
   // Text anchored by (ax, ay) in [0, 1] of its extents: 0.5/0.5 centres it.
   void text(const std::string& s, double x, double y, double ax, double ay, double angle = 0) {
+    if (svg_texts_ != nullptr) {
+      cairo_matrix_t m;
+      cairo_get_font_matrix(cr_, &m);
+      svg_texts_->push_back({s, x, y, ax, ay, angle, m.xx, colour_});
+      return;
+    }
     cairo_text_extents_t e;
     cairo_text_extents(cr_, s.c_str(), &e);
     cairo_save(cr_);
@@ -79,6 +123,8 @@ class Painter {
 
  private:
   cairo_t* cr_;
+  std::vector<SvgText>* svg_texts_;
+  Rgb colour_{0, 0, 0};
 };
 
 void draw_axes(Painter& p, const Frame& f, const std::string& xlabel, const std::string& ylabel,
@@ -92,7 +138,7 @@ void draw_axes(Painter& p, const Frame& f, const std::string& xlabel, const std:
   for (double t = f.y.lo; t <= f.y.hi + f.y.step / 2; t += f.y.step) {
     double y = f.py(t);
     p.line(f.left - 4, y, f.left, y);
-    p.text(num(std::fabs(t) < f.y.step * 1e-9 ? 0 : t), f.left - 6, y, 1, 0.5);
+    p.text(f.y_label(t), f.left - 6, y, 1, 0.5);
   }
   if (x_ticks) {
     for (double t = f.x.lo; t <= f.x.hi + f.x.step / 2; t += f.x.step) {
@@ -126,8 +172,9 @@ void draw_series(Painter& p, Frame f, const std::vector<PlotSeries>& series,
       last = std::max(last, static_cast<double>(s.index.back()));
     }
   }
-  if (!(lo <= hi)) lo = hi = first = last = 0;
-  f.y = nice_axis(lo, hi, 6, opt.zero_origin);
+  if (!(lo <= hi)) lo = hi = f.log_y ? 1 : 0;
+  if (!(first <= last)) first = last = 0;
+  f.value_axis(lo, hi, opt.zero_origin);
   f.x = nice_axis(first, last, 8, false);
   const PlotSeries& s0 = series.front();
   draw_axes(p, f, axis_label(s0.xlabel, s0.xunit), axis_label(s0.ylabel, s0.yunit),
@@ -189,8 +236,8 @@ void draw_box(Painter& p, Frame f, const std::vector<PlotSeries>& series, const 
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
-  if (!(lo <= hi)) lo = hi = 0;
-  f.y = nice_axis(lo, hi, 6, opt.zero_origin);
+  if (!(lo <= hi)) lo = hi = f.log_y ? 1 : 0;
+  f.value_axis(lo, hi, opt.zero_origin);
   f.x = Axis{0, static_cast<double>(series.size()), 1};
   const PlotSeries& s0 = series.front();
   draw_axes(p, f, "", axis_label(s0.ylabel, s0.yunit), names_of(series), false);
@@ -217,11 +264,37 @@ void draw_box(Painter& p, Frame f, const std::vector<PlotSeries>& series, const 
   }
 }
 
-void draw(cairo_t* cr, const std::vector<PlotSeries>& series, const PlotOptions& opt) {
+// Which colour is which series, in the plot's top right corner (a box
+// comparison names its boxes below them, in black: they need it too when
+// the names are long or many).
+void draw_legend(Painter& p, const Frame& f, const std::vector<PlotSeries>& series) {
+  cairo_set_font_size(p.cr(), 11);
+  double widest = 0;
+  for (const PlotSeries& s : series) {
+    cairo_text_extents_t e;
+    cairo_text_extents(p.cr(), s.name.c_str(), &e);
+    widest = std::max(widest, e.x_advance);
+  }
+  const double row = 15, x = f.right - widest - 26, y = f.top + 6;
+  cairo_set_source_rgba(p.cr(), 1, 1, 1, 0.85);
+  cairo_rectangle(p.cr(), x - 6, y - 4, widest + 30, row * static_cast<double>(series.size()) + 6);
+  cairo_fill(p.cr());
+  for (std::size_t si = 0; si < series.size(); ++si) {
+    const double ry = y + row * static_cast<double>(si);
+    p.colour(colour_of(si));
+    p.rect(x, ry + 2, 10, 10);
+    p.black();
+    p.text(series[si].name, x + 16, ry + 7, 0, 0.5);
+  }
+}
+
+void draw(cairo_t* cr, const std::vector<PlotSeries>& series, const PlotOptions& opt,
+          std::vector<SvgText>* svg_texts) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
-  Painter p(cr);
+  Painter p(cr, svg_texts);
   Frame f{};
+  f.log_y = opt.log_scale && opt.kind != PlotKind::Histogram;
   f.left = 80;
   f.right = std::max(f.left + 10, opt.image_width - 20.0);
   f.top = 36;
@@ -239,6 +312,48 @@ void draw(cairo_t* cr, const std::vector<PlotSeries>& series, const PlotOptions&
       draw_series(p, f, series, opt);
       break;
   }
+  if (series.size() > 1) draw_legend(p, f, series);
+}
+
+std::string xml_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// The <text> elements, anchored as Painter::text anchors its words.
+std::string svg_text_elements(const std::vector<SvgText>& texts) {
+  std::string out = "<g font-family=\"sans-serif\">\n";
+  for (const SvgText& t : texts) {
+    const char* anchor = t.ax < 0.25 ? "start" : t.ax > 0.75 ? "end" : "middle";
+    const char* baseline = t.ay < 0.25 ? "hanging" : t.ay > 0.75 ? "alphabetic" : "central";
+    out += fmt::format(
+        "<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"{:.1f}\" text-anchor=\"{}\" "
+        "dominant-baseline=\"{}\" fill=\"rgb({:.0f}%,{:.0f}%,{:.0f}%)\"",
+        t.x, t.y, t.size, anchor, baseline, 100 * t.colour.r, 100 * t.colour.g, 100 * t.colour.b);
+    if (t.angle != 0)
+      out += fmt::format(" transform=\"rotate({:.1f} {:.2f} {:.2f})\"", t.angle * 180 / M_PI, t.x,
+                         t.y);
+    out += ">" + xml_escaped(t.text) + "</text>\n";
+  }
+  return out + "</g>\n";
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -265,7 +380,8 @@ void render_image(const std::vector<PlotSeries>& series, const PlotOptions& opt,
     fail(std::string("cannot create: ") +
          cairo_status_to_string(cairo_surface_status(surface.get())));
   cairo_t* cr = cairo_create(surface.get());
-  draw(cr, series, opt);
+  std::vector<SvgText> texts;
+  draw(cr, series, opt, svg ? &texts : nullptr);
   cairo_status_t st = cairo_status(cr);
   cairo_destroy(cr);
   if (st != CAIRO_STATUS_SUCCESS)
@@ -277,6 +393,20 @@ void render_image(const std::vector<PlotSeries>& series, const PlotOptions& opt,
     st = cairo_surface_status(surface.get());
   }
   if (st != CAIRO_STATUS_SUCCESS) fail(std::string("cannot write: ") + cairo_status_to_string(st));
+  if (svg) {
+    std::string doc;
+    {
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream all;
+      all << in.rdbuf();
+      doc = all.str();
+    }
+    const std::size_t end = doc.rfind("</svg>");
+    if (end == std::string::npos) fail("cairo wrote no </svg>");
+    doc.insert(end, svg_text_elements(texts));
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!(out << doc)) fail("cannot write");
+  }
 }
 
 }  // namespace dis::cost

@@ -10,31 +10,25 @@
 #include "compiler.h"
 #include "dis_file.h"
 #include "disassembler.h"
-#include "log_option.h"
 #include "sbl.h"
+#include "tool_cli.h"
 
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
-  CLI::App app{"limbo: compile a Limbo program (.b) to a Dis module (.dis)"};
-  app.set_version_flag("--version", std::string("limbo ") + DIS_VERSION);
-  dis::add_log_option(app);
+  dis::cli::Tool tool("limbo", "limbo: compile a Limbo program (.b) to a Dis module (.dis)",
+                      "limbo [OPTIONS] FILE.b");
+  CLI::App& app = tool.app();
   std::vector<std::string> includes;
   std::string out;
   bool asm_out = false, sbl_out = false;
   std::string src;
   app.add_option("-I", includes, "directory searched for include files")->allow_extra_args(false);
-  app.add_option("-o", out,
-                 "output file (default: the source's base name with .dis, or .s with -S)");
+  tool.add_out(out, "output file (default: the source's base name with .dis, or .s with -S)");
   app.add_flag("-S", asm_out, "write Dis assembly instead of a .dis file");
   app.add_flag("-g", sbl_out, "also write the .sbl symbol file");
   app.add_option("file", src, "Limbo source file")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return e.get_exit_code() == 0 ? rc : 2;
-  }
+  if (std::optional<int> rc = tool.parse(argc, argv)) return *rc;
   try {
     dis::limbo::CompileOptions opts;
     opts.include_dirs = includes;

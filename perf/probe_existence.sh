@@ -113,5 +113,5 @@ for name in $programs; do
   echo "== $name $arg"
   cp "$work/$name.on" "$work/with-probes"
   cp "$work/$name.off" "$work/without-probes"
-  (cd "$work" && "$bstat" -q -c 95 --width 72 --paired without-probes with-probes) || true
+  (cd "$work" && "$bstat" --quiet -c 95 -w 72 --paired without-probes with-probes) || true
 done

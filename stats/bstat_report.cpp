@@ -108,7 +108,7 @@ std::vector<std::string> bstat_warnings(const std::vector<Sample>& samples,
       if (idx.size() > 5) list += ", ...";
       out.push_back(
           fmt::format("{}: {} outlier{} more than 2 standard deviations from the mean "
-                      "(plot -o removes them): {}",
+                      "(plot --outliers 1 removes them): {}",
                       s.name, idx.size(), idx.size() == 1 ? "" : "s", list));
     }
     Stratification st = detect_strata(s.values);

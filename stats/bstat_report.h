@@ -23,7 +23,7 @@ struct BstatOptions {
 std::string bstat_extras(const std::vector<Sample>& samples, const BstatOptions& opt);
 
 // Warnings for the analysis, one line each, no trailing newline: samples too
-// small to prove anything without assuming normality, outliers (as plot -o
+// small to prove anything without assuming normality, outliers (as plot --outliers
 // would remove them), stratification.
 std::vector<std::string> bstat_warnings(const std::vector<Sample>& samples,
                                         const BstatOptions& opt);

@@ -79,7 +79,7 @@ Sample read_observation_sample(const std::string& path, const std::string& obs_n
   if (!found && summary != nullptr) {
     throw InputError(Diagnostic{file, summary->line, 0, -1,
                                 fmt::format("'{}' is a summary line; bstat needs the "
-                                            "observations (bench -o)",
+                                            "observations (bench --all)",
                                             obs_name)});
   }
   if (!found)

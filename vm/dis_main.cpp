@@ -1,5 +1,6 @@
 // dis: run a Dis module (.dis, or .s assembled in memory).
 //   dis [options] prog.dis|prog.s|prog.b [args...]
+//   dis -f prog.b [options] [-- args...]
 // Exit status: 0 success; 1 uncaught exception in init's thread, deadlock or verifier
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
@@ -11,31 +12,31 @@
 #include "fault_injection.h"
 #include "kproc_options.h"
 #include "limit_options.h"
-#include "log_option.h"
+#include "run_options.h"
+#include "tool_cli.h"
 #include "vm.h"
 
 namespace {
 
 int run(int argc, char** argv) {
-  CLI::App app{"dis: run a Dis module (.dis or .s) with init(nil, args)"};
-  app.set_version_flag("--version", std::string("dis ") + DIS_VERSION);
-  dis::add_log_option(app);
-  app.prefix_command();  // everything from the program on belongs to it
+  dis::cli::Tool tool("dis",
+                      "dis: run a Dis module (.dis, .s, or .b compiled in memory) with "
+                      "init(nil, args)",
+                      "dis [OPTIONS] FILE [ARGS...]  |  dis -f FILE [OPTIONS] [-- ARGS...]");
+  CLI::App& app = tool.app();
   dis::vm::Options opts;
   dis::vm::LimitOptions limits(opts);
+  std::string file;
+  CLI::Option* file_option =
+      app.add_option("-f,--file", file, "the program: prog.dis, prog.s or prog.b")
+          ->option_text("FILE");
   limits.add_to(app);
   app.add_flag("--trace", opts.trace, "print each executed instruction on stderr");
   app.add_option("--trace-limit", opts.trace_limit, "trace at most N instructions")
       ->check(dis::vm::not_negative());
-  app.add_option("--root", opts.root, "host directory for absolute Dis paths")
-      ->check(CLI::ExistingDirectory);
-  std::string gc_mode = "dis";
+  dis::vm::add_root_option(app, opts.root);
+  dis::vm::add_gc_option(app, opts.gc);
   bool gc_stats = false;
-  app.add_option("--gc", gc_mode,
-                 "memory management: dis (reference counts + incremental collector), ms (collector "
-                 "only), stress (full collection at every allocation)")
-      ->check(CLI::IsMember({"dis", "ms", "stress"}))
-      ->capture_default_str();
   app.add_option("--gc-quanta", opts.gc_quanta, "fixed GC step budget (0: adaptive 50..750)");
   app.add_flag("--gc-stats", gc_stats, "print memory-management counters on stderr at exit");
   app.add_flag("--gc-verify", opts.gc_verify, "verify the heap after every GC step (slow)");
@@ -43,26 +44,18 @@ int run(int argc, char** argv) {
   app.add_flag("--gc-step-times", gc_step_times,
                "time every GC step; print percentiles and the maximum on stderr at exit");
   dis::vm::add_kproc_options(app, opts.idle_gc, opts.cpus);
-  app.footer("The program's own arguments follow its file name; its argv[0] is that name.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  std::vector<std::string> rest = app.remaining();
-  if (!rest.empty() && rest[0] == "--") rest.erase(rest.begin());
-  if (rest.empty()) {
-    std::cerr << "dis: no program given\n" << app.help();
-    return 2;
-  }
-  if (!rest[0].empty() && rest[0][0] == '-' && rest[0] != "-") {
-    std::cerr << "dis: unknown option " << rest[0] << "\n";
-    return 2;
-  }
+  int pin = -1;
+  dis::vm::add_pin_option(app, pin);
+  app.footer(
+      "What follows FILE is the program's (its argv[0] is FILE); with -f FILE, the program's "
+      "arguments follow --.");
+  std::vector<std::string> rest;
+  if (std::optional<int> rc = tool.parse_program(argc, argv, file_option, file, rest)) return *rc;
+  if (file.empty()) return tool.usage_error("no program given (dis prog.dis, or dis -f prog.b)");
+  if (!dis::vm::apply_pin(pin, "dis")) return 2;
+  rest.insert(rest.begin(), file);
   opts.compile = [](const std::string& path) { return dis::limbo::compile_file(path, {}); };
   limits.apply(opts);
-  dis::vm::parse_gc_mode(gc_mode, opts.gc);
   try {
     dis::vm::GcStepTimes step_times;  // outlives the VM
     dis::vm::VM vm(opts);

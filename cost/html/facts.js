@@ -46,7 +46,7 @@ function renderOverview(sec) {
   const parts = [];
   parts.push(factSection('Run', kv([
     ['program', esc(R.program)],
-    ['outcome', o.status ? `<span class="badge fail">failed</span> status ${o.status}` : '<span class="badge ok">success</span>'],
+    ['outcome', o.status ? `<span class="badge fail">${o.state === 'interrupted' ? 'interrupted' : 'failed'}</span> status ${o.status}` : '<span class="badge ok">success</span>'],
     ['error', esc(o.message || '')],
     ['where', m ? `<button class="link" id="where-link">${where}</button>` : where],
     ['mode', S.counts ? 'counts only (no clock read)' : 'every execution timed' + (R.sample_every ? ` \u2014 sampled, about 1 in ${fmtInt(R.sample_every)}` : '')],

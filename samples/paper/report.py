@@ -26,7 +26,7 @@ US_PER = {"ns": 0.001, "us": 1.0, "ms": 1000.0, "s": 1e6}
 
 
 def read_obs(path):
-    """Observation lines of a bench -o file: {name: [values in us]}, header."""
+    """Observation lines of a bench --all file: {name: [values in us]}, header."""
     series, header = {}, []
     for line in Path(path).read_text().splitlines():
         if line.startswith("#"):
@@ -74,7 +74,7 @@ def stddev(values):
 
 
 def outlier_layer(values):
-    """One layer as plot -o removes it: (kept, removed), > 2 std from the mean."""
+    """One layer as plot --outliers 1 removes it: (kept, removed), > 2 std from the mean."""
     m, s = mean(values), stddev(values)
     kept = [v for v in values if abs(v - m) <= 2 * s]
     removed = [v for v in values if abs(v - m) > 2 * s]
@@ -139,7 +139,7 @@ class Tools:
 
     def plot(self, fname, obsfile, name, *args):
         """Draws one figure; returns plot's outlier messages (its stderr)."""
-        cmd = [str(self.bin / "plot"), "-n", name, *args, "--out", str(self.out / fname), str(obsfile)]
+        cmd = [str(self.bin / "plot"), "--name", name, *args, "--out", str(self.out / fname), str(obsfile)]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise SystemExit(f"report.py: {' '.join(cmd)} failed: {r.stderr.strip()}")
@@ -152,7 +152,7 @@ class Tools:
         small = [len(s) for s in samples if len(s) < 3]
         if small:
             return None, f"too few values to compare (a sample has {small[0]}; bstat needs 3)"
-        base = [str(self.bin / "bstat"), "-q", "-w", "--rank", *args]
+        base = [str(self.bin / "bstat"), "--quiet", "--welch", "--rank", *args]
         r = subprocess.run(base + ["--format", "json"], capture_output=True, text=True)
         if r.returncode != 0:
             raise SystemExit(f"report.py: bstat {' '.join(args)} failed: {r.stderr.strip()}")
@@ -472,7 +472,7 @@ class Report:
         self.old_outliers = removed
         self.w("## BASE with tstamp() through /dev/busec, old policy, one processor (Figures 1-4)")
         self.w()
-        self.w("`bench -o -t BASE-busec --idle-gc=old --cpus 1`: two consecutive `tstamp()` calls, "
+        self.w("`bench --all -t BASE-busec --idle-gc=old --cpus 1`: two consecutive `tstamp()` calls, "
                "each a `sys->read` of `/dev/busec`, 1000 times per run.")
         self.w()
         self.paper_says("fig1")
@@ -481,8 +481,8 @@ class Report:
                     f"Round {self.rounds[self.ti_old]} (the run whose maximum is the median of the "
                     f"{len(self.old)} rounds' maxima): {len(typical)} observations, max {fmt_us(max(typical))}.")
         self.paper_says("fig2")
-        msg = self.tools.plot("fig02-base-old-o.svg", self.series, "BASE-busec-old", "-p", "1l", "-o")
-        self.figure(2, "fig02-base-old-o.svg", "The same run, one layer of outliers removed (`plot -o`): "
+        msg = self.tools.plot("fig02-base-old-o.svg", self.series, "BASE-busec-old", "-p", "1l", "--outliers", "1")
+        self.figure(2, "fig02-base-old-o.svg", "The same run, one layer of outliers removed (`plot --outliers 1`): "
                     + "; ".join(msg) + ".")
         self.paper_says("fig3")
         self.tools.plot("fig03-base-old-hist.svg", self.series, "BASE-busec-old-all", "-p", "1h")
@@ -492,9 +492,9 @@ class Report:
                     f"their bars to show.")
         self.paper_says("fig4")
         msg = self.tools.plot("fig04-base-old-hist-o.svg", self.series, "BASE-busec-old-all",
-                              "-p", "1h", "-o", "-z")
+                              "-p", "1h", "--outliers", "1", "-z")
         self.figure(4, "fig04-base-old-hist-o.svg", "The same, one layer of outliers removed, zero "
-                    "included (`plot -p 1h -o -z`): " + "; ".join(msg) + ".")
+                    "included (`plot -p 1h --outliers 1 -z`): " + "; ".join(msg) + ".")
         self.table([s, summary(kept)], ["all rounds", "outlier layer removed"])
         share = sum(removed) / sum(old_all) if sum(old_all) else 0.0
         holds = s["max"] >= 1000.0 and len(removed) < 0.1 * len(old_all) and len(removed) > 0
@@ -664,7 +664,7 @@ class Report:
     def section_gc(self):
         self.w("## GCSCHED: single GC steps while another thread allocates (Figures 5-6)")
         self.w()
-        self.w("`bench -o -t GCSCHED --idle-gc=old --cpus 1`: the time of each collector step run at "
+        self.w("`bench --all -t GCSCHED --idle-gc=old --cpus 1`: the time of each collector step run at "
                "the end of a scheduler quantum while threads allocate (the paper timed `rungc()` "
                "inside devbench with a release/acquire after each call).")
         self.w()
@@ -681,7 +681,7 @@ class Report:
                    ["GCSCHED steps", "BASE old-policy outliers" if outl else "(no BASE outliers)"])
         omed = percentile(outl, 50) if outl else float("nan")
         v = self.compare("GC steps against the old policy's BASE outliers (one outlier layer):",
-                         ["-n", "GCSCHED", "-n", "BASE-busec-old-outliers", str(self.series)],
+                         ["--name", "GCSCHED", "--name", "BASE-busec-old-outliers", str(self.series)],
                          self.gcsched, outl)
         holds = bool(outl) and s["p99"] < omed and significant(v)
         self.holds("fig5-6", holds,
@@ -697,7 +697,7 @@ class Report:
 
         self.w("## GCIDLE: idle collections of three epochs (Figure 7)")
         self.w()
-        self.w("`bench -o -t GCIDLE --idle-gc=old --cpus 1`: the program sleeps, the VM goes idle and "
+        self.w("`bench --all -t GCIDLE --idle-gc=old --cpus 1`: the program sleeps, the VM goes idle and "
                "its idle collector runs up to three epochs over the same live heap as BASE; each value "
                "is one idle episode.")
         self.w()
@@ -707,7 +707,7 @@ class Report:
         self.figure(7, "fig07-gcidle.svg", f"{g['n']} idle episodes: median {fmt_us(g['median'])}, "
                     f"max {fmt_us(g['max'])}.")
         v = self.compare("Idle episodes against the old policy's BASE outliers:",
-                         ["-n", "GCIDLE", "-n", "BASE-busec-old-outliers", str(self.series)],
+                         ["--name", "GCIDLE", "--name", "BASE-busec-old-outliers", str(self.series)],
                          self.gcidle, outl)
         ratio = g["median"] / omed if outl else float("nan")
         holds = bool(outl) and 0.1 <= ratio <= 10.0
@@ -729,7 +729,7 @@ class Report:
         s_bold, s_bfixed = summary(self.flat(self.bare_old)), summary(self.flat(self.bare_fixed))
         self.w("## The fixed policy (Figures 8-9)")
         self.w()
-        self.w("`bench -o -t BASE-busec --idle-gc=fixed --cpus 1`: idle GC now yields the processor "
+        self.w("`bench --all -t BASE-busec --idle-gc=fixed --cpus 1`: idle GC now yields the processor "
                "after every step, the paper's change to `execatidle()`.")
         self.w()
         self.paper_says("fig8")
@@ -740,16 +740,16 @@ class Report:
         self.paper_says("fig9")
         self.tools.plot("fig09-base-fixed-200.svg", self.series, "BASE-busec-fixed", "-p", "1l", "-r", "1-200")
         self.figure(9, "fig09-base-fixed-200.svg", "The first 200 values of the same run.")
-        self.tools.plot("fig08b-old-vs-fixed.svg", self.series, "BASE-busec-old-all", "-n",
-                        "BASE-busec-fixed-all", "-n", "BASE-busec-old-2cpu-all", "-n",
-                        "BASE-busec-bare-old-all", "-n", "BASE-busec-bare-fixed-all", "-p", "box",
+        self.tools.plot("fig08b-old-vs-fixed.svg", self.series, "BASE-busec-old-all", "--name",
+                        "BASE-busec-fixed-all", "--name", "BASE-busec-old-2cpu-all", "--name",
+                        "BASE-busec-bare-old-all", "--name", "BASE-busec-bare-fixed-all", "-p", "box",
                         "--width", "1400")
         self.figure("8b", "fig08b-old-vs-fixed.svg", "All rounds side by side: old and fixed policy on "
                     "one processor; the old policy on all processors; old and fixed without the live heap.")
         self.table([s_old, s_fixed, s_old2, s_bold, s_bfixed],
                    ["old, 1 cpu", "fixed, 1 cpu", "old, all cpus", "old, no heap", "fixed, no heap"])
         self.compare("All observations, old against fixed:",
-                     ["-n", "BASE-busec-old-all", "-n", "BASE-busec-fixed-all", str(self.series)])
+                     ["--name", "BASE-busec-old-all", "--name", "BASE-busec-fixed-all", str(self.series)])
         v_max = self.compare(f"Each round's maximum ({len(self.old)} per policy), old against fixed:",
                              self.per_round_files("max", "old", "fixed"), self.old, self.fixed)
         v_ms = self.compare("Each round's number of delays of 1 ms or more, old against fixed:",
@@ -844,7 +844,7 @@ class Report:
         s_micro = summary(micro_all)
         self.w("## The builtin timestamp bench->microsec() (Figures 10-11)")
         self.w()
-        self.w("`bench -o -t BASE-microsec --idle-gc=fixed --cpus 1`: the timestamp is a builtin call, "
+        self.w("`bench --all -t BASE-microsec --idle-gc=fixed --cpus 1`: the timestamp is a builtin call, "
                "no `sys->read`, no release of the interpreter.")
         self.w()
         self.paper_says("fig10")
@@ -856,13 +856,13 @@ class Report:
         mv, mc = mode_share(micro_all)
         self.figure(11, "fig11-microsec-hist.svg", f"All {len(micro_all)} observations: "
                     f"{mc} ({fmt_pct(mc, len(micro_all))}) at {fmt_us(mv)}.")
-        msg = self.tools.plot("fig11b-nsec-hist.svg", self.series, "BASE-nsec-all", "-p", "1h", "-o")
+        msg = self.tools.plot("fig11b-nsec-hist.svg", self.series, "BASE-nsec-all", "-p", "1h", "--outliers", "1")
         self.figure("11b", "fig11b-nsec-hist.svg", "The same loop timed with `bench->nsec()`, whose "
                     "resolution shows the distribution the microsecond clock rounds to 0 or 1 µs; one "
                     "outlier layer removed: " + "; ".join(msg) + ".")
         self.table([self.s_fixed, s_micro], ["/dev/busec, fixed", "bench->microsec(), fixed"])
         v = self.compare("`/dev/busec` against `bench->microsec()`, both under the fixed policy:",
-                         ["-n", "BASE-busec-fixed-all", "-n", "BASE-microsec-all", str(self.series)])
+                         ["--name", "BASE-busec-fixed-all", "--name", "BASE-microsec-all", str(self.series)])
         bv, bc = mode_share(self.flat(self.fixed))
         nbusec = len(self.flat(self.fixed))
         holds = significant(v) and s_micro["mean"] < self.s_fixed["mean"] and s_micro["p99"] <= self.s_fixed["p99"]
@@ -883,7 +883,7 @@ class Report:
         s_nogc = summary(nogc_all)
         self.w("## GC disabled (Figure 12)")
         self.w()
-        self.w("`bench -o -t BASE-microsec-nogc --idle-gc=fixed --cpus 1`: the builtin timestamp with "
+        self.w("`bench --all -t BASE-microsec-nogc --idle-gc=fixed --cpus 1`: the builtin timestamp with "
                "the collector disabled around the loop (`bench->disablegc()`). `bench->nsec()` is shown "
                "too: at microsecond resolution the two cases can hardly differ on a fast machine.")
         self.w()
@@ -892,10 +892,10 @@ class Report:
         mv, mc = mode_share(nogc_all)
         self.figure(12, "fig12-microsec-nogc-hist.svg", f"All {len(nogc_all)} observations: {mc} "
                     f"({fmt_pct(mc, len(nogc_all))}) at {fmt_us(mv)}, max {fmt_us(s_nogc['max'])}.")
-        msg = self.tools.plot("fig12c-nsec-nogc-hist.svg", self.series, "BASE-nsec-nogc-all", "-p", "1h", "-o")
+        msg = self.tools.plot("fig12c-nsec-nogc-hist.svg", self.series, "BASE-nsec-nogc-all", "-p", "1h", "--outliers", "1")
         self.figure("12c", "fig12c-nsec-nogc-hist.svg", "`bench->nsec()` with the collector disabled, "
                     "one outlier layer removed: " + "; ".join(msg) + ".")
-        self.tools.plot("fig12b-nsec-gc-vs-nogc.svg", self.series, "BASE-nsec-all", "-n",
+        self.tools.plot("fig12b-nsec-gc-vs-nogc.svg", self.series, "BASE-nsec-all", "--name",
                         "BASE-nsec-nogc-all", "-p", "box")
         self.figure("12b", "fig12b-nsec-gc-vs-nogc.svg", "`bench->nsec()` timestamps, collector enabled "
                     "and disabled.")
@@ -903,9 +903,9 @@ class Report:
         self.table([self.s_micro, s_nogc, s_nsec, s_nsec_nogc],
                    ["microsec", "microsec, GC off", "nsec", "nsec, GC off"])
         v = self.compare("`bench->microsec()`, collector enabled against disabled:",
-                         ["-n", "BASE-microsec-all", "-n", "BASE-microsec-nogc-all", str(self.series)])
+                         ["--name", "BASE-microsec-all", "--name", "BASE-microsec-nogc-all", str(self.series)])
         vn = self.compare("`bench->nsec()`, collector enabled against disabled:",
-                          ["-n", "BASE-nsec-all", "-n", "BASE-nsec-nogc-all", str(self.series)])
+                          ["--name", "BASE-nsec-all", "--name", "BASE-nsec-nogc-all", str(self.series)])
         holds = s_nsec_nogc["p99"] <= s_nsec["p99"] and s_nsec_nogc["p999"] <= s_nsec["p999"]
         self.holds("fig12", holds,
                    f"The paper found disabling GC slightly better still (all 1000 values within 6-12 µs, "

@@ -129,12 +129,12 @@ for f in "$here"/suite/*.b; do
   sed "s/^LIVE: con [0-9]*;/LIVE: con $live;/" "$f" >"$suite/$(basename "$f")"
 done
 
-# bench_to FILE SUITE POLICY CPUS bench-args...: bench's -o output into FILE.
+# bench_to FILE SUITE POLICY CPUS bench-args...: bench --all output into FILE.
 bench_to() {
   local file=$1 dir=$2 policy=$3 cpus=$4
   shift 4
   mapfile -t opts < <(vmopts "$policy" "$cpus")
-  "$bin/bench" -o --suite "$dir" "${opts[@]}" "$@" --out "$file"
+  "$bin/bench" --all --suite "$dir" "${opts[@]}" "$@" --out "$file"
 }
 
 echo "== BASE: $rounds rounds of $nobs observations (live heap $live blocks)" >&2

@@ -14,6 +14,8 @@
 #include <regex>
 #include <sstream>
 
+#include "shared_corpus.h"
+
 namespace fs = std::filesystem;
 using namespace dis;
 
@@ -23,7 +25,7 @@ const fs::path kCorpus = fs::path(DIS_SHARED_DIR) / "testdata" / "limbo";
 
 std::vector<fs::path> corpus_files(const std::string& ext) {
   std::vector<fs::path> out;
-  for (const auto& dir : fs::directory_iterator(kCorpus))
+  for (const auto& dir : distest::entries_of(kCorpus))
     if (dir.is_directory())
       for (const auto& f : fs::directory_iterator(dir.path()))
         if (f.path().extension() == ext) out.push_back(f.path());
@@ -119,11 +121,13 @@ Module small_module(std::int32_t data_size = 64) {
 // ------------------------------------------------------------- round trip
 
 TEST(DisFile, CorpusIsPresent) {
+  DIS_NEEDS_SHARED();
   // Guards the corpus-wide tests against silently iterating nothing.
   EXPECT_GE(corpus_files(".dis").size(), 19u);
 }
 
 TEST(DisFile, RoundTripEveryCorpusFileByteForByte) {
+  DIS_NEEDS_SHARED();
   for (const fs::path& p : corpus_files(".dis")) {
     SCOPED_TRACE(p.string());
     const std::vector<std::uint8_t> bytes = slurp(p);
@@ -137,6 +141,7 @@ TEST(DisFile, RoundTripEveryCorpusFileByteForByte) {
 }
 
 TEST(DisFile, FileRoundTripThroughDisk) {
+  DIS_NEEDS_SHARED();
   const Module m = corpus_module("modload", "mathlib");
   const fs::path out = fs::temp_directory_path() / "dis_file_test_mathlib.dis";
   write_dis_file(m, out.string());
@@ -158,6 +163,7 @@ TEST(DisFile, UnreadableFileIsInputError) {
 // --------------------------------------------- decoded values vs listings
 
 TEST(DisFile, ExceptionsSpotChecks) {
+  DIS_NEEDS_SHARED();
   const Module m = corpus_module("exceptions", "exceptions");
   EXPECT_EQ(m.magic, kXMagic);
   EXPECT_EQ(m.flags, std::uint32_t{kHasLdt | kHasExcept});
@@ -205,6 +211,7 @@ TEST(DisFile, ExceptionsSpotChecks) {
 }
 
 TEST(DisFile, ModloadImportTables) {
+  DIS_NEEDS_SHARED();
   const Module m = corpus_module("modload", "modload");
   ASSERT_EQ(m.imports.size(), 2u);
   ASSERT_EQ(m.imports[0].size(), 8u);
@@ -382,6 +389,7 @@ Listing parse_listing(const fs::path& p) {
 }
 
 TEST(DisFile, EveryCorpusFileMatchesItsListing) {
+  DIS_NEEDS_SHARED();
   std::size_t files = 0;
   for (const fs::path& s : corpus_files(".s")) {
     const fs::path d = fs::path(s).replace_extension(".dis");
@@ -711,6 +719,7 @@ TEST(DisFile, FlattenDropsValuesOfReplacedArrays) {
 // -------------------------------------------------------------- errors
 
 TEST(DisFile, TruncationAtEveryByteIsAnError) {
+  DIS_NEEDS_SHARED();
   for (const char* name : {"exceptions", "modload"}) {
     const std::vector<std::uint8_t> bytes = slurp(kCorpus / name / (std::string(name) + ".dis"));
     const Module full = read_dis(bytes, "full");
@@ -949,6 +958,7 @@ void check_read_write_read(const std::vector<std::uint8_t>& bytes) {
 }
 
 TEST(DisFile, MutatedCorpusFilesNeverCrash) {
+  DIS_NEEDS_SHARED();
   std::mt19937 rng(7);
   for (const fs::path& p : corpus_files(".dis")) {
     SCOPED_TRACE(p.string());

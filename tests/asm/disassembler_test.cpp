@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "dis_file.h"
 #include "sbl.h"
+#include "shared_corpus.h"
 
 namespace fs = std::filesystem;
 using dis::assembly::DisasmOptions;
@@ -39,7 +40,7 @@ std::vector<std::uint8_t> bytes_of(const fs::path& p) {
 
 std::vector<fs::path> corpus_dis() {
   std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(kCorpus))
+  for (const auto& e : distest::entries_of(kCorpus, true))
     if (e.path().extension() == ".dis") out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
@@ -86,6 +87,7 @@ RunResult run_disdump(const std::string& args) {
 // are removed. Allowed differences beyond those: none (the known departures
 // listed in disassembler.h do not occur in the corpus).
 TEST(Disassembler, CorpusMatchesLimboListing) {
+  DIS_NEEDS_SHARED();
   const auto files = corpus_dis();
   ASSERT_GE(files.size(), 19u);
   for (const auto& f : files) {
@@ -101,6 +103,7 @@ TEST(Disassembler, CorpusMatchesLimboListing) {
 }
 
 TEST(Disassembler, AssemblingTheListingGivesTheSameFile) {
+  DIS_NEEDS_SHARED();
   for (const auto& f : corpus_dis()) {
     SCOPED_TRACE(f.string());
     const auto bytes = bytes_of(f);
@@ -118,6 +121,7 @@ TEST(Disassembler, AssemblingTheListingGivesTheSameFile) {
 }
 
 TEST(Disassembler, PcNumbersOption) {
+  DIS_NEEDS_SHARED();
   const dis::Module m = dis::read_dis_file((kCorpus / "err_raise/err_raise.dis").string());
   DisasmOptions opt;
   opt.pc_numbers = true;
@@ -269,6 +273,7 @@ TEST(Disassembler, RealsAsLimboPrintsThem) {
 }
 
 TEST(Disassembler, SourceOptionGolden) {
+  DIS_NEEDS_SHARED();
   const RunResult r = run_disdump("--source " + (kCorpus / "err_raise/err_raise.dis").string());
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
@@ -276,6 +281,7 @@ TEST(Disassembler, SourceOptionGolden) {
 }
 
 TEST(Disassembler, ToolPlainOutputAndPcFlag) {
+  DIS_NEEDS_SHARED();
   const fs::path f = kCorpus / "control/control.dis";
   RunResult r = run_disdump(f.string());
   EXPECT_EQ(r.status, 0);
@@ -287,6 +293,7 @@ TEST(Disassembler, ToolPlainOutputAndPcFlag) {
 }
 
 TEST(Disassembler, ToolErrors) {
+  DIS_NEEDS_SHARED();
   const fs::path tmp = fs::temp_directory_path() / ("disdump_err_" + std::to_string(::getpid()));
   fs::create_directories(tmp);
   const auto bytes = bytes_of(kCorpus / "err_raise/err_raise.dis");

@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "dis_file.h"
+#include "shared_corpus.h"
 
 namespace fs = std::filesystem;
 
@@ -22,8 +23,7 @@ std::string slurp(const fs::path& p) {
 
 std::vector<fs::path> corpus_files(const std::string& ext) {
   std::vector<fs::path> out;
-  for (const auto& e :
-       fs::recursive_directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata/limbo"))
+  for (const auto& e : distest::entries_of(distest::shared_limbo_dir(), true))
     if (e.path().extension() == ext) out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
@@ -41,6 +41,7 @@ std::string error_of(std::string_view text) {
 }  // namespace
 
 TEST(Sbl, CorpusRoundTripsByteForByte) {
+  DIS_NEEDS_SHARED();
   const auto files = corpus_files(".sbl");
   ASSERT_GE(files.size(), 19u);
   for (const auto& f : files) {
@@ -54,6 +55,7 @@ TEST(Sbl, CorpusRoundTripsByteForByte) {
 }
 
 TEST(Sbl, CorpusPcTableMatchesDisCodeSize) {
+  DIS_NEEDS_SHARED();
   for (const auto& f : corpus_files(".sbl")) {
     SCOPED_TRACE(f.string());
     dis::Module m = dis::read_dis_file(fs::path(f).replace_extension(".dis").string());
@@ -68,6 +70,7 @@ TEST(Sbl, CorpusPcTableMatchesDisCodeSize) {
 }
 
 TEST(Sbl, KnownPcsPointAtTheirSource) {
+  DIS_NEEDS_SHARED();
   const fs::path dir = fs::path(DIS_SHARED_DIR) / "testdata/limbo/err_raise";
   dis::Module m = dis::read_dis_file((dir / "err_raise.dis").string());
   const dis::Sbl s = dis::read_sbl_file((dir / "err_raise.sbl").string());

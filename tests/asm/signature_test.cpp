@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "shared_corpus.h"
+
 namespace {
 
 // The table's textual shorthands.
@@ -158,6 +160,7 @@ TEST(TypeSig, MathBuiltinTable) {
 // sigs are read from the .s listings Inferno's compiler produced, so a
 // mismatch shows either a hashing or a derivation error.
 TEST(TypeSig, CorpusListingSigs) {
+  DIS_NEEDS_SHARED();
   const std::map<std::string, std::string> canonical = {
       {"print", "f*(s)i"},                      // Sys->print: fn(s: string, *): int
       {"sprint", "f*(s)s"},                     // Sys->sprint: fn(s: string, *): string

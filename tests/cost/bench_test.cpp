@@ -133,7 +133,7 @@ TEST(BenchCli, ShortRunParsesBack) {
 }
 
 TEST(BenchCli, ObservationsGiveExactlyNValues) {
-  auto r = run_shell(tool("bench") + " -o -n 7 -t BASE-busec -t LISTHD -t SLEEP0 --us");
+  auto r = run_shell(tool("bench") + " --all -n 7 -t BASE-busec -t LISTHD -t SLEEP0 --us");
   ASSERT_EQ(r.status, 0) << r.out;
   std::vector<Observation> obs = parse(r.out);
   ASSERT_EQ(obs.size(), 3u);
@@ -168,7 +168,7 @@ TEST(BenchCli, EveryTestIsListed) {
 }
 
 TEST(BenchCli, JsonHasTheEnvironmentAndTheSample) {
-  auto r = run_shell(tool("bench") + " --format json -o -n 3 -t CALL");
+  auto r = run_shell(tool("bench") + " --format json --all -n 3 -t CALL");
   ASSERT_EQ(r.status, 0) << r.out;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["environment"].is_object());

@@ -26,7 +26,7 @@ std::string after_line(const std::string& text, int lines) {
 }
 
 TEST(BstatCli, ObservationLinesGiveTheSameReport) {
-  ToolRun r = bstat("-q -n GECKO -n ANOLE lizards.obs");
+  ToolRun r = bstat("--quiet --name GECKO --name ANOLE lizards.obs");
   ASSERT_EQ(r.status, 0);
   std::string expected = read_text(bstat_dir() + "/lizards.out");
   EXPECT_EQ(r.out.substr(0, r.out.find('\n', r.out.find('\n') + 1) + 1),
@@ -35,7 +35,7 @@ TEST(BstatCli, ObservationLinesGiveTheSameReport) {
 }
 
 TEST(BstatCli, Extras) {
-  ToolRun r = bstat("-q -w --rank --effect gecko anole");
+  ToolRun r = bstat("--quiet --welch --rank --effect gecko anole");
   ASSERT_EQ(r.status, 0);
   std::string expected = read_text(bstat_dir() + "/lizards.out");
   ASSERT_EQ(r.out.substr(0, expected.size()), expected);
@@ -59,9 +59,9 @@ TEST(BstatCli, Warnings) {
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out,
             "bstat: warning: tjr: 1 outlier more than 2 standard deviations from the mean "
-            "(plot -o removes them): 1.14408\n"
+            "(plot --outliers 1 removes them): 1.14408\n"
             "bstat: warning: net_outlier: 1 outlier more than 2 standard deviations from the "
-            "mean (plot -o removes them): 2.5473\n"
+            "mean (plot --outliers 1 removes them): 2.5473\n"
             "bstat: warning: strata: stratified: values fall into 2 bands with nothing between "
             "them: 1..1.019 (n=20), 1.5..1.509 (n=10); the mean and the t test describe "
             "neither band\n"
@@ -73,14 +73,14 @@ TEST(BstatCli, Warnings) {
                           "assuming normality (smallest possible rank-test p = 0.1 > 0.05)"),
             std::string::npos)
       << tiny.out;
-  EXPECT_EQ(bstat("-q tjr net_outlier", true).out.find("warning"), std::string::npos);
+  EXPECT_EQ(bstat("--quiet tjr net_outlier", true).out.find("warning"), std::string::npos);
 }
 
 TEST(BstatCli, ExactQuantilesDifferFromTheTable) {
   // ministat's 99.5% column is the one-sided 0.999 quantile: 4.143 for df 10
   // where the true two-sided 99.5% quantile is 3.581.
-  ToolRun table = bstat("-q --format json -c 99.5 small3 mid30");
-  ToolRun exact = bstat("-q --format json --exact -c 99.5 gecko anole");
+  ToolRun table = bstat("--quiet --format json -c 99.5 small3 mid30");
+  ToolRun exact = bstat("--quiet --format json --exact -c 99.5 gecko anole");
   ASSERT_EQ(table.status, 0);
   ASSERT_EQ(exact.status, 0);
   auto t = nlohmann::json::parse(table.out);
@@ -114,9 +114,9 @@ TEST(BstatCli, Json) {
 TEST(BstatCli, Paired) {
   // tjr[k] and net[k] taken as pairs: the differences have mean -0.0131476,
   // sd 0.00836684, so t = -4.969 with 9 df (by hand, from the fixtures).
-  ToolRun r = bstat("-q -A --paired tjr net");
+  ToolRun r = bstat("--quiet -A --paired tjr net");
   ASSERT_EQ(r.status, 0);
-  ToolRun plain = bstat("-q -A tjr net");
+  ToolRun plain = bstat("--quiet -A tjr net");
   ASSERT_EQ(plain.status, 0);
   EXPECT_EQ(r.out, plain.out +
                        "+ vs x:\n"
@@ -139,7 +139,7 @@ TEST(BstatCli, Paired) {
 
 TEST(BstatCli, OutFile) {
   std::string path = ::testing::TempDir() + "bstat_out.txt";
-  ToolRun r = bstat("-q --out '" + path + "' gecko anole");
+  ToolRun r = bstat("--quiet --out '" + path + "' gecko anole");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_text(path), read_text(bstat_dir() + "/lizards.out"));
@@ -160,7 +160,7 @@ TEST(BstatCli, BadInputExitsTwo) {
   r = bstat("nosuchfile", true);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "nosuchfile: cannot open file\n");
-  r = bstat("-n NOPE lizards.obs", true);
+  r = bstat("--name NOPE lizards.obs", true);
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "lizards.obs: no observation line named 'NOPE'\n");
   r = bstat("gecko gecko gecko gecko gecko gecko gecko gecko", true);

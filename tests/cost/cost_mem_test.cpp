@@ -216,7 +216,7 @@ TEST(CostMem, EveryFormatCarriesTheProfile) {
   EXPECT_TRUE(fn_mem);
 
   const std::string csv = report("--format csv", "r.csv");
-  EXPECT_EQ(csv.rfind("kind,module,file,line,pc,name,count,allocs,bytes,adt_allocs", 0), 0u);
+  EXPECT_EQ(csv.rfind("# outcome: ok\nkind,module,file,line,pc,name,count,allocs,bytes,adt_allocs", 0), 0u);
   EXPECT_NE(csv.find("\nruntime,,,,,<runtime>,0,"), std::string::npos);
   const std::string fn_csv = report("--format csv --by fn", "f.csv");
   EXPECT_NE(fn_csv.find(",inclusive_instructions,allocs,bytes,"), std::string::npos);

@@ -72,11 +72,11 @@ TEST(Plot, TerminalGoldens) {
     const char* file;
   };
   for (const Golden& g :
-       {Golden{"--text-width 24 --text-height 6 -n STEP small.obs", "series_lines.txt"},
-        Golden{"--text-width 24 --text-height 6 -n DOTS small.obs", "series_dots.txt"},
-        Golden{"--text-width 40 -n HIST small.obs", "histogram.txt"},
-        Golden{"--text-width 40 -n STEP -n DOTS small.obs", "box.txt"},
-        Golden{"--text-width 30 --text-height 5 -r 2-4 -n STEP small.obs", "range.txt"}}) {
+       {Golden{"--text-width 24 --text-height 6 --name STEP small.obs", "series_lines.txt"},
+        Golden{"--text-width 24 --text-height 6 --name DOTS small.obs", "series_dots.txt"},
+        Golden{"--text-width 40 --name HIST small.obs", "histogram.txt"},
+        Golden{"--text-width 40 --name STEP --name DOTS small.obs", "box.txt"},
+        Golden{"--text-width 30 --text-height 5 -r 2-4 --name STEP small.obs", "range.txt"}}) {
     SCOPED_TRACE(g.file);
     ToolRun r = run_plot(g.args);
     EXPECT_EQ(r.status, 0);
@@ -85,20 +85,21 @@ TEST(Plot, TerminalGoldens) {
 }
 
 TEST(Plot, OutlierLayersAreReported) {
-  ToolRun r = run_shell("cd '" + plot_dir() + "' && '" + tool("plot") +
-                        "' -ooo --text-width 30 --text-height 4 layers.obs 2>&1 >/dev/null");
+  ToolRun r =
+      run_shell("cd '" + plot_dir() + "' && '" + tool("plot") +
+                "' --outliers 3 --text-width 30 --text-height 4 layers.obs 2>&1 >/dev/null");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out,
             "plot: OUT: outliers (> 2 std from the mean): layer 1 removed 1 of 20, layer 2 "
             "removed 1 of 19, layer 3 removed 0 of 18\n");
-  ToolRun one = run_plot("-o --text-width 30 --text-height 4 layers.obs");
+  ToolRun one = run_plot("--outliers 1 --text-width 30 --text-height 4 layers.obs");
   EXPECT_NE(one.out.find("layer 1 removed 1 of 20\n"), std::string::npos) << one.out;
   EXPECT_NE(one.out.find("(19 values)"), std::string::npos) << one.out;
 }
 
 TEST(Plot, SvgParsesBackWithOneMarkPerValue) {
   std::string path = temp_path("dots.svg");
-  ToolRun r = run_plot("-n NOISE --out '" + path + "' svg.obs");
+  ToolRun r = run_plot("--name NOISE --out '" + path + "' svg.obs");
   ASSERT_EQ(r.status, 0) << r.out;
   std::string svg = read_text(path);
   EXPECT_EQ(xml_problem(svg), "");
@@ -110,12 +111,12 @@ TEST(Plot, SvgParsesBackWithOneMarkPerValue) {
 
 TEST(Plot, SvgHistogramHasOneBarPerNonEmptyBin) {
   std::string path = temp_path("hist.svg");
-  ToolRun r = run_plot("-n REAL -p 1h --out '" + path + "' svg.obs");
+  ToolRun r = run_plot("--name REAL -p 1h --out '" + path + "' svg.obs");
   ASSERT_EQ(r.status, 0) << r.out;
   std::string svg = read_text(path);
   EXPECT_EQ(xml_problem(svg), "");
   // The same bins the terminal shows: 7 non-empty bins.
-  ToolRun text = run_plot("-n REAL --text-width 40 svg.obs");
+  ToolRun text = run_plot("--name REAL --text-width 40 svg.obs");
   std::size_t bins = 0;
   for (std::size_t p = 0; (p = text.out.find(" |#", p)) != std::string::npos; ++p) ++bins;
   EXPECT_EQ(bins, 7u) << text.out;
@@ -125,7 +126,7 @@ TEST(Plot, SvgHistogramHasOneBarPerNonEmptyBin) {
 
 TEST(Plot, PngHasTheStatedSize) {
   std::string path = temp_path("series.png");
-  ToolRun r = run_plot("-n NOISE --width 640 --height 480 --out '" + path + "' svg.obs");
+  ToolRun r = run_plot("--name NOISE --width 640 --height 480 --out '" + path + "' svg.obs");
   ASSERT_EQ(r.status, 0) << r.out;
   std::string png = read_text(path);
   ASSERT_GE(png.size(), 24u);
@@ -150,7 +151,7 @@ TEST(Plot, BadInputExitsTwoWithThePosition) {
   ToolRun r = run_shell("'" + tool("plot") + "' '" + path + "' 2>&1");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, path + ":2:16: field value 2: 'two' is not a finite decimal number\n");
-  r = run_plot("-n NOPE small.obs");
+  r = run_plot("--name NOPE small.obs");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "plot: no observation line named 'NOPE'\n");
   r = run_plot("-r 0-3 small.obs");

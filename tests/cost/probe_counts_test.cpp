@@ -17,6 +17,7 @@
 
 #include "compiler.h"
 #include "cost_probe.h"
+#include "shared_corpus.h"
 #include "vm.h"
 
 namespace dis::vm {
@@ -143,20 +144,29 @@ void expect_exact(const std::string& name, std::uint64_t limit = 0) {
 }
 
 TEST(ProbeCounts, ExactAcrossModuleSwitchesAndExceptionsInAnotherModule) {
+  DIS_NEEDS_SHARED();
   expect_exact("modload");
 }
 
-TEST(ProbeCounts, ExactAcrossRaisedAndCaughtExceptions) { expect_exact("exceptions"); }
+TEST(ProbeCounts, ExactAcrossRaisedAndCaughtExceptions) {
+  DIS_NEEDS_SHARED();
+  expect_exact("exceptions");
+}
 
-TEST(ProbeCounts, ExactAcrossSpawnedThreadsBlockingOnChannels) { expect_exact("channels"); }
+TEST(ProbeCounts, ExactAcrossSpawnedThreadsBlockingOnChannels) {
+  DIS_NEEDS_SHARED();
+  expect_exact("channels");
+}
 
 TEST(ProbeCounts, ExactWhenAnUncaughtExceptionEndsTheProgramInMidSlice) {
+  DIS_NEEDS_SHARED();
   expect_exact("err_raise");
 }
 
 // Loops: the plain run fuses their loop-backs (addw, jmp, compare) and the
 // count view runs them fused too, counting each instruction.
 TEST(ProbeCounts, ExactThroughFusedLoopBacks) {
+  DIS_NEEDS_SHARED();
   expect_exact("control");
   expect_exact("arrays");
   for (std::uint64_t limit : {101u, 102u, 103u, 2049u, 2050u}) expect_exact("control", limit);
@@ -167,6 +177,7 @@ TEST(ProbeCounts, ExactThroughFusedLoopBacks) {
 // the views adding the counts after; fills that stop short (a bound, the
 // budget, an instruction limit) go on as plain pairs.
 TEST(ProbeCounts, ExactThroughArrayFillLoops) {
+  DIS_NEEDS_SHARED();
   expect_exact("tests/cost/fixtures/fills.b");
   for (std::uint64_t limit : {3500u, 4095u, 4096u, 4097u, 4098u, 6001u, 9000u, 12400u})
     expect_exact("tests/cost/fixtures/fills.b", limit);
@@ -175,6 +186,7 @@ TEST(ProbeCounts, ExactThroughArrayFillLoops) {
 // Array scans the same way: iterations that go on to the increment, and
 // the one that falls into the loop's body, counted after the loop.
 TEST(ProbeCounts, ExactThroughArrayScanLoops) {
+  DIS_NEEDS_SHARED();
   expect_exact("tests/cost/fixtures/scans.b");
   // Each limit stops after the first call returned (the activations are
   // counted at returns), about 5700 instructions in.
@@ -216,10 +228,12 @@ void expect_sampled_share(const std::string& name) {
 }
 
 TEST(ProbeCounts, SampledViewTimesOneInNThroughFillAndScanLoops) {
+  DIS_NEEDS_SHARED();
   expect_sampled_share("tests/cost/fixtures/sampled.b");
 }
 
 TEST(ProbeCounts, ExactWhenTheInstructionLimitStopsASliceShort) {
+  DIS_NEEDS_SHARED();
   // 3000: the second slice stops after 952 of its 2048 instructions.
   expect_exact("recursion", 3000);
 }
@@ -333,11 +347,13 @@ void expect_activations(const std::string& name) {
 }
 
 TEST(ProbeCounts, CallStackMatchesTraceAcrossCallsAndReturns) {
+  DIS_NEEDS_SHARED();
   expect_activations("adts");
   expect_activations("pickadt");
 }
 
 TEST(ProbeCounts, CallStackMatchesTraceAcrossModulesAndThreads) {
+  DIS_NEEDS_SHARED();
   expect_activations("arrays");
   expect_activations("channels");
 }
@@ -346,6 +362,7 @@ TEST(ProbeCounts, CallStackMatchesTraceAcrossModulesAndThreads) {
 // heap, in every view; the timed views time exactly one in
 // kFreeSampleEvery of them.
 TEST(ProbeCounts, EveryReferenceCountFreeIsCountedOnce) {
+  DIS_NEEDS_SHARED();
   (void)timer();
   for (ProbeMode mode : {ProbeMode::Count, ProbeMode::Time, ProbeMode::Sampled}) {
     std::ostringstream out, err;

@@ -9,6 +9,7 @@
 
 #include "compiler.h"
 #include "diag.h"
+#include "shared_corpus.h"
 
 namespace fs = std::filesystem;
 
@@ -36,10 +37,11 @@ bool compiles_or_refuses(const std::string& path, const std::string& text) {
 }
 
 TEST(LimboRobustness, MutatedCorpusProgramsNeverCrash) {
+  DIS_NEEDS_SHARED();
   std::mt19937 rng(12345);  // fixed seed: the same mutations every run
   const std::string alphabet = "(){}[];:=,.*+-<>\"'`#\nx1 ";
   int n = 0;
-  for (auto& d : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo")) {
+  for (auto& d : distest::entries_of(distest::shared_limbo_dir())) {
     if (!d.is_directory()) continue;
     fs::path src = d.path() / (d.path().filename().string() + ".b");
     std::string text = slurp(src);

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "shared_corpus.h"
+
 namespace distest {
 
 inline std::string slurp(const std::filesystem::path& p) {
@@ -55,7 +57,7 @@ inline Result run_dis(const std::string& args, const std::string& shell_prefix =
 inline std::vector<std::string> corpus_names() {
   namespace fs = std::filesystem;
   std::vector<std::string> names;
-  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
+  for (auto& e : distest::entries_of(distest::shared_limbo_dir()))
     if (e.is_directory() && fs::exists(e.path() / "expected.out"))
       names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "shared_corpus.h"
+
 namespace {
 
 using dis::vm::format;
@@ -104,6 +106,7 @@ const std::string kCorpus = std::string(DIS_SHARED_DIR) + "/testdata/limbo/";
 
 // formats.b, statement by statement, with the same formats and values.
 TEST(FormatCorpus, FormatsProgramOutput) {
+  DIS_NEEDS_SHARED();
   std::string out;
   const std::int32_t n = 42, m = -42;
   out += fmt("[%d] [%5d] [%-5d] [%05d] [%+d] [%+d]\n", {I(n), I(n), I(n), I(n), I(n), I(m)});
@@ -153,6 +156,7 @@ TEST(FormatCorpus, FormatsProgramOutput) {
 // convert.b's conversion lines, with the cvt functions in place of the
 // opcodes and the formatter for the prints.
 TEST(FormatCorpus, ConvertProgramOutput) {
+  DIS_NEEDS_SHARED();
   using namespace dis::vm;
   std::string out;
   for (const char* in : {"42", "-17", "+8", "12abc", "abc", "", "  33", "0x1f", "007", "2147483647",

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dis_runner.h"
+#include "shared_corpus.h"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +24,7 @@ struct Program {
 
 std::vector<Program> programs() {
   std::vector<Program> v;
-  for (auto& e : fs::directory_iterator(fs::path(DIS_SHARED_DIR) / "testdata" / "limbo"))
+  for (auto& e : distest::entries_of(distest::shared_limbo_dir()))
     if (e.is_directory() && fs::exists(e.path() / "expected.out")) {
       std::string n = e.path().filename().string();
       v.push_back({n, "'" + (e.path() / (n + ".dis")).string() + "'"});

@@ -116,7 +116,8 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (p.is_init) main_broken = true;
   if (first_error.empty()) {
     first_error = msg;
-    first_where = position(p.ml, p.pc);
+    first_error_pc = p.pc;
+    first_error_where = position(p.ml, p.pc);
   }
   p.exit_status = msg;
   pop_frames_to(p, -1);

@@ -49,7 +49,7 @@ RunResult Runtime::run_function(std::uint32_t mli, const std::string& name, cons
   // This run's outcome only: an earlier run's failure is not this one's.
   main_broken = false;
   first_error.clear();
-  first_where.clear();
+  first_error_where.clear();
   halted = false;
   Prog* p = nullptr;
   try {
@@ -79,7 +79,7 @@ RunResult Runtime::run_function(std::uint32_t mli, const std::string& name, cons
   if (progs[id]->state == ProgState::Done) progs[id].reset();
   res.status = main_broken ? 1 : 0;
   res.message = first_error;
-  res.where = first_where;
+  res.where = first_error_where;
   return res;
 }
 

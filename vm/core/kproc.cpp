@@ -203,7 +203,8 @@ void Kprocs::run_head_slice() {
       vm.main_broken = true;
       if (vm.first_error.empty()) {
         vm.first_error = "instruction limit";
-        vm.first_where = vm.position(p.ml, p.pc);
+        vm.first_error_pc = p.pc;
+        vm.first_error_where = vm.position(p.ml, p.pc);
       }
       return;
     }

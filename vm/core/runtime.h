@@ -170,7 +170,10 @@ class Runtime : public HeapHooks {
   // init's thread died of an uncaught exception, or a limit cut the run short
   bool main_broken = false;
   std::string first_error;  // the first such exception's message
-  std::string first_where;  // and its position (position())
+  // Where it was raised: the pc in its module and position() there (the
+  // cost tool's reports and the embedding layer's errors record them).
+  std::int32_t first_error_pc = -1;
+  std::string first_error_where;
   Stats stats;
   std::uint64_t trace_count = 0;  // instructions --trace printed
   bool halted = false;            // instruction limit reached

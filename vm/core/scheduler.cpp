@@ -136,7 +136,9 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
   }
   if (pc < 0 || type < 0) {
     res.status = 1;
-    res.message = prog.mod.name + ": no entry point";
+    // The file first: "main" alone (an assembly file's default name) says
+    // nothing of which file lacks one.
+    res.message = (prog.path.empty() ? "" : prog.path + ": ") + prog.mod.name + ": no entry point";
     *err << res.message << "\n";
     return res;
   }
@@ -177,7 +179,7 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
   // spawned thread's death is reported but not the program's status.
   res.status = main_broken ? 1 : 0;
   res.message = first_error;
-  res.where = first_where;
+  res.where = first_error_where;
   return res;
 }
 

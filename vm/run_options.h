@@ -1,0 +1,53 @@
+// The options of the tools that run programs (dis, cost, bench), each
+// defined here once: --pin CPU, --root DIR and --gc MODE, beside
+// --heap-limit/--stack-limit/--max-instructions (limit_options.h) and
+// --idle-gc/--cpus (kproc_options.h). Header-only: included by the tools'
+// mains, which link CLI11.
+#pragma once
+
+#include <sched.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+
+#include "vm.h"
+
+namespace dis::vm {
+
+// --pin CPU: -1 when not given.
+inline void add_pin_option(CLI::App& app, int& pin) {
+  app.add_option("--pin", pin, "run on CPU number CPU only (sched_setaffinity)")
+      ->option_text("CPU")
+      ->check(CLI::Range(0, CPU_SETSIZE - 1));
+}
+
+// Pins the process to `pin` (nothing for -1); false after saying why.
+inline bool apply_pin(int pin, const std::string& tool) {
+  if (pin < 0) return true;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(pin, &set);
+  if (sched_setaffinity(0, sizeof set, &set) == 0) return true;
+  std::cerr << tool << ": --pin " << pin << ": cannot run on that CPU\n";
+  return false;
+}
+
+inline void add_root_option(CLI::App& app, std::string& root) {
+  app.add_option("--root", root, "host directory for absolute Dis paths")
+      ->option_text("DIR")
+      ->check(CLI::ExistingDirectory);
+}
+
+// --gc MODE into `mode` (vm::Options::gc).
+inline void add_gc_option(CLI::App& app, GcMode& mode) {
+  app.add_option_function<std::string>(
+         "--gc", [&mode](const std::string& s) { parse_gc_mode(s, mode); },
+         "memory management: dis (reference counts + incremental collector), ms (collector "
+         "only), stress (full collection at every allocation)")
+      ->check(CLI::IsMember({"dis", "ms", "stress"}))
+      ->option_text("MODE")
+      ->default_str("dis");
+}
+
+}  // namespace dis::vm
