@@ -313,7 +313,7 @@ TEST(Assembler, HeaderDefaultsAndExtensions) {
   m = assemble(base + "\tldts\t@ldt,1\n\tword\t@ldt+0,1\n\text\t@ldt+4,0xac849033,\"print\"\n",
                "t.s");
   EXPECT_EQ(m.flags, static_cast<std::uint32_t>(kHasLdt));
-  EXPECT_EQ(m.imports, (std::vector<ImportTable>{{{"print", 0xac849033u}}}));
+  EXPECT_EQ(m.imports, (std::vector<ImportTable>{{{"print", 0xac849033u, {}}}}));
 
   m = assemble(base +
                    "\texceptions\t1\n\texception\t0, 1, 36, -1, 1, 0\n"
@@ -337,8 +337,8 @@ TEST(Assembler, ImportTablesAndHandlersAsLimboWritesThem) {
       "\text\t@ldt+8,0xac849033,\"print\"\n",
       "t.s");
   EXPECT_EQ(m.imports,
-            (std::vector<ImportTable>{{{"Frac.add", 0x7a006bb9u}, {"checked", 0xe67bf126u}},
-                                      {{"print", 0xac849033u}}}));
+            (std::vector<ImportTable>{{{"Frac.add", 0x7a006bb9u, {}}, {"checked", 0xe67bf126u, {}}},
+                                      {{"print", 0xac849033u, {}}}}));
 }
 
 TEST(Assembler, DataDirectives) {

@@ -114,7 +114,7 @@ Module small_module(std::int32_t data_size = 64) {
   m.types.push_back({1, 40, {0x80}});
   m.code.push_back(ins(Op::ret_));
   m.name = "Small";
-  m.imports.push_back({{"print", 0xac849033u}});
+  m.imports.push_back({{"print", 0xac849033u, {}}});
   return m;
 }
 
@@ -191,7 +191,7 @@ TEST(DisFile, ExceptionsSpotChecks) {
   ASSERT_EQ(m.links.size(), 1u);
   EXPECT_EQ(m.links[0], (Link{"init", 66, 12, 0x4244b354u}));
   ASSERT_EQ(m.imports.size(), 1u);
-  EXPECT_EQ(m.imports[0], (ImportTable{{"print", 0xac849033u}}));
+  EXPECT_EQ(m.imports[0], (ImportTable{{"print", 0xac849033u, {}}}));
   ASSERT_EQ(m.handlers.size(), 12u);
   const Handler& h0 = m.handlers[0];
   EXPECT_EQ(h0.pc1, 41);
@@ -215,9 +215,9 @@ TEST(DisFile, ModloadImportTables) {
   const Module m = corpus_module("modload", "modload");
   ASSERT_EQ(m.imports.size(), 2u);
   ASSERT_EQ(m.imports[0].size(), 8u);
-  EXPECT_EQ(m.imports[0][0], (Import{"Frac.add", 0x7a006bb9u}));
-  EXPECT_EQ(m.imports[0][7], (Import{"Frac.text", 0x922af9u}));
-  EXPECT_EQ(m.imports[1], (ImportTable{{"print", 0xac849033u}}));
+  EXPECT_EQ(m.imports[0][0], (Import{"Frac.add", 0x7a006bb9u, {}}));
+  EXPECT_EQ(m.imports[0][7], (Import{"Frac.text", 0x922af9u, {}}));
+  EXPECT_EQ(m.imports[1], (ImportTable{{"print", 0xac849033u, {}}}));
   const Module lib = corpus_module("modload", "mathlib");
   ASSERT_EQ(lib.links.size(), 8u);
   EXPECT_EQ(lib.links[0], (Link{"Frac.add", 40, 6, 0x7a006bb9u}));
@@ -366,7 +366,7 @@ Listing parse_listing(const fs::path& p) {
       ++import_table;  // the count of the next table
     } else if (op == "ext") {
       l.imports.at(import_table - 1)
-          .push_back({unquote(a[2]), static_cast<std::uint32_t>(std::stoul(a[1], nullptr, 0))});
+          .push_back({unquote(a[2]), static_cast<std::uint32_t>(std::stoul(a[1], nullptr, 0)), {}});
     } else if (op == "exception") {
       Handler h;
       h.pc1 = num(0);

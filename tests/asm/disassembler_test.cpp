@@ -217,7 +217,7 @@ TEST(Disassembler, HandBuiltModule) {
   // Imports, handlers and the source path, in limbo's order after the links.
   m.magic = dis::kXMagic;
   m.flags = dis::kHasLdt | dis::kHasExcept;
-  m.imports = {{{"print", 0xac849033}, {"Frac.add", 0x7a006bb9}}, {{"x", 0x1}}};
+  m.imports = {{{"print", 0xac849033, {}}, {"Frac.add", 0x7a006bb9, {}}}, {{"x", 0x1, {}}}};
   m.handlers = {{36, 1, 5, -1, 0, {{"fail:*", 3}, {"e", 4}}, -1}, {40, 2, 4, 1, 0, {}, 6}};
   m.source_path = "t.b";
   m.types.push_back({1, 48, {}});  // the second handler's frame type
