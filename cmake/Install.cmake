@@ -13,7 +13,7 @@ include(CMakePackageConfigHelpers)
 # The library's parts, bottom layer first; each is a static library of the
 # tools' build, so the shared and the static libdisvm reuse their objects
 # (the whole build is position-independent for that: CMakeLists.txt).
-set(disvm_parts dis_isa dis_asm dis_limbo dis_vm_mem dis_vm_core dis_vm_builtins dis_vm)
+set(disvm_parts dis_isa dis_asm dis_limbo dis_vm_mem dis_vm_core dis_vm_builtins dis_vm dis_embed)
 set(disvm_objects)
 foreach(part ${disvm_parts})
   list(APPEND disvm_objects $<TARGET_OBJECTS:${part}>)
@@ -26,10 +26,11 @@ add_library(disvm_static STATIC ${disvm_objects})
 set_target_properties(disvm_static PROPERTIES OUTPUT_NAME disvm
                                               ARCHIVE_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/lib")
 
-# The embedding API (vm.h) and what it includes, plus the compiler's and the
-# assembler's entry points; all include each other by bare name, so they sit
-# in one folder.
+# The embedding layer (embed.h) and the VM's API below it (vm.h) with what
+# they include, plus the compiler's and the assembler's entry points; all
+# include each other by bare name, so they sit in one folder.
 set(disvm_headers
+  embed/embed.h embed/embed_error.h embed/embed_module.h embed/embed_types.h
   isa/diag.h isa/module.h isa/opcodes.h isa/opcodes.def isa/utf8.h
   asm/assembler.h asm/sbl.h asm/signature.h
   limbo/compiler.h

@@ -1,5 +1,7 @@
 #include "data_dirs.h"
 
+#include <dlfcn.h>
+
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -23,6 +25,13 @@ std::vector<std::string> data_dirs(const std::string& source_rel, const std::str
     fs::path bin = exe.parent_path();
     cands = {bin / ".." / source_rel, bin / ".." / ".." / source_rel,
              bin / ".." / "share" / "dis" / share_rel};
+  }
+  // The file holding this code: libdisvm.so in an installed tree, found
+  // wherever the tree was moved (for a static link it is the executable).
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&data_dirs), &info) && info.dli_fname) {
+    fs::path lib = fs::absolute(info.dli_fname, ec).parent_path();
+    if (!ec) cands.push_back(lib / ".." / "share" / "dis" / share_rel);
   }
 #ifdef DIS_INSTALL_DATADIR
   cands.push_back(fs::path(DIS_INSTALL_DATADIR) / "dis" / share_rel);

@@ -64,7 +64,7 @@ cmake -S "$tmp/consumer" -B "$tmp/consumer/build" -G Ninja -DCMAKE_PREFIX_PATH="
 cmake --build "$tmp/consumer/build" >/dev/null
 for kind in shared static; do
   got=$("$tmp/consumer/build/consumer_$kind") || fail "consumer_$kind failed: $got"
-  [ "$got" = "answer 42" ] || fail "consumer_$kind printed '$got'"
+  [ "$got" = "$(printf 'answer 42\n42 hello, world!')" ] || fail "consumer_$kind printed '$got'"
 done
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 moddir=$(pkg-config --variable=moduledir disvm)
@@ -72,7 +72,7 @@ moddir=$(pkg-config --variable=moduledir disvm)
 g++ -o "$tmp/consumer_pc" "$tmp/consumer/main.cpp" -DMODULE_DIR="\"$moddir\"" \
   $(pkg-config --cflags --libs disvm)
 got=$(LD_LIBRARY_PATH=$prefix/lib "$tmp/consumer_pc") || fail "pkg-config consumer failed: $got"
-[ "$got" = "answer 42" ] || fail "pkg-config consumer printed '$got'"
+[ "$got" = "$(printf 'answer 42\n42 hello, world!')" ] || fail "pkg-config consumer printed '$got'"
 echo "install_check: find_package(disvm) shared+static and pkg-config consumers run"
 
 # The Debian package: its dis runs the same program.
