@@ -52,6 +52,12 @@ std::int64_t read_text(const std::string& t, std::int64_t offset, std::uint8_t* 
   return k;
 }
 
+std::string busec_text(std::chrono::steady_clock::time_point start) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+}
+
 // N of /prog/N/wait or #p/N/wait.
 std::optional<std::uint32_t> wait_pid(std::string_view path) {
   for (std::string_view prefix : {"/prog/", "#p/"}) {
@@ -127,9 +133,7 @@ std::string Devices::time_text() const {
 std::string Devices::text(Call& c, Dev d) const {
   switch (d) {
     case Dev::Busec:
-      return std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::steady_clock::now() - busec_start_)
-                                .count());
+      return busec_text(busec_start_);
     case Dev::Time:
       return time_text();
     case Dev::User:
@@ -154,8 +158,11 @@ std::int64_t Devices::read(Call& c, std::int32_t fd, std::uint8_t* p, std::int32
   switch (f->dev) {
     case Dev::Busec: {
       // Every read gives the current count, whatever the offset (bench reads
-      // it again and again without seeking).
-      std::string t = text(c, f->dev);
+      // it again and again without seeking). As every device read in
+      // Inferno, it runs with the interpreter released.
+      std::string t;
+      const auto start = busec_start_;
+      c.blocking([&] { t = busec_text(start); });
       return read_text(t, 0, p, n);
     }
     case Dev::Cons: {
@@ -169,12 +176,13 @@ std::int64_t Devices::read(Call& c, std::int32_t fd, std::uint8_t* p, std::int32
       if (k < 0) set_errstr(c, error);
       return k;
     }
-    case Dev::Random: {
-      std::random_device rd;
-      for (std::int32_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(rd());
+    case Dev::Random:
+      c.blocking([&] {
+        std::random_device rd;
+        for (std::int32_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>(rd());
+      });
       r = n;
       break;
-    }
     case Dev::Null:
     case Dev::Consctl:
       return 0;
