@@ -289,10 +289,12 @@ std::string render_html(const CostData& d, const json& report, const PageFacts& 
   data["report"] = compact_json(slim);
   if (!counts) data["hist"] = hist_json(d, shown);
   if (!d.call_paths.empty()) data["call_paths"] = compact_json(call_paths_json(d, counts));
-  data["outcome"] = {{"status", facts.status},
-                     {"state", outcome_name(d.outcome.status)},
-                     {"message", facts.message},
-                     {"where", facts.where}};
+  data["outcome"] = {
+      {"status", facts.status},
+      {"state", d.outcome.status != Outcome::Status::Ok ? outcome_name(d.outcome.status)
+                                                        : (facts.status != 0 ? "failed" : "ok")},
+      {"message", facts.message},
+      {"where", facts.where}};
   if (!facts.accuracy_text.empty()) data["accuracy_text"] = facts.accuracy_text;
   return page_of(data, "cost: " + d.program);
 }

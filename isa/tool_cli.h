@@ -5,7 +5,8 @@
 //
 // Tools that run a program (cost, dis) follow one rule for its arguments:
 //   tool [options] FILE [args...]      what follows FILE is the program's
-//   tool -f FILE [options] [-- args]   options anywhere are the tool's
+//   tool -f FILE [options] [-- args]   options anywhere are the tool's;
+//                                      words (not options) are the program's
 // An option the tool does not know, anywhere before FILE or `--`, is an
 // error naming it: it is never passed to the program.
 // Header-only: only the tools' mains include it, and they link CLI11.
@@ -74,6 +75,7 @@ class Tool {
                                    std::string& file, std::vector<std::string>& program_args) {
     std::vector<std::string> tool_args;
     std::optional<std::string> positional;
+    std::vector<std::string> words;  // with -f: the program's, before --
     bool file_seen = false;
     int i = 1;
     for (; i < argc; ++i) {
@@ -83,7 +85,12 @@ class Tool {
         break;
       }
       if (a.size() < 2 || a[0] != '-') {
-        if (file_seen) return usage_error(unexpected(a));
+        // With -f FILE, a word is the program's (as after --): the paper's
+        // scripts wrote `cost -f prog.b 12`.
+        if (file_seen) {
+          words.push_back(a);
+          continue;
+        }
         positional = a;
         ++i;
         break;
@@ -109,7 +116,8 @@ class Tool {
       if (!file.empty()) return usage_error(unexpected(*positional));
       file = *positional;
     }
-    program_args = std::move(rest);
+    program_args = std::move(words);
+    program_args.insert(program_args.end(), rest.begin(), rest.end());
     return std::nullopt;
   }
 
@@ -126,7 +134,7 @@ class Tool {
     return a.substr(0, 2);
   }
   static std::string unexpected(const std::string& a) {
-    return "unexpected argument '" + a + "' (with -f FILE, the program's arguments follow --)";
+    return "unexpected argument '" + a + "': the program is given by -f and by name";
   }
 
   std::optional<int> parse_args(std::vector<std::string> args) {

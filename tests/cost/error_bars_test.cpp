@@ -178,7 +178,7 @@ TEST(ErrorBars, EveryFormatCarriesThem) {
   ReportOptions o;
   o.format = Format::Csv;
   const std::string csv = render_csv(d, o);
-  EXPECT_EQ(csv.rfind("# timer resolution: steps of 26.9 ticks", 0), 0u) << csv;
+  EXPECT_EQ(csv.rfind("# outcome: ok\n# timer resolution: steps of 26.9 ticks", 0), 0u) << csv;
   EXPECT_TRUE(has(csv, "\n# warning: 100.0% of the executed instructions"));
   EXPECT_TRUE(has(csv, "\nkind,module,file,line,pc,name,count"));
   const std::string cg = render_callgrind(d, o);

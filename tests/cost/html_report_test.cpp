@@ -204,7 +204,9 @@ TEST(HtmlPage, HoldsOneDataDocumentWithTheReportSourcesAndOutcome) {
             std::string::npos);
   const json data = page_data(page);
   EXPECT_EQ(data["kind"], "report");
-  EXPECT_EQ(data["outcome"], json({{"status", 1}, {"message", "broken"}, {"where", "loop.b:3"}}));
+  EXPECT_EQ(
+      data["outcome"],
+      json({{"status", 1}, {"state", "failed"}, {"message", "broken"}, {"where", "loop.b:3"}}));
   const json back = restore(data["report"]);
   EXPECT_EQ(back["program"], o.data.program);
   ASSERT_EQ(back["modules"].size(), report["modules"].size());
