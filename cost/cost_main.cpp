@@ -312,7 +312,7 @@ int main(int argc, char** argv) {
   // fast and reads no clock.
   if (spec.mode != vm::ProbeMode::Count) cost::warm_heap(kWarmHeapBytes);
   try {
-    Module main_module = cost::load_program(file);
+    Module main_module = cost::load_program(vm::program_file(file, vopts.root));
     cost::RunOutcome outcome;
     {
       Progress progress(isatty(2) != 0);

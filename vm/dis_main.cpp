@@ -60,7 +60,7 @@ int run(int argc, char** argv) {
     dis::vm::GcStepTimes step_times;  // outlives the VM
     dis::vm::VM vm(opts);
     if (gc_step_times) vm.set_gc_observer(&step_times);
-    dis::vm::RunResult r = vm.run_file(rest[0], rest);
+    dis::vm::RunResult r = vm.run_file(dis::vm::program_file(rest[0], opts.root), rest);
     std::cout.flush();
     if (gc_stats) std::cerr << dis::vm::format_gc_stats(vm.stats().gc);
     if (gc_step_times) std::cerr << step_times.report();

@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -37,6 +38,16 @@ inline void add_root_option(CLI::App& app, std::string& root) {
   app.add_option("--root", root, "host directory for absolute Dis paths")
       ->option_text("DIR")
       ->check(CLI::ExistingDirectory);
+}
+
+// The host file of the program a tool runs: an absolute path missing on the
+// host names a file under --root (`dis --root INFERNO /dis/wc.dis`), as the
+// modules it loads do; argv[0] stays the Dis path.
+inline std::string program_file(const std::string& file, const std::string& root) {
+  std::error_code ec;
+  if (root.empty() || file.empty() || file[0] != '/' || std::filesystem::exists(file, ec))
+    return file;
+  return std::filesystem::exists(root + file, ec) ? root + file : file;
 }
 
 // --gc MODE into `mode` (vm::Options::gc).

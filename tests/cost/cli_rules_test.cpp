@@ -189,5 +189,27 @@ TEST(CliRules, EmptyAndBinaryInputsAreNamedAndEscaped) {
   EXPECT_NE(g.out.find("'\\x01'"), std::string::npos) << g.out;
 }
 
+// An absolute program path missing on the host names a file under --root,
+// as `dis --root INFERNO /dis/wc.dis` runs Inferno's own command; the
+// program's argv[0] stays the Dis path.
+TEST(CliRules, AnAbsoluteProgramPathIsFoundUnderRoot) {
+  const fs::path root = fs::path(temp("root"));
+  fs::create_directories(root / "dis");
+  ToolRun c = run_shell(tool("limbo") + " -o " + (root / "dis" / "args.dis").string() + " " +
+                        args_program() + " 2>&1");
+  ASSERT_EQ(c.status, 0) << c.out;
+  ToolRun d = run_shell(tool("dis") + " --root " + root.string() + " /dis/args.dis x y 2>&1");
+  EXPECT_EQ(d.status, 0) << d.out;
+  EXPECT_EQ(d.out, "[x][y]\n");
+  ToolRun k =
+      run_shell(tool("cost") + " --count --root " + root.string() + " /dis/args.dis z 2>/dev/null");
+  EXPECT_EQ(k.status, 0) << k.out;
+  EXPECT_EQ(k.out.rfind("[z]\n", 0), 0u) << k.out;
+  // Without --root the path is the host's, and missing.
+  ToolRun m = run_shell(tool("dis") + " /dis/args.dis 2>&1");
+  EXPECT_NE(m.status, 0);
+  EXPECT_NE(m.out.find("/dis/args.dis"), std::string::npos) << m.out;
+}
+
 }  // namespace
 }  // namespace dis::cost::test
