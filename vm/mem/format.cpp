@@ -433,14 +433,34 @@ std::string until_nul(const std::string& s) { return s.substr(0, s.find('\0')); 
 
 // ----------------------------------------------------- the lib9 renderer
 
-// Renders one conversion the way lib9's dispatcher reads the spec the
-// Dis-side scanner built (`spec` starts after the '%'). Text after the verb
-// (left when an unknown letter interrupted the spec) is copied literally.
-void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
-                 std::string_view errstr) {
-  Spec sp;
-  std::size_t i = 0;
-  char32_t verb = 0;
+// The flag bits a flag letter adds (`h` and `l` double to byte and vlong),
+// 0 when `r` is not a flag letter but the verb.
+unsigned flag_of(char32_t r, unsigned flags) {
+  switch (r) {
+    case ',':
+      return kComma;
+    case '-':
+      return kLeft;
+    case '+':
+      return kSign;
+    case '#':
+      return kSharp;
+    case ' ':
+      return kSpace;
+    case 'u':
+      return kUnsigned;
+    case 'h':
+      return (flags & kShort) ? kShort | kByte : kShort;
+    case 'l':
+      return (flags & kLong) ? kLong | kVLong : kLong;
+    default:
+      return 0;
+  }
+}
+
+// lib9's flag letters and numbers before the verb: sets `sp` and returns
+// the verb (0 when the spec ends without one), leaving `i` just after it.
+char32_t parse_spec(const std::u32string& spec, std::size_t& i, Spec& sp) {
   while (i < spec.size()) {
     const char32_t r = spec[i++];
     if (r == '.') {
@@ -466,43 +486,42 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
       }
       continue;
     }
-    switch (r) {
-      case ',':
-        sp.flags |= kComma;
-        continue;
-      case '-':
-        sp.flags |= kLeft;
-        continue;
-      case '+':
-        sp.flags |= kSign;
-        continue;
-      case '#':
-        sp.flags |= kSharp;
-        continue;
-      case ' ':
-        sp.flags |= kSpace;
-        continue;
-      case 'u':
-        sp.flags |= kUnsigned;
-        continue;
-      case 'h':
-        if (sp.flags & kShort) sp.flags |= kByte;
-        sp.flags |= kShort;
-        continue;
-      case 'l':
-        if (sp.flags & kLong) sp.flags |= kVLong;
-        sp.flags |= kLong;
-        continue;
-      default:
-        break;
-    }
-    verb = r;
-    break;
+    const unsigned flag = flag_of(r, sp.flags);
+    if (flag == 0) return r;
+    sp.flags |= flag;
   }
-  if (verb == 0) return;
-  sp.prec = std::clamp<std::int64_t>(sp.prec, 0, kMaxFormatWidth);
+  return 0;
+}
+
+// %C: an int as one rune.
+void format_rune(std::string& out, const Spec& sp, std::int64_t value) {
+  copy_padded(out, sp, std::u32string(1, static_cast<char32_t>(static_cast<std::uint32_t>(value))));
+}
+
+// %bc: one byte. Returns false when lib9 would fail the call: it cannot copy
+// half a rune, so only the leading padding is printed.
+bool format_byte(std::string& out, Spec sp, std::int64_t value) {
+  const unsigned char byte = static_cast<unsigned char>(value);
+  sp.flags &= ~kPrec;
+  if (byte < 0x80) {
+    copy_padded_ascii(out, sp, std::string(1, static_cast<char>(byte)));
+    return true;
+  }
+  if (!(sp.flags & kLeft)) pad(out, clamp_width(sp.width) - 1);
+  return false;
+}
+
+// lib9's bad-verb marker "%v%".
+void format_bad_verb(std::string& out, Spec sp, char32_t verb) {
+  sp.prec = 3;
+  copy_padded(out, sp, std::u32string{U'%', verb, U'%'});
+}
+
+// Prints `arg` by `verb` when its kind fits the verb (lib9 prints nothing for
+// a missing or mistyped argument). Returns false when the call fails.
+bool render_verb(std::string& out, const Spec& sp, char32_t verb, const Arg& arg,
+                 std::string_view errstr) {
   const bool integral = arg.kind == Arg::kInt || arg.kind == Arg::kBig;
-  bool aborted = false;
   switch (verb) {
     case 'd':
     case 'o':
@@ -511,33 +530,20 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
     case 'b':
     case 'p':
       if (integral) format_integer(out, sp, verb, arg.i);
-      break;
-    case 'C':  // a rune
-      if (integral)
-        copy_padded(out, sp,
-                    std::u32string(1, static_cast<char32_t>(static_cast<std::uint32_t>(arg.i))));
-      break;
-    case 'c':  // one byte (reached only with `b`: %bc)
-      if (integral) {
-        const unsigned char byte = static_cast<unsigned char>(arg.i);
-        Spec one = sp;
-        one.flags &= ~kPrec;
-        if (byte < 0x80) {
-          copy_padded_ascii(out, one, std::string(1, static_cast<char>(byte)));
-        } else {  // lib9 cannot copy half a rune: padding, then the call fails
-          if (!(one.flags & kLeft)) pad(out, clamp_width(one.width) - 1);
-          aborted = true;
-        }
-      }
-      break;
+      return true;
+    case 'C':
+      if (integral) format_rune(out, sp, arg.i);
+      return true;
+    case 'c':  // reached only with `b`: %bc
+      return !integral || format_byte(out, sp, arg.i);
     case 's':
     case 'S':
       if (arg.kind == Arg::kString) copy_padded(out, sp, utf8_to_runes(until_nul(arg.s)));
-      break;
+      return true;
     case 'q':
     case 'Q':
       if (arg.kind == Arg::kString) format_quoted(out, sp, until_nul(arg.s));
-      break;
+      return true;
     case 'e':
     case 'f':
     case 'g':
@@ -545,20 +551,29 @@ void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
     case 'E':
     case 0x00C9:
       if (arg.kind == Arg::kReal) format_real(out, sp, verb, arg.r);
-      break;
+      return true;
     case 'r':
       copy_padded(out, sp, utf8_to_runes(errstr));
-      break;
+      return true;
     case 'n':  // would store the count through a pointer: nothing printed
-      break;
-    default: {  // lib9's bad-verb marker "%v%"
-      Spec three = sp;
-      three.prec = 3;
-      copy_padded(out, three, std::u32string{U'%', verb, U'%'});
-      break;
-    }
+      return true;
+    default:
+      format_bad_verb(out, sp, verb);
+      return true;
   }
-  if (aborted) return;
+}
+
+// Renders one conversion the way lib9's dispatcher reads the spec the
+// Dis-side scanner built (`spec` starts after the '%'). Text after the verb
+// (left when an unknown letter interrupted the spec) is copied literally.
+void render_spec(std::string& out, const std::u32string& spec, const Arg& arg,
+                 std::string_view errstr) {
+  Spec sp;
+  std::size_t i = 0;
+  const char32_t verb = parse_spec(spec, i, sp);
+  if (verb == 0) return;
+  sp.prec = std::clamp<std::int64_t>(sp.prec, 0, kMaxFormatWidth);
+  if (!render_verb(out, sp, verb, arg, errstr)) return;
   for (; i < spec.size(); ++i) utf8_append(out, spec[i]);
 }
 
