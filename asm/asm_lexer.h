@@ -3,10 +3,10 @@
 // single line and reports positions as 1-based columns within it.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace dis::assembly {
 
@@ -31,8 +31,12 @@ struct LexError {
   std::string message;
 };
 
+// A statement is a mnemonic and up to three operands of at most five
+// tokens (`m(n(fp))`) with their commas: a line's tokens stay inline.
+using TokenList = boost::container::small_vector<Token, 16>;
+
 struct LexedLine {
-  std::vector<Token> tokens;
+  TokenList tokens;
   bool ok = true;
   LexError error;
 };

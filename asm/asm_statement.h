@@ -65,7 +65,7 @@ bool parse_magnitude(const std::string& s, std::uint64_t& out);
 // Reads the tokens of one statement.
 class Cursor {
  public:
-  Cursor(const std::vector<Token>& toks, int line_end_col) : t_(toks), eol_(line_end_col) {}
+  Cursor(const TokenList& toks, int line_end_col) : t_(toks), eol_(line_end_col) {}
 
   bool at_end() const { return pos_ >= t_.size(); }
   const Token* peek() const { return at_end() ? nullptr : &t_[pos_]; }
@@ -127,7 +127,7 @@ class Cursor {
   }
 
  private:
-  const std::vector<Token>& t_;
+  const TokenList& t_;
   std::size_t pos_ = 0;
   int eol_;
 };

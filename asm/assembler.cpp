@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -142,7 +143,8 @@ class Assembler {
   // ---- instructions ----
 
   void instruction(Cursor& c, Op op, const Token& mnemonic) {
-    std::vector<RawOperand> ops;
+    // At most three operands, one more when a line has too many.
+    boost::container::small_vector<RawOperand, 4> ops;
     if (!c.at_end()) {
       ops.push_back(parse_operand(c));
       while (c.accept(',')) ops.push_back(parse_operand(c));

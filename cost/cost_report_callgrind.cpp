@@ -11,6 +11,7 @@
 // (cost_quality.h) are comment lines after the first.
 #include <fmt/format.h>
 
+#include <boost/container/small_vector.hpp>
 #include <cmath>
 #include <map>
 
@@ -90,7 +91,7 @@ std::string render_callgrind(const CostData& d, const ReportOptions& o) {
         if (static_cast<std::size_t>(pc) < mc.mem.size())
           c.mem.merge(mc.mem[static_cast<std::size_t>(pc)]);
       }
-      std::vector<const CallSite*> sites;
+      boost::container::small_vector<const CallSite*, 8> sites;  // a function calls a few
       for (const CallSite& cs : mc.call_sites)
         if (cs.pc >= f.pc && cs.pc < f.end_pc && cs.calls > 0) sites.push_back(&cs);
       if (per_line.empty() && sites.empty()) continue;

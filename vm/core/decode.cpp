@@ -1,6 +1,7 @@
 #include "decode.h"
 
 #include <bit>
+#include <boost/container/static_vector.hpp>
 #include <string_view>
 
 #include "dis_string.h"
@@ -139,7 +140,7 @@ bool loop_disjoint(const DInst& indw, const DInst& add, const DInst& test) {
   const std::int32_t index = add.d.a;
   if (indw.d.a != index || add.m.a != index) return false;
   auto overlap = [](std::int32_t x, std::int32_t y) { return x < y + 4 && y < x + 4; };
-  std::vector<std::int32_t> read = {indw.s.a, test.m.a};
+  boost::container::static_vector<std::int32_t, 3> read = {indw.s.a, test.m.a};
   if (add.s.base == kFp) read.push_back(add.s.a);
   for (std::int32_t r : read)
     if (overlap(indw.m.a, r) || overlap(index, r)) return false;

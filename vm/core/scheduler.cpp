@@ -2,6 +2,7 @@
 // alt. The round-robin scheduler with its 2048-instruction quantum is in
 // kproc.cpp (every kernel process runs it).
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cstring>
 
 #include "interp.h"
@@ -309,7 +310,7 @@ bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
     heap.uncharge(buffered_bytes(ch));
     // The buffered copy's references move into dst.
     std::uint8_t* d = cage.at(dst);
-    std::vector<Ptr> old;
+    boost::container::small_vector<Ptr, 8> old;  // as Heap::copy_record
     for (std::uint32_t off : heap.type(ch.elemtype).ptrs) old.push_back(ld<Ptr>(d + off));
     std::memcpy(d, item.data(), ch.size);
     for (Ptr o : old) heap.decref(o);

@@ -1,6 +1,7 @@
 #include "heap.h"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cstring>
 #include <stdexcept>
 
@@ -320,7 +321,8 @@ void Heap::trim() {
 void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t type) {
   const TypeInfo& t = types_[type];
   for (std::uint32_t off : t.ptrs) incref(ld<Ptr>(src + off));
-  std::vector<Ptr> old;
+  // Records rarely hold more than a few pointers: no allocation per copy.
+  boost::container::small_vector<Ptr, 8> old;
   old.reserve(t.ptrs.size());
   for (std::uint32_t off : t.ptrs) old.push_back(ld<Ptr>(dst + off));
   std::memmove(dst, src, t.size);
