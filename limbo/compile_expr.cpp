@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compiler_impl.h"
+#include "eval_order.h"
 
 namespace dis::limbo {
 
@@ -848,8 +849,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
-  Loc a = gen_to(e->a.get(), t);
-  Loc b = gen_to(e->b.get(), shift ? t_int_ : t);
+  auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
   if (aop == Op::addc_ && r.op == b.op && !(r.op == a.op)) {
     Loc tmp = temp(t);
@@ -1312,13 +1312,8 @@ Loc Compiler::index_loc(const Expr* e) {
   if (a.t->k != TK::Array) fail(e->pos, "cannot index " + type_name(a.t));
   Loc i = gen_to(e->b.get(), t_int_);
   Type* et = a.t->elem;
-  Op ind = et->k == TK::Int    ? Op::indw_
-           : et->k == TK::Big  ? Op::indl_
-           : et->k == TK::Real ? Op::indf_
-           : et->k == TK::Byte ? Op::indb_
-                               : Op::indx_;
   Loc addr = temp(t_int_);
-  emit(ind, a.op, Middle{MidMode::Fp, addr.op.a}, i.op);
+  emit(index_op(et), a.op, Middle{MidMode::Fp, addr.op.a}, i.op);
   return Loc{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
 }
 

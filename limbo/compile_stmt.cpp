@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "compiler_impl.h"
+#include "eval_order.h"
 
 namespace dis::limbo {
 
@@ -9,18 +10,6 @@ namespace {
 Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
 Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
-
-bool has_call(const Expr* e) {
-  if (!e) return false;
-  if (e->kind == Expr::Call || e->kind == Expr::Load || (e->kind == Expr::Unary && e->op == "<-"))
-    return true;
-  if (has_call(e->a.get()) || has_call(e->b.get()) || has_call(e->c.get())) return true;
-  for (auto& x : e->args)
-    if (has_call(x.get())) return true;
-  for (auto& in : e->inits)
-    if (has_call(in.value.get())) return true;
-  return false;
-}
 
 // `x op= y` uses the op of `x op y`.
 Op arith_assign_op(const std::string& op, TK k) {
@@ -321,6 +310,7 @@ void Compiler::assign_expr(const Expr* e) {
     }
     // A right side with calls runs before the element or field address is
     // taken: the call may replace the array or object that holds it.
+    if (has_call(rhs) && lhs->kind == Expr::Index) return assign_index(lhs, rhs);
     if (has_call(rhs) && lhs->kind != Expr::Ident) {
       Type* t = type_of(lhs);
       Loc v = temp(t);

@@ -229,6 +229,9 @@ class Compiler {
   Loc gen_call(const Expr* e, const Loc* dest);
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
+  // A binary node's operands, computed in Inferno's order (eval_order.h).
+  std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb);
+  void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
   Loc gen_unary(const Expr* e, const Loc* dest);
   Type* adt_type_named(const Expr* e);
   std::optional<Loc> adt_con(const Expr* e,
@@ -264,5 +267,7 @@ std::int32_t round_up(std::int32_t v, std::int32_t a);
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k);
+// The op that takes the address of an array element of type et.
+Op index_op(const Type* et);
 
 }  // namespace dis::limbo
