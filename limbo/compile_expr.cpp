@@ -382,6 +382,7 @@ Type* Compiler::type_of(const Expr* e) {
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   if (want && want->k == TK::Tuple && e->kind == Expr::TupleLit)
     return gen_construct(want, e->args, e->pos, dest);
+  if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);
     if (v && v->k == TK::Int &&

@@ -247,6 +247,7 @@ void Compiler::assign_expr(const Expr* e) {
       if (t->k == TK::Nil) fail(e->pos, "cannot declare " + lhs->op + " from nil");
       if (t->k == TK::None)
         fail(e->pos, "cannot declare " + lhs->op + " from an expression with no value");
+      if (Type* vt = variant_ref_type(rhs)) t = vt;
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
       gen_to(rhs, t, &l);

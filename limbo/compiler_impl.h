@@ -234,6 +234,10 @@ class Compiler {
   void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
   Loc gen_unary(const Expr* e, const Loc* dest);
   Type* adt_type_named(const Expr* e);
+  // `ref Adt.Tag...`: the variant's ref type, else null (pick_variants.cpp).
+  Type* variant_ref_type(const Expr* e);
+  // gen_to of such an expression for a variable of the variant's type.
+  std::optional<Loc> gen_variant_to(const Expr* e, Type* want, const Loc* dest);
   std::optional<Loc> adt_con(const Expr* e,
                              const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
                                                 // variant) a type name denotes, else null
