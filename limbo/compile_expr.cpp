@@ -490,6 +490,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       return gen_call(e, dest);
     case Expr::PostInc:
     case Expr::PostDec: {
+      if (auto r = gen_str_step(e, dest)) return *r;
       Loc l = lvalue(e->a.get());
       if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
         fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
@@ -1042,6 +1043,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
     return r;
   }
   if (op == "++" || op == "--") {
+    if (auto r = gen_str_step(e, dest)) return *r;
     Loc l = lvalue(e->a.get());
     Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
     Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);

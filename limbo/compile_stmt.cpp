@@ -325,16 +325,8 @@ void Compiler::assign_expr(const Expr* e) {
     return;
   }
   // compound assignment
-  if (lhs->kind == Expr::Index && type_of(lhs->a.get())->k == TK::String) {
-    Loc s = lvalue(lhs->a.get());
-    Loc i = gen_to(lhs->b.get(), t_int_);
-    Loc c = temp(t_int_);
-    emit(Op::indc_, s.op, as_mid(i), c.op);
-    Loc v = gen_to(rhs, t_int_);
-    Op aop = arith_assign_op(op, TK::Int);
-    if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on int");
-    emit(aop, v.op, Middle{}, c.op);
-    emit(Op::insc_, c.op, as_mid(i), s.op);
+  if (is_str_elem(lhs)) {
+    str_elem_update(lhs, op.substr(0, op.size() - 1), rhs, false, nullptr);
     return;
   }
   Loc l = lvalue(lhs);
@@ -390,6 +382,7 @@ void Compiler::gen_stmt(const Stmt& s) {
       const Expr* e = s.e.get();
       if (e->kind == Expr::PostInc || e->kind == Expr::PostDec ||
           (e->kind == Expr::Unary && (e->op == "++" || e->op == "--"))) {
+        if (gen_str_step(e, nullptr)) return;
         Loc l = lvalue(e->a.get());
         bool inc = e->kind == Expr::PostInc || e->op == "++";
         Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);

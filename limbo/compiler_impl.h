@@ -246,6 +246,12 @@ class Compiler {
   Loc gen_array_lit(const Expr* e, const Loc* dest);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
   Loc index_loc(const Expr* e);
+  // `s[i]` of a string, and its update by op ("+", "-"...) with rhs (null:
+  // 1); post yields the old character, else the new (string_elems.cpp).
+  bool is_str_elem(const Expr* e);
+  Loc str_elem_update(const Expr* ix, const std::string& op, const Expr* rhs, bool post,
+                      const Loc* dest);
+  std::optional<Loc> gen_str_step(const Expr* e, const Loc* dest);  // s[i]++ and the like
   void check_assignable(Type* to, Type* from, const Pos& pos, const char* what);
   Loc result_loc(Type* t, const Loc* dest);
   Loc materialize_bool(const Expr* e, const Loc* dest);
