@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compiler_impl.h"
+#include "const_cast_fold.h"
 #include "eval_order.h"
 
 namespace dis::limbo {
@@ -256,7 +257,7 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
       auto v = const_eval(e->a.get());
       if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
       const std::string& to = e->type->name;
-      if (v->k == TK::String) return std::nullopt;
+      if (v->k == TK::String) return fold_string_cast(v->s, to);
       if (to == "int") {
         if (v->k == TK::Real) return std::nullopt;
         return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};
@@ -295,7 +296,7 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
           r = a->r / b->r;
         else
           return std::nullopt;
-        return ConstVal{TK::Real, 0, r, ""};
+        return ConstVal{TK::Real, 0, fold_real_result(r), ""};
       }
       if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
       if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;

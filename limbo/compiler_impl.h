@@ -277,6 +277,9 @@ std::int32_t round_up(std::int32_t v, std::int32_t a);
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k);
+// `int "s"`, `big "s"`, `real "s"` of a constant string, as Inferno folds
+// them (const_cast_fold.h); null for other conversions.
+std::optional<ConstVal> fold_string_cast(const std::string& s, const std::string& to);
 // The op that takes the address of an array element of type et.
 Op index_op(const Type* et);
 
