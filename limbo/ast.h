@@ -84,6 +84,7 @@ struct Expr {
   double rval = 0;
   std::string sval;              // string literal
   bool is_char = false;          // IntLit written as a character constant
+  bool radix = false;            // IntLit written with a radix (16rFF)
   ExprP a, b, c;                 // operands (Slice: a[b:c], c null for a[b:])
   std::vector<ExprP> args;       // Call arguments, tuple elements, list elements
   TypeP type;                    // Cast, ArrayNew/ArrayLit/ChanNew element, Load module type name

@@ -74,7 +74,10 @@ void Compiler::compile_function(FuncInfo& f) {
 
 // ---- calls ----
 
-Loc Compiler::gen_call(const Expr* e, const Loc* dest) { return gen_call_full(e, dest, false); }
+Loc Compiler::gen_call(const Expr* e, const Loc* dest) {
+  check_format(e);
+  return gen_call_full(e, dest, false);
+}
 
 Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   const Expr* callee = e->a.get();
@@ -247,7 +250,7 @@ void Compiler::assign_expr(const Expr* e) {
       if (t->k == TK::Nil) fail(e->pos, "cannot declare " + lhs->op + " from nil");
       if (t->k == TK::None)
         fail(e->pos, "cannot declare " + lhs->op + " from an expression with no value");
-      if (Type* vt = variant_ref_type(rhs)) t = vt;
+      t = declared_type(rhs, t);
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
       gen_to(rhs, t, &l);

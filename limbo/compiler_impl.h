@@ -227,6 +227,7 @@ class Compiler {
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
   Loc gen_call(const Expr* e, const Loc* dest);
+  void check_format(const Expr* call);  // Sys->print and the like (format_check.cpp)
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
   // A binary node's operands, computed in Inferno's order (eval_order.h).
@@ -234,7 +235,10 @@ class Compiler {
   void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
   Loc gen_unary(const Expr* e, const Loc* dest);
   Type* adt_type_named(const Expr* e);
-  // `ref Adt.Tag...`: the variant's ref type, else null (pick_variants.cpp).
+  // The type of a name declared by `name := rhs` whose value has type t
+  // (decl_types.cpp).
+  Type* declared_type(const Expr* rhs, Type* t);
+  // `ref Adt.Tag...`: the variant's ref type, else null.
   Type* variant_ref_type(const Expr* e);
   // gen_to of such an expression for a variable of the variant's type.
   std::optional<Loc> gen_variant_to(const Expr* e, Type* want, const Loc* dest);

@@ -914,6 +914,7 @@ class Parser {
         auto e = mk(Expr::IntLit, pos);
         e->ival = c.ival;
         e->is_char = c.kind == Tok::CharLit;
+        e->radix = c.text == "r";
         ++p_;
         return e;
       }

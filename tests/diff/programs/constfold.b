@@ -1,6 +1,7 @@
 # Conversions and real arithmetic the compiler folds: a string constant read
 # as Inferno's compiler reads it (the decimal prefix; an int wraps to 32 bits
-# where the run-time conversion clamps), and a NaN that prints as NaN.
+# where the run-time conversion clamps), a NaN that prints as NaN, and a name
+# declared from a literal beyond the int range, which is a big.
 implement Constfold;
 include "sys.m";
 	sys: Sys;
@@ -18,6 +19,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("%d %d %d %d\n", int " 42abc", int "-7", int "4294967297", int "x");
 	sys->print("%d %d\n", int "2147483648", int "-2147483649");
 	sys->print("%bd %bd\n", big "9223372036854775808", big "-12");
+	w := 2147483649;
+	sys->print("%bd %bd\n", w + big 1, w);
 	s := "2147483648";
 	sys->print("%d\n", int s);
 }
