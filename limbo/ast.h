@@ -168,12 +168,12 @@ struct Decl;
 using DeclP = std::shared_ptr<Decl>;
 
 struct Decl {
-  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func };
+  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func, Exception };
   Kind kind = Var;
   std::vector<std::string> names;     // Implement/Var/Con/Import: the names
   std::string name;                   // Module/Adt/Type/Func name (Func: bare)
   std::string adt;                    // Func: the adt for `Adt.fn`
-  TypeP type;                         // Var/Type type, Func type (Fn)
+  TypeP type;                         // Var/Type type, Func type (Fn), Exception values (Tuple)
   ExprP value;                        // Con value, Var `:=` initializer, Import module expr
   std::vector<AdtMember> members;     // Adt data/functions/cons
   std::vector<PickVariant> variants;  // pick adt

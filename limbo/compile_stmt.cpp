@@ -547,8 +547,8 @@ void Compiler::gen_stmt(const Stmt& s) {
       return;
     case Stmt::Raise: {
       if (s.e) {
-        Loc v = gen(s.e.get());
-        if (v.t->k != TK::String)
+        Loc v = gen_raised(s.e.get());
+        if (v.t->k != TK::String && !is_exception_value(v.t))
           unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
         emit(Op::raise_, direct(v), Operand{});
       } else {
@@ -929,13 +929,17 @@ void Compiler::gen_exception(const Stmt& s) {
   std::sort(block_ptrs.begin(), block_ptrs.end());
   block_ptrs.erase(std::unique(block_ptrs.begin(), block_ptrs.end()), block_ptrs.end());
   h.type = block_ptrs.empty() ? -1 : desc_for(round_up(frame_size_, 8), block_ptrs);
-  std::vector<HandlerCase> exact, patterns;
+  std::vector<HandlerCase> adts, exact, patterns;
   exc_slots_.push_back(slot);
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
     for (auto& lab : arm.labels) {
       if (lab.star) {
         h.wildcard_pc = at;
+        continue;
+      }
+      if (const ExceptionInfo* x = exception_named(lab.lo.get())) {
+        adts.push_back(HandlerCase{x->full, at});
         continue;
       }
       auto v = const_eval(lab.lo.get());
@@ -948,14 +952,7 @@ void Compiler::gen_exception(const Stmt& s) {
       (!v->s.empty() && v->s.back() == '*' ? patterns : exact).push_back(HandlerCase{v->s, at});
     }
     scopes_.emplace_back();
-    if (!s.names.empty()) {
-      Sym sym;
-      sym.kind = Sym::Var;
-      sym.type = t_string_;
-      sym.loc = fp(slot);
-      scopes_.back()[s.names[0]] = sym;
-      note_local(s.names[0], t_string_, slot, s.pos, true);
-    }
+    if (!s.names.empty()) bind_exception_name(arm, s.names[0], slot, s.pos);
     set_pos(arm.pos);
     try {
       gen_stmt(*arm.body);
@@ -969,7 +966,9 @@ void Compiler::gen_exception(const Stmt& s) {
   std::sort(exact.begin(), exact.end(), [](auto& a, auto& b) { return a.name < b.name; });
   std::stable_sort(patterns.begin(), patterns.end(),
                    [](auto& a, auto& b) { return a.name.size() > b.name.size(); });
-  h.cases = exact;
+  h.ne = static_cast<std::int32_t>(adts.size());  // matched only by exception values
+  h.cases = adts;
+  h.cases.insert(h.cases.end(), exact.begin(), exact.end());
   h.cases.insert(h.cases.end(), patterns.begin(), patterns.end());
   m_.handlers.push_back(h);
   place(end);

@@ -62,6 +62,15 @@ struct Sym {
   const Expr* modexpr = nullptr;  // Imported: the module value expression
 };
 
+// A declared exception (exception_values.cpp).
+struct ExceptionInfo {
+  std::string full;           // "Module.N.Name", the value's first word
+  std::vector<Field> values;  // types and offsets in the object
+  std::int32_t desc = -1;
+  Type* type = nullptr;        // the type of its values
+  Type* value_type = nullptr;  // a handler's name for it: its one value or their tuple
+};
+
 struct ConstVal {
   TK k = TK::Int;
   std::int64_t i = 0;
@@ -166,6 +175,18 @@ class Compiler {
   ModInfo* const_mod_ = nullptr;             // module whose cons are being declared
   std::map<const Expr*, Type*> type_cache_;  // type_of results
   std::map<const Expr*, std::optional<ConstVal>> const_cache_;
+  std::map<std::string, ExceptionInfo> exceptions_;
+
+  // ---- exceptions (exception_values.cpp) ----
+  void declare_exceptions();
+  const ExceptionInfo* exception_named(const Expr* e);    // a name not shadowed, else null
+  std::optional<Loc> gen_exception_value(const Expr* e);  // `E(v, ...)` or `E`, else nullopt
+  Loc gen_raised(const Expr* e);                          // what `raise e` raises
+  bool is_exception_value(const Type* t) const;
+  // `exception e`: in an arm naming one declared exception, e is its values;
+  // elsewhere the exception's string.
+  void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
+                           const Pos& pos);
 
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);
