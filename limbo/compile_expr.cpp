@@ -779,8 +779,8 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
            label);
       return;
     }
-    Loc a = gen_to(e->a.get(), t->k == TK::Nil ? nullptr : t);
-    Loc b = gen_to(e->b.get(), t->k == TK::Nil ? nullptr : t);
+    Type* want = t->k == TK::Nil ? nullptr : t;
+    auto [a, b] = gen_operands(e, want, want, Order::Compare);
     if (!(ta->k == TK::Nil && is_ptrish(tb)) && !(tb->k == TK::Nil && is_ptrish(ta)))
       check_assignable(a.t, b.t, e->pos, "comparison");
     if (e->op != "==" && e->op != "!=" && !is_numeric(t) && t->k != TK::String)

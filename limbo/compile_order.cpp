@@ -16,8 +16,8 @@ Op index_op(const Type* et) {
                              : Op::indx_;
 }
 
-std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb) {
-  if (!right_first(e->a.get(), e->b.get())) {
+std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {
+  if (!right_first(e->a.get(), e->b.get(), order)) {
     Loc a = gen_to(e->a.get(), ta);
     Loc b = gen_to(e->b.get(), tb);
     return {a, b};

@@ -15,6 +15,7 @@
 #include "ast.h"
 #include "compiler.h"
 #include "diag.h"
+#include "eval_order.h"
 #include "limbo_types.h"
 #include "module.h"
 #include "sbl.h"
@@ -252,7 +253,7 @@ class Compiler {
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
   // A binary node's operands, computed in Inferno's order (eval_order.h).
-  std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb);
+  std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb, Order order = Order::Arith);
   void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
   Loc gen_unary(const Expr* e, const Loc* dest);
   Type* adt_type_named(const Expr* e);

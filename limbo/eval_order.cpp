@@ -78,6 +78,9 @@ int su_temps(const Expr* e) {
   }
 }
 
-bool right_first(const Expr* left, const Expr* right) { return su_temps(right) > su_temps(left); }
+bool right_first(const Expr* left, const Expr* right, Order order) {
+  int l = su_temps(left), r = su_temps(right);
+  return order == Order::Arith ? r > l : r > 0 && r >= l;
+}
 
 }  // namespace dis::limbo

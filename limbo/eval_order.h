@@ -14,8 +14,11 @@ bool has_call(const Expr* e);
 // evaluation needs (at least 1).
 int su_temps(const Expr* e);
 
-// Whether the right operand of a binary operator is computed before the left:
-// exactly when it needs more temporaries (ties go left to right).
-bool right_first(const Expr* left, const Expr* right);
+// Arithmetic computes the operand needing more temporaries first, the left
+// on a tie; a comparison (Inferno's bcom) takes the right on a tie.
+enum class Order { Arith, Compare };
+
+// Whether the right operand of a binary operator is computed before the left.
+bool right_first(const Expr* left, const Expr* right, Order order = Order::Arith);
 
 }  // namespace dis::limbo

@@ -1,6 +1,7 @@
 # The order in which operands with side effects run, as Inferno's compiler
 # chooses it: the operand needing more temporaries first, left first on a
-# tie; an indexed element's array and index before the value stored in it.
+# tie (right first for a comparison); an indexed element's array and index
+# before the value stored in it.
 implement Evalorder;
 include "sys.m";
 	sys: Sys;
@@ -29,6 +30,14 @@ init(nil: ref Draw->Context, nil: list of string)
 	log = "";
 	n = f("p", 5) - f("q", 1);
 	sys->print("%d %s\n", n, log);
+	log = "";
+	if(f("p", 1) < f("q", 2))
+		log += "<";
+	if(f("p", 1) * f("q", 2) == f("r", 2))
+		log += "=";
+	if(f("p", 1) != f("q", 2) * f("r", 2))
+		log += "!";
+	sys->print("%s\n", log);
 	log = "";
 	a := array[3] of {* => 0};
 	a[f("i", 2)] = f("v", 7) + f("w", 1);
