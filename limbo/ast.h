@@ -84,6 +84,7 @@ struct Expr {
   double rval = 0;
   std::string sval;              // string literal
   bool is_char = false;          // IntLit written as a character constant
+  bool radix = false;            // IntLit written with a radix (16rFF)
   ExprP a, b, c;                 // operands (Slice: a[b:c], c null for a[b:])
   std::vector<ExprP> args;       // Call arguments, tuple elements, list elements
   TypeP type;                    // Cast, ArrayNew/ArrayLit/ChanNew element, Load module type name
@@ -167,12 +168,12 @@ struct Decl;
 using DeclP = std::shared_ptr<Decl>;
 
 struct Decl {
-  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func };
+  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func, Exception };
   Kind kind = Var;
   std::vector<std::string> names;     // Implement/Var/Con/Import: the names
   std::string name;                   // Module/Adt/Type/Func name (Func: bare)
   std::string adt;                    // Func: the adt for `Adt.fn`
-  TypeP type;                         // Var/Type type, Func type (Fn)
+  TypeP type;                         // Var/Type type, Func type (Fn), Exception values (Tuple)
   ExprP value;                        // Con value, Var `:=` initializer, Import module expr
   std::vector<AdtMember> members;     // Adt data/functions/cons
   std::vector<PickVariant> variants;  // pick adt

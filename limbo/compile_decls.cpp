@@ -674,6 +674,7 @@ void Compiler::run_declarations() {
   t_error_ = basic(TK::Error);
   scopes_.emplace_back();
   declare_globals();
+  declare_exceptions();
 }
 
 Module Compiler::run() {

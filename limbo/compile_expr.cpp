@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "compiler_impl.h"
+#include "const_cast_fold.h"
+#include "eval_order.h"
 
 namespace dis::limbo {
 
@@ -255,7 +257,7 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
       auto v = const_eval(e->a.get());
       if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
       const std::string& to = e->type->name;
-      if (v->k == TK::String) return std::nullopt;
+      if (v->k == TK::String) return fold_string_cast(v->s, to);
       if (to == "int") {
         if (v->k == TK::Real) return std::nullopt;
         return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};
@@ -294,7 +296,7 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
           r = a->r / b->r;
         else
           return std::nullopt;
-        return ConstVal{TK::Real, 0, r, ""};
+        return ConstVal{TK::Real, 0, fold_real_result(r), ""};
       }
       if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
       if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;
@@ -381,6 +383,7 @@ Type* Compiler::type_of(const Expr* e) {
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   if (want && want->k == TK::Tuple && e->kind == Expr::TupleLit)
     return gen_construct(want, e->args, e->pos, dest);
+  if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);
     if (v && v->k == TK::Int &&
@@ -488,6 +491,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       return gen_call(e, dest);
     case Expr::PostInc:
     case Expr::PostDec: {
+      if (auto r = gen_str_step(e, dest)) return *r;
       Loc l = lvalue(e->a.get());
       if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
         fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
@@ -775,8 +779,8 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
            label);
       return;
     }
-    Loc a = gen_to(e->a.get(), t->k == TK::Nil ? nullptr : t);
-    Loc b = gen_to(e->b.get(), t->k == TK::Nil ? nullptr : t);
+    Type* want = t->k == TK::Nil ? nullptr : t;
+    auto [a, b] = gen_operands(e, want, want, Order::Compare);
     if (!(ta->k == TK::Nil && is_ptrish(tb)) && !(tb->k == TK::Nil && is_ptrish(ta)))
       check_assignable(a.t, b.t, e->pos, "comparison");
     if (e->op != "==" && e->op != "!=" && !is_numeric(t) && t->k != TK::String)
@@ -848,8 +852,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
-  Loc a = gen_to(e->a.get(), t);
-  Loc b = gen_to(e->b.get(), shift ? t_int_ : t);
+  auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
   if (aop == Op::addc_ && r.op == b.op && !(r.op == a.op)) {
     Loc tmp = temp(t);
@@ -1041,6 +1044,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
     return r;
   }
   if (op == "++" || op == "--") {
+    if (auto r = gen_str_step(e, dest)) return *r;
     Loc l = lvalue(e->a.get());
     Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
     Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
@@ -1312,13 +1316,8 @@ Loc Compiler::index_loc(const Expr* e) {
   if (a.t->k != TK::Array) fail(e->pos, "cannot index " + type_name(a.t));
   Loc i = gen_to(e->b.get(), t_int_);
   Type* et = a.t->elem;
-  Op ind = et->k == TK::Int    ? Op::indw_
-           : et->k == TK::Big  ? Op::indl_
-           : et->k == TK::Real ? Op::indf_
-           : et->k == TK::Byte ? Op::indb_
-                               : Op::indx_;
   Loc addr = temp(t_int_);
-  emit(ind, a.op, Middle{MidMode::Fp, addr.op.a}, i.op);
+  emit(index_op(et), a.op, Middle{MidMode::Fp, addr.op.a}, i.op);
   return Loc{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "compiler_impl.h"
+#include "eval_order.h"
 
 namespace dis::limbo {
 
@@ -9,18 +10,6 @@ namespace {
 Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
 Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
-
-bool has_call(const Expr* e) {
-  if (!e) return false;
-  if (e->kind == Expr::Call || e->kind == Expr::Load || (e->kind == Expr::Unary && e->op == "<-"))
-    return true;
-  if (has_call(e->a.get()) || has_call(e->b.get()) || has_call(e->c.get())) return true;
-  for (auto& x : e->args)
-    if (has_call(x.get())) return true;
-  for (auto& in : e->inits)
-    if (has_call(in.value.get())) return true;
-  return false;
-}
 
 // `x op= y` uses the op of `x op y`.
 Op arith_assign_op(const std::string& op, TK k) {
@@ -85,7 +74,10 @@ void Compiler::compile_function(FuncInfo& f) {
 
 // ---- calls ----
 
-Loc Compiler::gen_call(const Expr* e, const Loc* dest) { return gen_call_full(e, dest, false); }
+Loc Compiler::gen_call(const Expr* e, const Loc* dest) {
+  check_format(e);
+  return gen_call_full(e, dest, false);
+}
 
 Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   const Expr* callee = e->a.get();
@@ -258,6 +250,7 @@ void Compiler::assign_expr(const Expr* e) {
       if (t->k == TK::Nil) fail(e->pos, "cannot declare " + lhs->op + " from nil");
       if (t->k == TK::None)
         fail(e->pos, "cannot declare " + lhs->op + " from an expression with no value");
+      t = declared_type(rhs, t);
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
       gen_to(rhs, t, &l);
@@ -321,6 +314,7 @@ void Compiler::assign_expr(const Expr* e) {
     }
     // A right side with calls runs before the element or field address is
     // taken: the call may replace the array or object that holds it.
+    if (has_call(rhs) && lhs->kind == Expr::Index) return assign_index(lhs, rhs);
     if (has_call(rhs) && lhs->kind != Expr::Ident) {
       Type* t = type_of(lhs);
       Loc v = temp(t);
@@ -334,16 +328,8 @@ void Compiler::assign_expr(const Expr* e) {
     return;
   }
   // compound assignment
-  if (lhs->kind == Expr::Index && type_of(lhs->a.get())->k == TK::String) {
-    Loc s = lvalue(lhs->a.get());
-    Loc i = gen_to(lhs->b.get(), t_int_);
-    Loc c = temp(t_int_);
-    emit(Op::indc_, s.op, as_mid(i), c.op);
-    Loc v = gen_to(rhs, t_int_);
-    Op aop = arith_assign_op(op, TK::Int);
-    if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on int");
-    emit(aop, v.op, Middle{}, c.op);
-    emit(Op::insc_, c.op, as_mid(i), s.op);
+  if (is_str_elem(lhs)) {
+    str_elem_update(lhs, op.substr(0, op.size() - 1), rhs, false, nullptr);
     return;
   }
   Loc l = lvalue(lhs);
@@ -399,6 +385,7 @@ void Compiler::gen_stmt(const Stmt& s) {
       const Expr* e = s.e.get();
       if (e->kind == Expr::PostInc || e->kind == Expr::PostDec ||
           (e->kind == Expr::Unary && (e->op == "++" || e->op == "--"))) {
+        if (gen_str_step(e, nullptr)) return;
         Loc l = lvalue(e->a.get());
         bool inc = e->kind == Expr::PostInc || e->op == "++";
         Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
@@ -560,8 +547,8 @@ void Compiler::gen_stmt(const Stmt& s) {
       return;
     case Stmt::Raise: {
       if (s.e) {
-        Loc v = gen(s.e.get());
-        if (v.t->k != TK::String)
+        Loc v = gen_raised(s.e.get());
+        if (v.t->k != TK::String && !is_exception_value(v.t))
           unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
         emit(Op::raise_, direct(v), Operand{});
       } else {
@@ -942,13 +929,17 @@ void Compiler::gen_exception(const Stmt& s) {
   std::sort(block_ptrs.begin(), block_ptrs.end());
   block_ptrs.erase(std::unique(block_ptrs.begin(), block_ptrs.end()), block_ptrs.end());
   h.type = block_ptrs.empty() ? -1 : desc_for(round_up(frame_size_, 8), block_ptrs);
-  std::vector<HandlerCase> exact, patterns;
+  std::vector<HandlerCase> adts, exact, patterns;
   exc_slots_.push_back(slot);
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
     for (auto& lab : arm.labels) {
       if (lab.star) {
         h.wildcard_pc = at;
+        continue;
+      }
+      if (const ExceptionInfo* x = exception_named(lab.lo.get())) {
+        adts.push_back(HandlerCase{x->full, at});
         continue;
       }
       auto v = const_eval(lab.lo.get());
@@ -961,14 +952,7 @@ void Compiler::gen_exception(const Stmt& s) {
       (!v->s.empty() && v->s.back() == '*' ? patterns : exact).push_back(HandlerCase{v->s, at});
     }
     scopes_.emplace_back();
-    if (!s.names.empty()) {
-      Sym sym;
-      sym.kind = Sym::Var;
-      sym.type = t_string_;
-      sym.loc = fp(slot);
-      scopes_.back()[s.names[0]] = sym;
-      note_local(s.names[0], t_string_, slot, s.pos, true);
-    }
+    if (!s.names.empty()) bind_exception_name(arm, s.names[0], slot, s.pos);
     set_pos(arm.pos);
     try {
       gen_stmt(*arm.body);
@@ -982,7 +966,9 @@ void Compiler::gen_exception(const Stmt& s) {
   std::sort(exact.begin(), exact.end(), [](auto& a, auto& b) { return a.name < b.name; });
   std::stable_sort(patterns.begin(), patterns.end(),
                    [](auto& a, auto& b) { return a.name.size() > b.name.size(); });
-  h.cases = exact;
+  h.ne = static_cast<std::int32_t>(adts.size());  // matched only by exception values
+  h.cases = adts;
+  h.cases.insert(h.cases.end(), exact.begin(), exact.end());
   h.cases.insert(h.cases.end(), patterns.begin(), patterns.end());
   m_.handlers.push_back(h);
   place(end);

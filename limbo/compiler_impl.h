@@ -15,6 +15,7 @@
 #include "ast.h"
 #include "compiler.h"
 #include "diag.h"
+#include "eval_order.h"
 #include "limbo_types.h"
 #include "module.h"
 #include "sbl.h"
@@ -60,6 +61,15 @@ struct Sym {
   ModInfo* mod = nullptr;
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
+};
+
+// A declared exception (exception_values.cpp).
+struct ExceptionInfo {
+  std::string full;           // "Module.N.Name", the value's first word
+  std::vector<Field> values;  // types and offsets in the object
+  std::int32_t desc = -1;
+  Type* type = nullptr;        // the type of its values
+  Type* value_type = nullptr;  // a handler's name for it: its one value or their tuple
 };
 
 struct ConstVal {
@@ -166,6 +176,18 @@ class Compiler {
   ModInfo* const_mod_ = nullptr;             // module whose cons are being declared
   std::map<const Expr*, Type*> type_cache_;  // type_of results
   std::map<const Expr*, std::optional<ConstVal>> const_cache_;
+  std::map<std::string, ExceptionInfo> exceptions_;
+
+  // ---- exceptions (exception_values.cpp) ----
+  void declare_exceptions();
+  const ExceptionInfo* exception_named(const Expr* e);    // a name not shadowed, else null
+  std::optional<Loc> gen_exception_value(const Expr* e);  // `E(v, ...)` or `E`, else nullopt
+  Loc gen_raised(const Expr* e);                          // what `raise e` raises
+  bool is_exception_value(const Type* t) const;
+  // `exception e`: in an arm naming one declared exception, e is its values;
+  // elsewhere the exception's string.
+  void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
+                           const Pos& pos);
 
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);
@@ -227,10 +249,21 @@ class Compiler {
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
   Loc gen_call(const Expr* e, const Loc* dest);
+  void check_format(const Expr* call);  // Sys->print and the like (format_check.cpp)
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   Loc gen_binary(const Expr* e, const Loc* dest);
+  // A binary node's operands, computed in Inferno's order (eval_order.h).
+  std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb, Order order = Order::Arith);
+  void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
   Loc gen_unary(const Expr* e, const Loc* dest);
   Type* adt_type_named(const Expr* e);
+  // The type of a name declared by `name := rhs` whose value has type t
+  // (decl_types.cpp).
+  Type* declared_type(const Expr* rhs, Type* t);
+  // `ref Adt.Tag...`: the variant's ref type, else null.
+  Type* variant_ref_type(const Expr* e);
+  // gen_to of such an expression for a variable of the variant's type.
+  std::optional<Loc> gen_variant_to(const Expr* e, Type* want, const Loc* dest);
   std::optional<Loc> adt_con(const Expr* e,
                              const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
                                                 // variant) a type name denotes, else null
@@ -239,6 +272,12 @@ class Compiler {
   Loc gen_array_lit(const Expr* e, const Loc* dest);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
   Loc index_loc(const Expr* e);
+  // `s[i]` of a string, and its update by op ("+", "-"...) with rhs (null:
+  // 1); post yields the old character, else the new (string_elems.cpp).
+  bool is_str_elem(const Expr* e);
+  Loc str_elem_update(const Expr* ix, const std::string& op, const Expr* rhs, bool post,
+                      const Loc* dest);
+  std::optional<Loc> gen_str_step(const Expr* e, const Loc* dest);  // s[i]++ and the like
   void check_assignable(Type* to, Type* from, const Pos& pos, const char* what);
   Loc result_loc(Type* t, const Loc* dest);
   Loc materialize_bool(const Expr* e, const Loc* dest);
@@ -264,5 +303,10 @@ std::int32_t round_up(std::int32_t v, std::int32_t a);
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k);
+// `int "s"`, `big "s"`, `real "s"` of a constant string, as Inferno folds
+// them (const_cast_fold.h); null for other conversions.
+std::optional<ConstVal> fold_string_cast(const std::string& s, const std::string& to);
+// The op that takes the address of an array element of type et.
+Op index_op(const Type* et);
 
 }  // namespace dis::limbo

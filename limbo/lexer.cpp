@@ -251,6 +251,7 @@ class Lexer {
       if (p_ == d0) error(t.line, t.col, "missing digits after radix");
       t.kind = Tok::IntLit;
       t.ival = static_cast<std::int64_t>(v);
+      t.text = "r";  // written with a radix
       return;
     }
     bool real = false;

@@ -25,7 +25,7 @@ enum class Tok : std::uint8_t {
 
 struct Token {
   Tok kind = Tok::End;
-  std::string text;       // identifier, keyword, punctuation, or string value
+  std::string text;       // identifier, keyword, punctuation, string value; "r": IntLit with radix
   std::int64_t ival = 0;  // IntLit, CharLit
   double rval = 0;        // RealLit
   std::int32_t line = 0;  // 1-based

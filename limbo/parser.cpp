@@ -284,6 +284,8 @@ class Parser {
         if (cur().kind == Tok::End) error_at(cur(), "unterminated module declaration");
         if (accept(";")) continue;
         d->mod_members.push_back(named_decl());
+        if (d->mod_members.back()->kind == Decl::Exception)
+          error_at(cur(), "exception declarations in modules are not supported");
       }
       expect("}");
       expect(";");
@@ -313,7 +315,19 @@ class Parser {
       finish(d->pos);
       return d;
     }
-    if (is("exception")) error_at(cur(), "exception declarations are not supported");
+    if (accept("exception")) {  // `E: exception(T, ...);`: the value types as a tuple
+      d->kind = Decl::Exception;
+      d->name = d->names[0];
+      d->type = std::make_shared<TypeNode>();
+      d->type->kind = TypeNode::Tuple;
+      if (accept("(")) do
+          d->type->elems.push_back(type());
+        while (accept(","));
+      if (!d->type->elems.empty()) expect(")");
+      expect(";");
+      finish(d->pos);
+      return d;
+    }
     if (accept("import")) {
       d->kind = Decl::Import;
       d->value = expr();
@@ -682,10 +696,10 @@ class Parser {
                 : d->kind == Decl::Type   ? Stmt::TypeDecl
                 : d->kind == Decl::Import ? Stmt::ImportDecl
                                           : Stmt::Decl;
-      if (d->kind == Decl::Module || d->kind == Decl::Adt)
-        errs_.push_back(
-            Diagnostic{path_, s->pos.line, s->pos.col + 1, -1,
-                       "module and adt declarations are not supported inside functions"});
+      if (d->kind == Decl::Module || d->kind == Decl::Adt || d->kind == Decl::Exception)
+        errs_.push_back(Diagnostic{
+            path_, s->pos.line, s->pos.col + 1, -1,
+            "module, adt and exception declarations are not supported inside functions"});
       if (d->kind == Decl::Type) s->type = d->type;
     } else {
       s->kind = Stmt::ExprS;
@@ -914,6 +928,7 @@ class Parser {
         auto e = mk(Expr::IntLit, pos);
         e->ival = c.ival;
         e->is_char = c.kind == Tok::CharLit;
+        e->radix = c.text == "r";
         ++p_;
         return e;
       }

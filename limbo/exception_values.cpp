@@ -1,0 +1,105 @@
+// Exception declarations (`Err: exception(int, string);`), raising their
+// values and handler arms naming them, laid out as Inferno's compiler does
+// (the difftest corpus's r_exc_adt_* modules and appl/lib/ubfa's): the value
+// is a heap object whose first word is the exception's unique name
+// "Module.0.Err" (0 for module level), then a zero word, then the values.
+// Handler tables list the arms naming exceptions first (their count is the
+// table's `ne`), matched only by such values; the VM turns a value that
+// leaves the function raising it into its name string.
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+namespace {
+Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
+constexpr std::int32_t kValuesOffset = 8;  // after the name and the zero word
+}  // namespace
+
+void Compiler::declare_exceptions() {
+  for (auto& dp : prog_.decls) {
+    if (dp->kind != Decl::Exception) continue;
+    try {
+      ExceptionInfo x;
+      x.full = impl_name_ + ".0." + dp->name;  // 0: declared at module level
+      std::vector<std::int32_t> ptrs{0};
+      std::int32_t off = kValuesOffset, align = 4;
+      for (auto& tn : dp->type->elems) {
+        Type* t = resolve(tn.get(), nullptr);
+        off = round_up(off, type_align(t));
+        align = std::max(align, type_align(t));
+        x.values.push_back(Field{"", t, false, off});
+        pointer_offsets(t, off, ptrs);
+        off += type_size(t);
+      }
+      x.desc = desc_for(round_up(off, align), ptrs);
+      if (x.values.size() == 1) {
+        x.value_type = x.values[0].type;
+      } else if (!x.values.empty()) {
+        x.value_type = mk(TK::Tuple);
+        for (auto& f : x.values) x.value_type->elems.push_back(f.type);
+      }
+      x.type = mk(TK::Ref, t_string_);  // a distinct pointer type for raise
+      exceptions_[dp->name] = x;
+    } catch (CompileError&) {
+    }
+  }
+}
+
+const ExceptionInfo* Compiler::exception_named(const Expr* e) {
+  if (e->kind != Expr::Ident || lookup(e->op)) return nullptr;
+  auto it = exceptions_.find(e->op);
+  return it == exceptions_.end() ? nullptr : &it->second;
+}
+
+std::optional<Loc> Compiler::gen_exception_value(const Expr* e) {
+  const ExceptionInfo* x = exception_named(e->kind == Expr::Call ? e->a.get() : e);
+  if (!x) return std::nullopt;
+  std::size_t given = e->kind == Expr::Call ? e->args.size() : 0;
+  if (given != x->values.size())
+    fail(e->pos, "wrong number of values for exception " + x->full + ": " + std::to_string(given) +
+                     " given, " + std::to_string(x->values.size()) + " expected");
+  Loc r = temp(x->type);
+  emit(Op::new_, imm(x->desc), r.op);
+  auto at = [&](std::int32_t off, Type* t) {
+    return Loc{Operand{r.op.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, r.op.a, off},
+               t};
+  };
+  move(Loc{str_const(x->full), t_string_}, at(0, t_string_));
+  move(Loc{imm(0), t_int_}, at(4, t_int_));
+  for (std::size_t i = 0; i < given; ++i) {
+    const Field& f = x->values[i];
+    Loc v = gen_to(e->args[i].get(), f.type);
+    move(v, at(f.offset, f.type));
+  }
+  return r;
+}
+
+Loc Compiler::gen_raised(const Expr* e) {
+  if (auto v = gen_exception_value(e)) return *v;
+  return gen(e);
+}
+
+void Compiler::bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
+                                   const Pos& pos) {
+  const ExceptionInfo* only = nullptr;
+  bool typed = !arm.labels.empty();
+  for (auto& lab : arm.labels) {
+    const ExceptionInfo* x = lab.star ? nullptr : exception_named(lab.lo.get());
+    typed = typed && x && (!only || only == x) && x->value_type;
+    only = x;
+  }
+  Sym sym;
+  sym.kind = Sym::Var;
+  sym.type = typed ? only->value_type : t_string_;
+  sym.loc = typed ? Operand{AddrMode::IndFp, slot, kValuesOffset} : Operand{AddrMode::Fp, slot, 0};
+  scopes_.back()[name] = sym;
+  note_local(name, t_string_, slot, pos, true);
+}
+
+bool Compiler::is_exception_value(const Type* t) const {
+  for (auto& [name, x] : exceptions_)
+    if (x.type == t) return true;
+  return false;
+}
+
+}  // namespace dis::limbo
