@@ -1,5 +1,7 @@
-// Expressions: constant folding, code for values, conditions, calls and
-// assignments, shaped as Inferno's compiler shapes them.
+// Expressions: code for values, conditions, binary operators, casts and
+// lvalues, shaped as Inferno's compiler shapes them. Constant folding is in
+// const_eval.cpp, unary operators in compile_unary.cpp, new values in
+// compile_values.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -10,22 +12,11 @@
 namespace dis::limbo {
 
 namespace {
-Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
-Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
-bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
 bool is_numeric(const Type* t) {
   return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real;
 }
 bool is_ptrish(const Type* t) { return is_pointer(t) || t->k == TK::Nil; }
 
-// An integer literal keeps all its bits until it is typed: `big 16rffffffff`
-// is 4294967295, not the int -1 widened (Inferno's compiler does the same).
-std::int64_t literal_value(const Expr* e, std::int64_t typed) {
-  if (e->kind == Expr::IntLit) return e->ival;
-  if (e->kind == Expr::Unary && e->op == "-" && e->a->kind == Expr::IntLit)
-    return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(e->a->ival));
-  return typed;
-}
 }  // namespace
 
 // ---- emission helpers ----
@@ -167,179 +158,6 @@ void Compiler::note_local(const std::string& name, Type* t, std::int32_t off, co
   fn_->locals.push_back(DebugVar{name, t, off, pos, exception});
 }
 
-// ---- constants ----
-
-std::optional<ConstVal> Compiler::const_eval(const Expr* e) {
-  if (!e) return std::nullopt;
-  // Cached except while iota or a module's own cons give names meaning.
-  bool cacheable = iota_ < 0 && !const_mod_;
-  if (cacheable) {
-    auto it = const_cache_.find(e);
-    if (it != const_cache_.end()) return it->second;
-  }
-  auto v = const_eval_uncached(e);
-  if (cacheable) const_cache_[e] = v;
-  return v;
-}
-
-std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
-  switch (e->kind) {
-    case Expr::IntLit:
-      // Constants beyond 32 bits are big; up to 2^32 they wrap into an int.
-      if (static_cast<std::uint64_t>(e->ival) > 0xFFFFFFFFull)
-        return ConstVal{TK::Big, e->ival, 0, ""};
-      return ConstVal{TK::Int, static_cast<std::int32_t>(static_cast<std::uint32_t>(e->ival)), 0,
-                      ""};
-    case Expr::RealLit:
-      return ConstVal{TK::Real, 0, e->rval, ""};
-    case Expr::StrLit:
-      return ConstVal{TK::String, 0, 0, e->sval};
-    case Expr::Ident: {
-      if (e->op == "iota" && iota_ >= 0 && !lookup("iota")) return ConstVal{TK::Int, iota_, 0, ""};
-      if (const_mod_) {
-        auto it = const_mod_->members.find(e->op);
-        if (it != const_mod_->members.end() && it->second.kind == ModMember::Con)
-          return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
-      }
-      Sym* s = lookup(e->op);
-      if (s && s->kind == Sym::Con) {
-        TK k = s->type ? s->type->k : TK::Int;
-        return ConstVal{k, s->ival, s->rval, s->sval};
-      }
-      if (s && s->kind == Sym::Imported) {
-        auto it = s->mod->members.find(s->member);
-        if (it != s->mod->members.end() && it->second.kind == ModMember::Con)
-          return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
-      }
-      return std::nullopt;
-    }
-    case Expr::ModField:
-    case Expr::Field: {
-      if (e->a->kind != Expr::Ident) return std::nullopt;
-      Sym* s = lookup(e->a->op);
-      ModInfo* mod = nullptr;
-      if (s && s->kind == Sym::ModType) mod = s->mod;
-      if (s && s->kind == Sym::Var && s->type->k == TK::Module && e->kind == Expr::ModField)
-        mod = s->type->mod;
-      if (mod) {
-        auto it = mod->members.find(e->op);
-        if (it != mod->members.end() && it->second.kind == ModMember::Con)
-          return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
-      }
-      if (s && s->kind == Sym::AdtName && e->kind == Expr::Field) {
-        auto it = s->adt->cons.find(e->op);
-        if (it != s->adt->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
-      }
-      return std::nullopt;
-    }
-    case Expr::Unary: {
-      auto v = const_eval(e->a.get());
-      if (!v) return std::nullopt;
-      if (e->op == "-") {
-        if (v->k == TK::Real)
-          v->r = -v->r;
-        else if (v->k == TK::Int)
-          v->i = static_cast<std::int32_t>(-static_cast<std::uint32_t>(v->i));
-        else if (v->k == TK::Big)
-          v->i = static_cast<std::int64_t>(-static_cast<std::uint64_t>(v->i));
-        else
-          return std::nullopt;
-        return v;
-      }
-      if (e->op == "+" && v->k != TK::String) return v;
-      if (e->op == "~" && (v->k == TK::Int || v->k == TK::Big)) {
-        v->i = ~v->i;
-        return v;
-      }
-      return std::nullopt;
-    }
-    case Expr::Cast: {
-      auto v = const_eval(e->a.get());
-      if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
-      const std::string& to = e->type->name;
-      if (v->k == TK::String) return fold_string_cast(v->s, to);
-      if (to == "int") {
-        if (v->k == TK::Real) return std::nullopt;
-        return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};
-      }
-      if (to == "big") {
-        if (v->k == TK::Real) return std::nullopt;
-        return ConstVal{
-            TK::Big,
-            v->k == TK::Int ? literal_value(e->a.get(), static_cast<std::int32_t>(v->i)) : v->i, 0,
-            ""};
-      }
-      if (to == "real") {
-        if (v->k == TK::Real) return v;
-        return ConstVal{TK::Real, 0, static_cast<double>(literal_value(e->a.get(), v->i)), ""};
-      }
-      if (to == "byte" && v->k != TK::Real) return ConstVal{TK::Byte, v->i & 0xff, 0, ""};
-      return std::nullopt;
-    }
-    case Expr::Binary: {
-      auto a = const_eval(e->a.get());
-      if (!a) return std::nullopt;
-      auto b = const_eval(e->b.get());
-      if (!b) return std::nullopt;
-      const std::string& op = e->op;
-      if (a->k == TK::String && b->k == TK::String && op == "+")
-        return ConstVal{TK::String, 0, 0, a->s + b->s};
-      if (a->k == TK::Real && b->k == TK::Real) {
-        double r;
-        if (op == "+")
-          r = a->r + b->r;
-        else if (op == "-")
-          r = a->r - b->r;
-        else if (op == "*")
-          r = a->r * b->r;
-        else if (op == "/")
-          r = a->r / b->r;
-        else
-          return std::nullopt;
-        return ConstVal{TK::Real, 0, fold_real_result(r), ""};
-      }
-      if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
-      if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;
-      auto x = static_cast<std::uint64_t>(a->i), y = static_cast<std::uint64_t>(b->i);
-      std::int64_t r = 0;
-      bool is_big = a->k == TK::Big;
-      if (op == "+")
-        r = static_cast<std::int64_t>(x + y);
-      else if (op == "-")
-        r = static_cast<std::int64_t>(x - y);
-      else if (op == "*")
-        r = static_cast<std::int64_t>(x * y);
-      else if (op == "/" || op == "%") {
-        if (b->i == 0) return std::nullopt;
-        if (b->i == -1)
-          r = op == "/" ? static_cast<std::int64_t>(-x) : 0;
-        else
-          r = op == "/" ? a->i / b->i : a->i % b->i;
-      } else if (op == "&")
-        r = a->i & b->i;
-      else if (op == "|")
-        r = a->i | b->i;
-      else if (op == "^")
-        r = a->i ^ b->i;
-      else if (op == "<<")
-        r = static_cast<std::int64_t>(x << (b->i & (is_big ? 63 : 31)));
-      else if (op == ">>")
-        r = is_big ? a->i >> (b->i & 63) : static_cast<std::int32_t>(a->i) >> (b->i & 31);
-      else if (op == "**") {
-        if (b->i < 0) return std::nullopt;
-        std::uint64_t p = 1;
-        for (std::int64_t i = 0; i < b->i && i < 64; ++i) p *= x;
-        r = static_cast<std::int64_t>(p);
-      } else
-        return std::nullopt;
-      if (!is_big) r = static_cast<std::int32_t>(r);
-      return ConstVal{a->k, r, 0, ""};
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
 // Type of an expression, found by generating its code and discarding it.
 Type* Compiler::type_of(const Expr* e) {
   auto cached = type_cache_.find(e);
@@ -432,55 +250,12 @@ struct PosScope {
 
 Loc Compiler::gen(const Expr* e, const Loc* dest) {
   PosScope ps(cur_pos_, e->pos);
-  if (auto v = const_eval(e)) {
-    Loc c;
-    switch (v->k) {
-      case TK::Int:
-        c = Loc{word_const(v->i), t_int_};
-        break;
-      case TK::Big:
-        c = Loc{big_const(v->i), t_big_};
-        break;
-      case TK::Byte:
-        c = Loc{imm(static_cast<std::int32_t>(v->i)), t_byte_};
-        break;
-      case TK::Real:
-        c = Loc{real_const(v->r), t_real_};
-        break;
-      default:
-        c = Loc{str_const(v->s), t_string_};
-        break;
-    }
-    if (dest) {
-      move(c, *dest);
-      return *dest;
-    }
-    return c;
-  }
+  if (auto v = const_eval(e)) return gen_const(*v, dest);
   switch (e->kind) {
-    case Expr::Nil: {
-      Loc n{word_const(-1), t_nil_};
-      if (n.op.mode == AddrMode::Imm) n.op = Operand{AddrMode::Imm, -1, 0};
-      if (dest) {
-        emit(Op::movp_, n.op, dest->op);
-        return *dest;
-      }
-      Loc t = temp(t_string_);
-      emit(Op::movp_, n.op, t.op);
-      return Loc{t.op, t_nil_};
-    }
-    case Expr::Ident: {
-      Sym* s = lookup(e->op);
-      if (!s) fail(e->pos, "undefined identifier " + e->op);
-      if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
-      if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
-      Loc l{s->loc, s->type};
-      if (dest) {
-        move(l, *dest);
-        return *dest;
-      }
-      return l;
-    }
+    case Expr::Nil:
+      return gen_nil(dest);
+    case Expr::Ident:
+      return gen_ident(e, dest);
     case Expr::Binary:
       return gen_binary(e, dest);
     case Expr::Unary:
@@ -490,73 +265,14 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Call:
       return gen_call(e, dest);
     case Expr::PostInc:
-    case Expr::PostDec: {
-      if (auto r = gen_str_step(e, dest)) return *r;
-      Loc l = lvalue(e->a.get());
-      if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
-        fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
-      Loc old = dest ? *dest : temp(l.t);
-      move(l, old);
-      Op op = e->kind == Expr::PostInc ? (l.t->k == TK::Int    ? Op::addw_
-                                          : l.t->k == TK::Big  ? Op::addl_
-                                          : l.t->k == TK::Byte ? Op::addb_
-                                                               : Op::addf_)
-                                       : (l.t->k == TK::Int    ? Op::subw_
-                                          : l.t->k == TK::Big  ? Op::subl_
-                                          : l.t->k == TK::Byte ? Op::subb_
-                                                               : Op::subf_);
-      Operand one = l.t->k == TK::Big    ? big_const(1)
-                    : l.t->k == TK::Real ? real_const(1.0)
-                                         : imm(1);
-      emit(op, one, Middle{}, l.op);
-      return old;
-    }
-    case Expr::Assign: {
-      assign_expr(e);
-      if (e->op == ":=" || e->op == "<-=") {
-        if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
-        return Loc{imm(0), t_none_};
-      }
-      if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
-      Loc l = lvalue(e->a.get());
-      if (dest) move(l, *dest);
-      return dest ? *dest : l;
-    }
-    case Expr::Index: {
-      Type* at = type_of(e->a.get());
-      if (at->k == TK::String) {
-        Loc s = gen(e->a.get());
-        Loc i = gen_to(e->b.get(), t_int_);
-        Loc r = result_loc(t_int_, dest);
-        emit(Op::indc_, direct(s), as_mid(i), r.op);
-        return r;
-      }
-      Loc l = index_loc(e);
-      if (dest) {
-        move(l, *dest);
-        return *dest;
-      }
-      return l;
-    }
-    case Expr::Slice: {
-      Type* at = type_of(e->a.get());
-      if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
-      bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
-      Loc r =
-          dest && const_bounds && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
-      gen_to(e->a.get(), at, &r);
-      Loc lo = gen_to(e->b.get(), t_int_);
-      Loc hi;
-      if (e->c) {
-        hi = gen_to(e->c.get(), t_int_);
-      } else {
-        hi = temp(t_int_);
-        emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
-      }
-      emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-      if (dest && !(dest->op == r.op)) move(r, *dest);
-      return dest ? *dest : r;
-    }
+    case Expr::PostDec:
+      return gen_post_step(e, dest);
+    case Expr::Assign:
+      return gen_assign_value(e, dest);
+    case Expr::Index:
+      return gen_index(e, dest);
+    case Expr::Slice:
+      return gen_slice(e, dest);
     case Expr::Field: {
       // Adt.Tag used as a value is not a value; x.f on adts.
       Loc l = lvalue(e);
@@ -569,101 +285,159 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::ModField:
       if (auto r = adt_con(e, dest)) return *r;
       unsupported(e->pos, "module data access " + e->op + " is");
-    case Expr::TupleLit: {
-      std::vector<Type*> ts;
-      for (auto& a : e->args) ts.push_back(type_of(a.get()));
-      Type* tt = mk(TK::Tuple);
-      for (auto* t : ts) {
-        if (t->k == TK::Nil) fail(e->pos, "nil in a tuple needs a declared type");
-        tt->elems.push_back(t);
-      }
-      return gen_construct(tt, e->args, e->pos, dest);
-    }
-    case Expr::ArrayNew: {
-      Type* et = resolve(e->type.get(), nullptr);
-      Type* at = mk(TK::Array, et);
-      Loc n = gen_to(e->a.get(), t_int_);
-      Loc r = result_loc(at, dest);
-      Loc rr = is_ind(r.op) ? temp(at) : r;
-      emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, rr.op);
-      if (!(rr.op == r.op)) move(rr, r);
-      return r;
-    }
+    case Expr::TupleLit:
+      return gen_tuple_lit(e, dest);
+    case Expr::ArrayNew:
+      return gen_array_new(e, dest);
     case Expr::ArrayLit:
       return gen_array_lit(e, dest);
-    case Expr::ListLit: {
-      if (e->args.empty()) fail(e->pos, "empty list literal");
-      Type* et = type_of(e->args[0].get());
-      Type* lt = mk(TK::List, et);
-      Loc r = is_ind(dest ? dest->op : Operand{}) || !dest ? temp(lt) : *dest;
-      emit(Op::movp_, word_const(-1).mode == AddrMode::Imm ? imm(-1) : word_const(-1), r.op);
-      for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) {
-        Loc v = gen_to(it->get(), et);
-        Op op = et->k == TK::Int    ? Op::consw_
-                : et->k == TK::Byte ? Op::consb_
-                : et->k == TK::Big  ? Op::consl_
-                : et->k == TK::Real ? Op::consf_
-                : is_pointer(et)    ? Op::consp_
-                : has_pointers(et)  ? Op::consmp_
-                                    : Op::consm_;
-        if (op == Op::consm_)
-          emit(op, v.op, Middle{MidMode::Imm, type_size(et)}, r.op);
-        else if (op == Op::consmp_)
-          emit(op, v.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
-        else
-          emit(op, v.op, r.op);
-      }
-      if (dest && !(dest->op == r.op)) move(r, *dest);
-      return dest ? *dest : r;
-    }
-    case Expr::ChanNew: {
-      Type* et = resolve(e->type.get(), nullptr);
-      Type* ct = mk(TK::Chan, et);
-      Middle mid;
-      if (e->a) mid = as_mid(gen_to(e->a.get(), t_int_));
-      Loc r = result_loc(ct, dest);
-      Loc rr = is_ind(r.op) ? temp(ct) : r;
-      switch (et->k) {
-        case TK::Int:
-          emit(Op::newcw_, Operand{}, mid, rr.op);
-          break;
-        case TK::Byte:
-          emit(Op::newcb_, Operand{}, mid, rr.op);
-          break;
-        case TK::Big:
-          emit(Op::newcl_, Operand{}, mid, rr.op);
-          break;
-        case TK::Real:
-          emit(Op::newcf_, Operand{}, mid, rr.op);
-          break;
-        default:
-          if (is_pointer(et))
-            emit(Op::newcp_, Operand{}, mid, rr.op);
-          else if (has_pointers(et))
-            emit(Op::newcmp_, imm(desc_for_type(et)), mid, rr.op);
-          else
-            emit(Op::newcm_, imm(type_size(et)), mid, rr.op);
-      }
-      if (!(rr.op == r.op)) move(rr, r);
-      return r;
-    }
-    case Expr::Load: {
-      Type* mt = resolve(e->type.get(), nullptr);
-      if (mt->k != TK::Module) fail(e->pos, "load of non-module type " + type_name(mt));
-      Loc path = gen_to(e->a.get(), t_string_);
-      int table = import_table(mt->mod);
-      Loc r = result_loc(mt, dest);
-      Loc rr = is_ind(r.op) ? temp(mt) : r;
-      emit(Op::load_, path.op, Middle{MidMode::Imm, table}, rr.op);
-      if (!(rr.op == r.op)) move(rr, r);
-      return r;
-    }
+    case Expr::ListLit:
+      return gen_list_lit(e, dest);
+    case Expr::ChanNew:
+      return gen_chan_new(e, dest);
+    case Expr::Load:
+      return gen_load(e, dest);
     case Expr::Self:
       unsupported(e->pos, "self module reference is");
     default:
       break;
   }
   fail(e->pos, "expression not supported here");
+}
+
+// A folded constant: an immediate or a constant in the data section.
+Loc Compiler::gen_const(const ConstVal& v, const Loc* dest) {
+  Loc c;
+  switch (v.k) {
+    case TK::Int:
+      c = Loc{word_const(v.i), t_int_};
+      break;
+    case TK::Big:
+      c = Loc{big_const(v.i), t_big_};
+      break;
+    case TK::Byte:
+      c = Loc{imm(static_cast<std::int32_t>(v.i)), t_byte_};
+      break;
+    case TK::Real:
+      c = Loc{real_const(v.r), t_real_};
+      break;
+    default:
+      c = Loc{str_const(v.s), t_string_};
+      break;
+  }
+  if (dest) {
+    move(c, *dest);
+    return *dest;
+  }
+  return c;
+}
+
+Loc Compiler::gen_nil(const Loc* dest) {
+  Loc n{word_const(-1), t_nil_};
+  if (n.op.mode == AddrMode::Imm) n.op = Operand{AddrMode::Imm, -1, 0};
+  if (dest) {
+    emit(Op::movp_, n.op, dest->op);
+    return *dest;
+  }
+  Loc t = temp(t_string_);
+  emit(Op::movp_, n.op, t.op);
+  return Loc{t.op, t_nil_};
+}
+
+Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
+  Sym* s = lookup(e->op);
+  if (!s) fail(e->pos, "undefined identifier " + e->op);
+  if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
+  if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
+  Loc l{s->loc, s->type};
+  if (dest) {
+    move(l, *dest);
+    return *dest;
+  }
+  return l;
+}
+
+// `x++` and `x--`: the old value.
+Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
+  if (auto r = gen_str_step(e, dest)) return *r;
+  Loc l = lvalue(e->a.get());
+  if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
+    fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
+  Loc old = dest ? *dest : temp(l.t);
+  move(l, old);
+  Op op = e->kind == Expr::PostInc ? (l.t->k == TK::Int    ? Op::addw_
+                                      : l.t->k == TK::Big  ? Op::addl_
+                                      : l.t->k == TK::Byte ? Op::addb_
+                                                           : Op::addf_)
+                                   : (l.t->k == TK::Int    ? Op::subw_
+                                      : l.t->k == TK::Big  ? Op::subl_
+                                      : l.t->k == TK::Byte ? Op::subb_
+                                                           : Op::subf_);
+  Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
+  emit(op, one, Middle{}, l.op);
+  return old;
+}
+
+// An assignment used as a value.
+Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
+  assign_expr(e);
+  if (e->op == ":=" || e->op == "<-=") {
+    if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
+    return Loc{imm(0), t_none_};
+  }
+  if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
+  Loc l = lvalue(e->a.get());
+  if (dest) move(l, *dest);
+  return dest ? *dest : l;
+}
+
+Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
+  Type* at = type_of(e->a.get());
+  if (at->k == TK::String) {
+    Loc s = gen(e->a.get());
+    Loc i = gen_to(e->b.get(), t_int_);
+    Loc r = result_loc(t_int_, dest);
+    emit(Op::indc_, direct(s), as_mid(i), r.op);
+    return r;
+  }
+  Loc l = index_loc(e);
+  if (dest) {
+    move(l, *dest);
+    return *dest;
+  }
+  return l;
+}
+
+Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
+  Type* at = type_of(e->a.get());
+  if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
+  bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
+  Loc r = dest && const_bounds && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
+  gen_to(e->a.get(), at, &r);
+  Loc lo = gen_to(e->b.get(), t_int_);
+  Loc hi;
+  if (e->c) {
+    hi = gen_to(e->c.get(), t_int_);
+  } else {
+    hi = temp(t_int_);
+    emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
+  }
+  emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// `load Mod path`.
+Loc Compiler::gen_load(const Expr* e, const Loc* dest) {
+  Type* mt = resolve(e->type.get(), nullptr);
+  if (mt->k != TK::Module) fail(e->pos, "load of non-module type " + type_name(mt));
+  Loc path = gen_to(e->a.get(), t_string_);
+  int table = import_table(mt->mod);
+  Loc r = result_loc(mt, dest);
+  Loc rr = is_ind(r.op) ? temp(mt) : r;
+  emit(Op::load_, path.op, Middle{MidMode::Imm, table}, rr.op);
+  if (!(rr.op == r.op)) move(rr, r);
+  return r;
 }
 
 Loc Compiler::materialize_bool(const Expr* e, const Loc* dest) {
@@ -816,13 +590,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
     gen_to(e->b.get(), lt, &r);
     if (et->k == TK::Nil) fail(e->pos, "list of nil");
-    Op cop = et->k == TK::Int    ? Op::consw_
-             : et->k == TK::Byte ? Op::consb_
-             : et->k == TK::Big  ? Op::consl_
-             : et->k == TK::Real ? Op::consf_
-             : is_pointer(et)    ? Op::consp_
-             : has_pointers(et)  ? Op::consmp_
-                                 : Op::consm_;
+    Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
     if (h.op.mode == AddrMode::Imm) {
@@ -830,12 +598,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
       move(h, t);
       h = t;
     }
-    if (cop == Op::consm_)
-      emit(cop, h.op, Middle{MidMode::Imm, type_size(et)}, r.op);
-    else if (cop == Op::consmp_)
-      emit(cop, h.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
-    else
-      emit(cop, h.op, r.op);
+    emit_cons(cop, h.op, et, r.op);
     if (dest && !(dest->op == r.op)) move(r, *dest);
     return dest ? *dest : r;
   }
@@ -930,220 +693,6 @@ Type* Compiler::adt_type_named(const Expr* e) {
   return nullptr;
 }
 
-Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
-  const std::string& op = e->op;
-  if (op == "!") return materialize_bool(e, dest);
-  if (op == "ref") {
-    const Expr* a = e->a.get();
-    if (a->kind == Expr::Call) {
-      Type* ct = nullptr;
-      const Expr* callee = a->a.get();
-      if (callee->kind == Expr::Ident) {
-        Sym* s = lookup(callee->op);
-        if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)))
-          ct = s->adt->type;
-      } else if (callee->kind == Expr::Field && callee->a->kind == Expr::Ident) {
-        Sym* s = lookup(callee->a->op);
-        AdtInfo* ad = s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))
-                          ? s->adt
-                          : nullptr;
-        if (ad && ad->is_pick) {
-          auto f = std::find(ad->tags.begin(), ad->tags.end(), callee->op);
-          if (f != ad->tags.end()) {
-            ct = mk(TK::Pick);
-            ct->adt = ad;
-            ct->tag = static_cast<int>(f - ad->tags.begin());
-          }
-        }
-      }
-      if (ct) {
-        Type* rt = mk(TK::Ref, ct);
-        Loc r = temp(rt);  // not into dest: the values may read it
-        AdtInfo& ad = *ct->adt;
-        layout_adt(ad);
-        int variant = ct->k == TK::Pick ? ad.tag_variant[ct->tag] : -1;
-        emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
-        std::vector<Field> fields = ad.fields;
-        if (variant >= 0) {
-          for (auto& f : ad.variants[variant].fields) fields.push_back(f);
-          emit(Op::movw_, imm(ct->tag), Operand{AddrMode::IndFp, r.op.a, 0});
-        }
-        if (a->args.size() != fields.size())
-          fail(a->pos, "wrong number of values for " + type_name(ct) + ": " +
-                           std::to_string(a->args.size()) + " given, " +
-                           std::to_string(fields.size()) + " expected");
-        for (std::size_t i = 0; i < fields.size(); ++i) {
-          // `new` sets every pointer of the object to H (DIS-FACTS): a nil
-          // value is there already.
-          if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
-          Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
-          if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
-          Loc v = gen_to(a->args[i].get(), fields[i].type);
-          move(v, fd);
-        }
-        // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
-        r.t = mk(TK::Ref, ad.type);
-        if (dest && !(dest->op == r.op)) move(r, *dest);
-        return dest ? *dest : r;
-      }
-    }
-    if (Type* named = adt_type_named(a)) {
-      // `ref Adt` with no values: a new object, its words zero and its
-      // pointers nil, made straight in the destination.
-      AdtInfo& ad = *named->adt;
-      layout_adt(ad);
-      int variant = named->k == TK::Pick ? ad.tag_variant[named->tag] : -1;
-      Loc r = result_loc(mk(TK::Ref, ad.type), dest);
-      emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
-      if (variant >= 0) {
-        Operand p = direct(r);
-        emit(Op::movw_, imm(named->tag),
-             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0});
-      }
-      if (dest && !(dest->op == r.op)) {
-        move(r, *dest);
-        return *dest;
-      }
-      return r;
-    }
-    Loc v = gen(a);
-    if (v.t->k != TK::Adt) fail(e->pos, "ref needs an adt value, not " + type_name(v.t));
-    Type* rt = mk(TK::Ref, v.t);
-    Loc r = temp(rt);
-    emit(Op::new_, imm(adt_desc(*v.t->adt, -1)), r.op);
-    move(v, Loc{Operand{AddrMode::IndFp, r.op.a, 0}, v.t});
-    if (dest) move(r, *dest);
-    return dest ? *dest : r;
-  }
-  if (op == "tagof") {
-    Type* t = type_of(e->a.get());
-    if (t->k == TK::Error) {
-      // maybe a type name Adt.Tag
-      const Expr* a = e->a.get();
-      if (a->kind == Expr::Field && a->a->kind == Expr::Ident) {
-        Sym* s = lookup(a->a->op);
-        if (s && s->adt && s->adt->is_pick) {
-          auto f = std::find(s->adt->tags.begin(), s->adt->tags.end(), a->op);
-          if (f != s->adt->tags.end()) {
-            Loc c{imm(static_cast<std::int32_t>(f - s->adt->tags.begin())), t_int_};
-            if (dest) move(c, *dest);
-            return dest ? *dest : c;
-          }
-        }
-      }
-      fail(e->pos, "tagof needs a pick adt value or tag");
-    }
-    if (t->k != TK::Ref || (t->elem->k != TK::Adt && t->elem->k != TK::Pick) ||
-        !t->elem->adt->is_pick)
-      fail(e->pos, "tagof needs a ref pick adt, not " + type_name(t));
-    Loc v = gen(e->a.get());
-    Operand p = direct(v);
-    Loc r = result_loc(t_int_, dest);
-    emit(Op::movw_, Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0},
-         r.op);
-    return r;
-  }
-  if (op == "++" || op == "--") {
-    if (auto r = gen_str_step(e, dest)) return *r;
-    Loc l = lvalue(e->a.get());
-    Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
-    Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
-    emit(aop, one, Middle{}, l.op);
-    if (dest) move(l, *dest);
-    return dest ? *dest : l;
-  }
-  Loc v = gen(e->a.get());
-  Type* t = v.t;
-  if (op == "+") return v;
-  if (op == "-") {
-    Loc r = result_loc(t, dest);
-    if (t->k == TK::Real)
-      emit(Op::negf_, v.op, r.op);
-    else if (t->k == TK::Int)
-      emit(Op::subw_, v.op, Middle{MidMode::Imm, 0}, r.op);
-    else if (t->k == TK::Big)
-      emit(Op::subl_, v.op, as_mid(Loc{big_const(0), t_big_}), r.op);
-    else if (t->k == TK::Byte)
-      emit(Op::subb_, v.op, as_mid(Loc{imm(0), t_byte_}), r.op);
-    else
-      fail(e->pos, "unary - on " + type_name(t));
-    return r;
-  }
-  if (op == "~") {
-    Loc r = result_loc(t, dest);
-    if (t->k == TK::Int)
-      emit(Op::xorw_, imm(-1), as_mid(v), r.op);
-    else if (t->k == TK::Big)
-      emit(Op::xorl_, big_const(-1), as_mid(v), r.op);
-    else if (t->k == TK::Byte)
-      emit(Op::xorb_, imm(0xff), as_mid(v), r.op);
-    else
-      fail(e->pos, "~ on " + type_name(t));
-    return r;
-  }
-  if (op == "*") {
-    if (t->k != TK::Ref) fail(e->pos, "* needs a ref, not " + type_name(t));
-    Operand p = direct(v);
-    Loc l{Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0}, t->elem};
-    if (l.t->k == TK::Pick) l.t = l.t->adt->type;
-    if (dest) move(l, *dest);
-    return dest ? *dest : l;
-  }
-  if (op == "<-") {
-    if (t->k != TK::Chan) fail(e->pos, "<- needs a channel, not " + type_name(t));
-    Loc r = dest && same_type(dest->t, t->elem) ? *dest : temp(t->elem);
-    emit(Op::recv_, direct(v), r.op);
-    return r;
-  }
-  if (op == "hd") {
-    if (t->k != TK::List) fail(e->pos, "hd needs a list, not " + type_name(t));
-    Type* et = t->elem;
-    Loc r = result_loc(et, dest);
-    Operand s = direct(v);
-    switch (et->k) {
-      case TK::Int:
-        emit(Op::headw_, s, r.op);
-        break;
-      case TK::Byte:
-        emit(Op::headb_, s, r.op);
-        break;
-      case TK::Big:
-        emit(Op::headl_, s, r.op);
-        break;
-      case TK::Real:
-        emit(Op::headf_, s, r.op);
-        break;
-      default:
-        if (is_pointer(et))
-          emit(Op::headp_, s, r.op);
-        else if (has_pointers(et))
-          emit(Op::headmp_, s, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
-        else
-          emit(Op::headm_, s, Middle{MidMode::Imm, type_size(et)}, r.op);
-    }
-    return r;
-  }
-  if (op == "tl") {
-    if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
-    Loc r = result_loc(t, dest);
-    emit(Op::tail_, direct(v), r.op);
-    return r;
-  }
-  if (op == "len") {
-    Loc r = result_loc(t_int_, dest);
-    if (t->k == TK::String)
-      emit(Op::lenc_, v.op, r.op);
-    else if (t->k == TK::Array)
-      emit(Op::lena_, v.op, r.op);
-    else if (t->k == TK::List)
-      emit(Op::lenl_, v.op, r.op);
-    else
-      fail(e->pos, "len of " + type_name(t));
-    return r;
-  }
-  fail(e->pos, "unknown operator " + op);
-}
-
 namespace {
 
 // The scalar conversions Dis has an instruction for; byte converts to and
@@ -1195,119 +744,6 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     emit(out->op, mid.op, r.op);
   }
   return r;
-}
-
-Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos,
-                            const Loc* dest) {
-  std::vector<std::pair<std::int32_t, Type*>> slots;
-  if (t->k == TK::Tuple) {
-    std::int32_t off = 0;
-    for (auto* et : t->elems) {
-      off = round_up(off, type_align(et));
-      slots.emplace_back(off, et);
-      off += type_size(et);
-    }
-  } else {
-    layout_adt(*t->adt);
-    if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
-    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
-  }
-  if (args.size() != slots.size())
-    fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
-                  " given, " + std::to_string(slots.size()) + " expected");
-  Loc r = temp(t);  // not into dest: the values may read it
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    Operand o = r.op;
-    o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
-                                                           : o.a += slots[i].first;
-    Loc fd{o, slots[i].second};
-    gen_to(args[i].get(), slots[i].second, &fd);
-  }
-  if (dest) {
-    move(r, *dest);
-    return *dest;
-  }
-  return r;
-}
-
-Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest) {
-  // Element type from the first value; size from the explicit size or the count.
-  if (e->inits.empty()) fail(e->pos, "empty array initializer");
-  Type* et = type_of(e->inits[0].value.get());
-  if (et->k == TK::Nil) fail(e->pos, "cannot infer the element type from nil");
-  Type* at = mk(TK::Array, et);
-  Loc r = dest && !is_ind(dest->op) && same_type(dest->t, at) ? *dest : temp(at);
-  Loc n;
-  bool keyed = false;
-  for (auto& in : e->inits) keyed |= in.star || !in.keys.empty();
-  if (e->a) {
-    n = gen_to(e->a.get(), t_int_);
-  } else {
-    if (keyed) fail(e->pos, "array with keyed initializers needs a size");
-    n = Loc{imm(static_cast<std::int32_t>(e->inits.size())), t_int_};
-  }
-  emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
-  Op ind = et->k == TK::Int    ? Op::indw_
-           : et->k == TK::Big  ? Op::indl_
-           : et->k == TK::Real ? Op::indf_
-           : et->k == TK::Byte ? Op::indb_
-                               : Op::indx_;
-  Loc addr = temp(t_int_);
-  auto store = [&](const Operand& idx, const Expr* val) {
-    emit(ind, r.op, Middle{MidMode::Fp, addr.op.a}, idx);
-    Loc el{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
-    gen_to(val, et, &el);
-  };
-  // `*` first (fills every element), then keyed and positional values.
-  for (auto& in : e->inits) {
-    if (!in.star) continue;
-    Loc i = temp(t_int_);
-    Loc len = temp(t_int_);
-    emit(Op::lena_, r.op, len.op);
-    emit(Op::movw_, imm(0), i.op);
-    std::int32_t top = new_label(), end = new_label();
-    place(top);
-    jump(Op::bgew_, i.op, Middle{MidMode::Fp, len.op.a}, end);
-    store(i.op, in.value.get());
-    emit(Op::addw_, imm(1), Middle{}, i.op);
-    jump(Op::jmp_, Operand{}, Middle{}, top);
-    place(end);
-  }
-  std::int32_t pos = 0;
-  for (auto& in : e->inits) {
-    if (in.star && in.keys.empty()) continue;
-    if (in.keys.empty()) {
-      store(imm(pos++), in.value.get());
-      continue;
-    }
-    for (std::size_t k = 0; k < in.keys.size(); ++k) {
-      auto lo = const_eval(in.keys[k].get());
-      if (!lo || lo->k != TK::Int) fail(in.keys[k]->pos, "array index must be an int constant");
-      std::int64_t hi = lo->i;
-      if (in.highs[k]) {
-        auto h = const_eval(in.highs[k].get());
-        if (!h || h->k != TK::Int) fail(in.highs[k]->pos, "array index must be an int constant");
-        hi = h->i;
-      }
-      if (hi - lo->i < 8) {
-        for (std::int64_t i = lo->i; i <= hi; ++i) store(word_const(i), in.value.get());
-      } else {  // a long range is a loop over the indices
-        Loc i = temp(t_int_);
-        emit(Op::movw_, word_const(lo->i), i.op);
-        std::int32_t top = new_label(), end = new_label();
-        place(top);
-        Loc h{word_const(hi), t_int_};
-        jump(Op::bgtw_, i.op, as_mid(h), end);
-        store(i.op, in.value.get());
-        emit(Op::addw_, imm(1), Middle{}, i.op);
-        jump(Op::jmp_, Operand{}, Middle{}, top);
-        place(end);
-      }
-      pos = static_cast<std::int32_t>(hi + 1);
-    }
-  }
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
 }
 
 // The location of an element: the address computed with ind*, then 0(addr).

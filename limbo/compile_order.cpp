@@ -4,10 +4,6 @@
 
 namespace dis::limbo {
 
-namespace {
-bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
-}  // namespace
-
 Op index_op(const Type* et) {
   return et->k == TK::Int    ? Op::indw_
          : et->k == TK::Big  ? Op::indl_

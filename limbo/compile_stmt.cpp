@@ -7,9 +7,6 @@
 namespace dis::limbo {
 
 namespace {
-Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
-Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
-bool is_ind(const Operand& o) { return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp; }
 
 // `x op= y` uses the op of `x op y`.
 Op arith_assign_op(const std::string& op, TK k) {

@@ -72,6 +72,18 @@ struct ExceptionInfo {
   Type* value_type = nullptr;  // a handler's name for it: its one value or their tuple
 };
 
+// Operand shorthands of the code generators.
+inline Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
+inline Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
+inline bool is_ind(const Operand& o) {
+  return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp;
+}
+
+// An integer literal keeps all its bits until it is typed: `big 16rffffffff`
+// is 4294967295, not the int -1 widened (Inferno's compiler does the same).
+// `typed` is the value as typed, returned for anything but a literal.
+std::int64_t literal_value(const Expr* e, std::int64_t typed);
+
 struct ConstVal {
   TK k = TK::Int;
   std::int64_t i = 0;
@@ -238,11 +250,34 @@ class Compiler {
   Middle as_mid(const Loc& l);
   Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
 
-  // ---- expressions (compile_expr.cpp) ----
+  // ---- constants (const_eval.cpp) ----
   std::optional<ConstVal> const_eval(const Expr* e);
   std::optional<ConstVal> const_eval_uncached(const Expr* e);
+  std::optional<ConstVal> const_ident(const Expr* e);  // con names, iota, imported cons
+  std::optional<ConstVal> const_field(const Expr* e);  // Mod->con, Adt.con
+  std::optional<ConstVal> const_unary(const Expr* e);
+  std::optional<ConstVal> const_cast_of(const Expr* e);
+  std::optional<ConstVal> const_binary(const Expr* e);
+
+  // ---- expressions (compile_expr.cpp) ----
   Type* type_of(const Expr* e);  // type of an expression without generating code
   Loc gen(const Expr* e, const Loc* dest = nullptr);
+  // gen's forms: folded constants, names, nil, x++ and x--, assignments as
+  // values, indexing, slices, load.
+  Loc gen_const(const ConstVal& v, const Loc* dest);
+  Loc gen_nil(const Loc* dest);
+  Loc gen_ident(const Expr* e, const Loc* dest);
+  Loc gen_post_step(const Expr* e, const Loc* dest);
+  Loc gen_assign_value(const Expr* e, const Loc* dest);
+  Loc gen_index(const Expr* e, const Loc* dest);
+  Loc gen_slice(const Expr* e, const Loc* dest);
+  Loc gen_load(const Expr* e, const Loc* dest);
+  // New values (compile_values.cpp).
+  Loc gen_tuple_lit(const Expr* e, const Loc* dest);
+  Loc gen_array_new(const Expr* e, const Loc* dest);
+  Loc gen_list_lit(const Expr* e, const Loc* dest);
+  Loc gen_chan_new(const Expr* e, const Loc* dest);
+  void emit_cons(Op op, const Operand& v, Type* et, const Operand& list);  // op from cons_op
   Loc gen_to(const Expr* e, Type* want, const Loc* dest = nullptr);  // with conversion of constants
   void move(const Loc& src, const Loc& dst);
   Loc lvalue(const Expr* e);
@@ -255,7 +290,16 @@ class Compiler {
   // A binary node's operands, computed in Inferno's order (eval_order.h).
   std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb, Order order = Order::Arith);
   void assign_index(const Expr* lhs, const Expr* rhs);  // a[i] = v, index first
+  // Unary operators (compile_unary.cpp).
   Loc gen_unary(const Expr* e, const Loc* dest);
+  Type* ref_call_type(const Expr* callee);
+  Loc gen_ref(const Expr* e, const Loc* dest);
+  Loc gen_ref_values(const Expr* call, Type* ct, const Loc* dest);
+  Loc gen_ref_empty(Type* named, const Loc* dest);
+  Loc gen_tagof(const Expr* e, const Loc* dest);
+  Loc gen_pre_step(const Expr* e, const Loc* dest);
+  Loc gen_negate(const Expr* e, const Loc& v, const Loc* dest);
+  Loc gen_head(const Expr* e, const Loc& v, const Loc* dest);
   Type* adt_type_named(const Expr* e);
   // The type of a name declared by `name := rhs` whose value has type t
   // (decl_types.cpp).
@@ -303,6 +347,7 @@ std::int32_t round_up(std::int32_t v, std::int32_t a);
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k);
+Op cons_op(const Type* et);  // the cons* that puts a value of type et on a list
 // `int "s"`, `big "s"`, `real "s"` of a constant string, as Inferno folds
 // them (const_cast_fold.h); null for other conversions.
 std::optional<ConstVal> fold_string_cast(const std::string& s, const std::string& to);

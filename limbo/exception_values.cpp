@@ -11,7 +11,6 @@
 namespace dis::limbo {
 
 namespace {
-Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 constexpr std::int32_t kValuesOffset = 8;  // after the name and the zero word
 }  // namespace
 

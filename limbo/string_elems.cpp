@@ -5,10 +5,6 @@
 
 namespace dis::limbo {
 
-namespace {
-Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
-}  // namespace
-
 bool Compiler::is_str_elem(const Expr* e) {
   return e->kind == Expr::Index && type_of(e->a.get())->k == TK::String;
 }

@@ -1,0 +1,246 @@
+// Unary operators: ref, tagof, ++ and -- before an operand, negation and
+// complement, dereference, receive, hd, tl and len.
+#include <algorithm>
+
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
+  const std::string& op = e->op;
+  if (op == "!") return materialize_bool(e, dest);
+  if (op == "ref") return gen_ref(e, dest);
+  if (op == "tagof") return gen_tagof(e, dest);
+  if (op == "++" || op == "--") return gen_pre_step(e, dest);
+  Loc v = gen(e->a.get());
+  Type* t = v.t;
+  if (op == "+") return v;
+  if (op == "-" || op == "~") return gen_negate(e, v, dest);
+  if (op == "*") {
+    if (t->k != TK::Ref) fail(e->pos, "* needs a ref, not " + type_name(t));
+    Operand p = direct(v);
+    Loc l{Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0}, t->elem};
+    if (l.t->k == TK::Pick) l.t = l.t->adt->type;
+    if (dest) move(l, *dest);
+    return dest ? *dest : l;
+  }
+  if (op == "<-") {
+    if (t->k != TK::Chan) fail(e->pos, "<- needs a channel, not " + type_name(t));
+    Loc r = dest && same_type(dest->t, t->elem) ? *dest : temp(t->elem);
+    emit(Op::recv_, direct(v), r.op);
+    return r;
+  }
+  if (op == "hd") return gen_head(e, v, dest);
+  if (op == "tl") {
+    if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
+    Loc r = result_loc(t, dest);
+    emit(Op::tail_, direct(v), r.op);
+    return r;
+  }
+  if (op == "len") {
+    Loc r = result_loc(t_int_, dest);
+    if (t->k == TK::String)
+      emit(Op::lenc_, v.op, r.op);
+    else if (t->k == TK::Array)
+      emit(Op::lena_, v.op, r.op);
+    else if (t->k == TK::List)
+      emit(Op::lenl_, v.op, r.op);
+    else
+      fail(e->pos, "len of " + type_name(t));
+    return r;
+  }
+  fail(e->pos, "unknown operator " + op);
+}
+
+// `ref Adt(...)` and `ref Adt.Tag(...)`: the object's type, else null.
+Type* Compiler::ref_call_type(const Expr* callee) {
+  Type* ct = nullptr;
+  if (callee->kind == Expr::Ident) {
+    Sym* s = lookup(callee->op);
+    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) ct = s->adt->type;
+  } else if (callee->kind == Expr::Field && callee->a->kind == Expr::Ident) {
+    Sym* s = lookup(callee->a->op);
+    AdtInfo* ad =
+        s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)) ? s->adt : nullptr;
+    if (ad && ad->is_pick) {
+      auto f = std::find(ad->tags.begin(), ad->tags.end(), callee->op);
+      if (f != ad->tags.end()) {
+        ct = mk(TK::Pick);
+        ct->adt = ad;
+        ct->tag = static_cast<int>(f - ad->tags.begin());
+      }
+    }
+  }
+  return ct;
+}
+
+// `ref`: a new object made from values, an empty one, or a copy of an adt
+// value.
+Loc Compiler::gen_ref(const Expr* e, const Loc* dest) {
+  const Expr* a = e->a.get();
+  if (a->kind == Expr::Call)
+    if (Type* ct = ref_call_type(a->a.get())) return gen_ref_values(a, ct, dest);
+  if (Type* named = adt_type_named(a)) return gen_ref_empty(named, dest);
+  Loc v = gen(a);
+  if (v.t->k != TK::Adt) fail(e->pos, "ref needs an adt value, not " + type_name(v.t));
+  Type* rt = mk(TK::Ref, v.t);
+  Loc r = temp(rt);
+  emit(Op::new_, imm(adt_desc(*v.t->adt, -1)), r.op);
+  move(v, Loc{Operand{AddrMode::IndFp, r.op.a, 0}, v.t});
+  if (dest) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// `ref Adt(v, ...)` (the call `a`), the object of type ct.
+Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
+  Type* rt = mk(TK::Ref, ct);
+  Loc r = temp(rt);  // not into dest: the values may read it
+  AdtInfo& ad = *ct->adt;
+  layout_adt(ad);
+  int variant = ct->k == TK::Pick ? ad.tag_variant[ct->tag] : -1;
+  emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
+  std::vector<Field> fields = ad.fields;
+  if (variant >= 0) {
+    for (auto& f : ad.variants[variant].fields) fields.push_back(f);
+    emit(Op::movw_, imm(ct->tag), Operand{AddrMode::IndFp, r.op.a, 0});
+  }
+  if (a->args.size() != fields.size())
+    fail(a->pos, "wrong number of values for " + type_name(ct) + ": " +
+                     std::to_string(a->args.size()) + " given, " + std::to_string(fields.size()) +
+                     " expected");
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    // `new` sets every pointer of the object to H (DIS-FACTS): a nil
+    // value is there already.
+    if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
+    Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
+    if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
+    Loc v = gen_to(a->args[i].get(), fields[i].type);
+    move(v, fd);
+  }
+  // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
+  r.t = mk(TK::Ref, ad.type);
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+Loc Compiler::gen_ref_empty(Type* named, const Loc* dest) {
+  // `ref Adt` with no values: a new object, its words zero and its
+  // pointers nil, made straight in the destination.
+  AdtInfo& ad = *named->adt;
+  layout_adt(ad);
+  int variant = named->k == TK::Pick ? ad.tag_variant[named->tag] : -1;
+  Loc r = result_loc(mk(TK::Ref, ad.type), dest);
+  emit(Op::new_, imm(adt_desc(ad, variant)), r.op);
+  if (variant >= 0) {
+    Operand p = direct(r);
+    emit(Op::movw_, imm(named->tag),
+         Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0});
+  }
+  if (dest && !(dest->op == r.op)) {
+    move(r, *dest);
+    return *dest;
+  }
+  return r;
+}
+
+Loc Compiler::gen_tagof(const Expr* e, const Loc* dest) {
+  Type* t = type_of(e->a.get());
+  if (t->k == TK::Error) {
+    // maybe a type name Adt.Tag
+    const Expr* a = e->a.get();
+    if (a->kind == Expr::Field && a->a->kind == Expr::Ident) {
+      Sym* s = lookup(a->a->op);
+      if (s && s->adt && s->adt->is_pick) {
+        auto f = std::find(s->adt->tags.begin(), s->adt->tags.end(), a->op);
+        if (f != s->adt->tags.end()) {
+          Loc c{imm(static_cast<std::int32_t>(f - s->adt->tags.begin())), t_int_};
+          if (dest) move(c, *dest);
+          return dest ? *dest : c;
+        }
+      }
+    }
+    fail(e->pos, "tagof needs a pick adt value or tag");
+  }
+  if (t->k != TK::Ref || (t->elem->k != TK::Adt && t->elem->k != TK::Pick) ||
+      !t->elem->adt->is_pick)
+    fail(e->pos, "tagof needs a ref pick adt, not " + type_name(t));
+  Loc v = gen(e->a.get());
+  Operand p = direct(v);
+  Loc r = result_loc(t_int_, dest);
+  emit(Op::movw_, Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0},
+       r.op);
+  return r;
+}
+
+// `++x` and `--x`.
+Loc Compiler::gen_pre_step(const Expr* e, const Loc* dest) {
+  const std::string& op = e->op;
+  if (auto r = gen_str_step(e, dest)) return *r;
+  Loc l = lvalue(e->a.get());
+  Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
+  Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
+  emit(aop, one, Middle{}, l.op);
+  if (dest) move(l, *dest);
+  return dest ? *dest : l;
+}
+
+// `-v` and `~v`.
+Loc Compiler::gen_negate(const Expr* e, const Loc& v, const Loc* dest) {
+  Type* t = v.t;
+  if (e->op == "-") {
+    Loc r = result_loc(t, dest);
+    if (t->k == TK::Real)
+      emit(Op::negf_, v.op, r.op);
+    else if (t->k == TK::Int)
+      emit(Op::subw_, v.op, Middle{MidMode::Imm, 0}, r.op);
+    else if (t->k == TK::Big)
+      emit(Op::subl_, v.op, as_mid(Loc{big_const(0), t_big_}), r.op);
+    else if (t->k == TK::Byte)
+      emit(Op::subb_, v.op, as_mid(Loc{imm(0), t_byte_}), r.op);
+    else
+      fail(e->pos, "unary - on " + type_name(t));
+    return r;
+  }
+  Loc r = result_loc(t, dest);
+  if (t->k == TK::Int)
+    emit(Op::xorw_, imm(-1), as_mid(v), r.op);
+  else if (t->k == TK::Big)
+    emit(Op::xorl_, big_const(-1), as_mid(v), r.op);
+  else if (t->k == TK::Byte)
+    emit(Op::xorb_, imm(0xff), as_mid(v), r.op);
+  else
+    fail(e->pos, "~ on " + type_name(t));
+  return r;
+}
+
+Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
+  Type* t = v.t;
+  if (t->k != TK::List) fail(e->pos, "hd needs a list, not " + type_name(t));
+  Type* et = t->elem;
+  Loc r = result_loc(et, dest);
+  Operand s = direct(v);
+  switch (et->k) {
+    case TK::Int:
+      emit(Op::headw_, s, r.op);
+      break;
+    case TK::Byte:
+      emit(Op::headb_, s, r.op);
+      break;
+    case TK::Big:
+      emit(Op::headl_, s, r.op);
+      break;
+    case TK::Real:
+      emit(Op::headf_, s, r.op);
+      break;
+    default:
+      if (is_pointer(et))
+        emit(Op::headp_, s, r.op);
+      else if (has_pointers(et))
+        emit(Op::headmp_, s, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
+      else
+        emit(Op::headm_, s, Middle{MidMode::Imm, type_size(et)}, r.op);
+  }
+  return r;
+}
+
+}  // namespace dis::limbo

@@ -1,0 +1,210 @@
+// Expressions that make new values: tuple, array and list literals, new
+// arrays and channels, and the construction of tuples and adts from values.
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+Op cons_op(const Type* et) {
+  return et->k == TK::Int    ? Op::consw_
+         : et->k == TK::Byte ? Op::consb_
+         : et->k == TK::Big  ? Op::consl_
+         : et->k == TK::Real ? Op::consf_
+         : is_pointer(et)    ? Op::consp_
+         : has_pointers(et)  ? Op::consmp_
+                             : Op::consm_;
+}
+
+void Compiler::emit_cons(Op op, const Operand& v, Type* et, const Operand& list) {
+  if (op == Op::consm_)
+    emit(op, v, Middle{MidMode::Imm, type_size(et)}, list);
+  else if (op == Op::consmp_)
+    emit(op, v, Middle{MidMode::Imm, desc_for_type(et)}, list);
+  else
+    emit(op, v, list);
+}
+
+Loc Compiler::gen_tuple_lit(const Expr* e, const Loc* dest) {
+  std::vector<Type*> ts;
+  for (auto& a : e->args) ts.push_back(type_of(a.get()));
+  Type* tt = mk(TK::Tuple);
+  for (auto* t : ts) {
+    if (t->k == TK::Nil) fail(e->pos, "nil in a tuple needs a declared type");
+    tt->elems.push_back(t);
+  }
+  return gen_construct(tt, e->args, e->pos, dest);
+}
+
+// `array[n] of T`.
+Loc Compiler::gen_array_new(const Expr* e, const Loc* dest) {
+  Type* et = resolve(e->type.get(), nullptr);
+  Type* at = mk(TK::Array, et);
+  Loc n = gen_to(e->a.get(), t_int_);
+  Loc r = result_loc(at, dest);
+  Loc rr = is_ind(r.op) ? temp(at) : r;
+  emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, rr.op);
+  if (!(rr.op == r.op)) move(rr, r);
+  return r;
+}
+
+// `list of {v, ...}`: consed from the last value to the first.
+Loc Compiler::gen_list_lit(const Expr* e, const Loc* dest) {
+  if (e->args.empty()) fail(e->pos, "empty list literal");
+  Type* et = type_of(e->args[0].get());
+  Type* lt = mk(TK::List, et);
+  Loc r = is_ind(dest ? dest->op : Operand{}) || !dest ? temp(lt) : *dest;
+  emit(Op::movp_, word_const(-1).mode == AddrMode::Imm ? imm(-1) : word_const(-1), r.op);
+  for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) {
+    Loc v = gen_to(it->get(), et);
+    emit_cons(cons_op(et), v.op, et, r.op);
+  }
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// `chan of T` and `chan[n] of T`.
+Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
+  Type* et = resolve(e->type.get(), nullptr);
+  Type* ct = mk(TK::Chan, et);
+  Middle mid;
+  if (e->a) mid = as_mid(gen_to(e->a.get(), t_int_));
+  Loc r = result_loc(ct, dest);
+  Loc rr = is_ind(r.op) ? temp(ct) : r;
+  switch (et->k) {
+    case TK::Int:
+      emit(Op::newcw_, Operand{}, mid, rr.op);
+      break;
+    case TK::Byte:
+      emit(Op::newcb_, Operand{}, mid, rr.op);
+      break;
+    case TK::Big:
+      emit(Op::newcl_, Operand{}, mid, rr.op);
+      break;
+    case TK::Real:
+      emit(Op::newcf_, Operand{}, mid, rr.op);
+      break;
+    default:
+      if (is_pointer(et))
+        emit(Op::newcp_, Operand{}, mid, rr.op);
+      else if (has_pointers(et))
+        emit(Op::newcmp_, imm(desc_for_type(et)), mid, rr.op);
+      else
+        emit(Op::newcm_, imm(type_size(et)), mid, rr.op);
+  }
+  if (!(rr.op == r.op)) move(rr, r);
+  return r;
+}
+
+Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos,
+                            const Loc* dest) {
+  std::vector<std::pair<std::int32_t, Type*>> slots;
+  if (t->k == TK::Tuple) {
+    std::int32_t off = 0;
+    for (auto* et : t->elems) {
+      off = round_up(off, type_align(et));
+      slots.emplace_back(off, et);
+      off += type_size(et);
+    }
+  } else {
+    layout_adt(*t->adt);
+    if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
+    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
+  }
+  if (args.size() != slots.size())
+    fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
+                  " given, " + std::to_string(slots.size()) + " expected");
+  Loc r = temp(t);  // not into dest: the values may read it
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    Operand o = r.op;
+    o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
+                                                           : o.a += slots[i].first;
+    Loc fd{o, slots[i].second};
+    gen_to(args[i].get(), slots[i].second, &fd);
+  }
+  if (dest) {
+    move(r, *dest);
+    return *dest;
+  }
+  return r;
+}
+
+Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest) {
+  // Element type from the first value; size from the explicit size or the count.
+  if (e->inits.empty()) fail(e->pos, "empty array initializer");
+  Type* et = type_of(e->inits[0].value.get());
+  if (et->k == TK::Nil) fail(e->pos, "cannot infer the element type from nil");
+  Type* at = mk(TK::Array, et);
+  Loc r = dest && !is_ind(dest->op) && same_type(dest->t, at) ? *dest : temp(at);
+  Loc n;
+  bool keyed = false;
+  for (auto& in : e->inits) keyed |= in.star || !in.keys.empty();
+  if (e->a) {
+    n = gen_to(e->a.get(), t_int_);
+  } else {
+    if (keyed) fail(e->pos, "array with keyed initializers needs a size");
+    n = Loc{imm(static_cast<std::int32_t>(e->inits.size())), t_int_};
+  }
+  emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
+  Op ind = et->k == TK::Int    ? Op::indw_
+           : et->k == TK::Big  ? Op::indl_
+           : et->k == TK::Real ? Op::indf_
+           : et->k == TK::Byte ? Op::indb_
+                               : Op::indx_;
+  Loc addr = temp(t_int_);
+  auto store = [&](const Operand& idx, const Expr* val) {
+    emit(ind, r.op, Middle{MidMode::Fp, addr.op.a}, idx);
+    Loc el{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
+    gen_to(val, et, &el);
+  };
+  // `*` first (fills every element), then keyed and positional values.
+  for (auto& in : e->inits) {
+    if (!in.star) continue;
+    Loc i = temp(t_int_);
+    Loc len = temp(t_int_);
+    emit(Op::lena_, r.op, len.op);
+    emit(Op::movw_, imm(0), i.op);
+    std::int32_t top = new_label(), end = new_label();
+    place(top);
+    jump(Op::bgew_, i.op, Middle{MidMode::Fp, len.op.a}, end);
+    store(i.op, in.value.get());
+    emit(Op::addw_, imm(1), Middle{}, i.op);
+    jump(Op::jmp_, Operand{}, Middle{}, top);
+    place(end);
+  }
+  std::int32_t pos = 0;
+  for (auto& in : e->inits) {
+    if (in.star && in.keys.empty()) continue;
+    if (in.keys.empty()) {
+      store(imm(pos++), in.value.get());
+      continue;
+    }
+    for (std::size_t k = 0; k < in.keys.size(); ++k) {
+      auto lo = const_eval(in.keys[k].get());
+      if (!lo || lo->k != TK::Int) fail(in.keys[k]->pos, "array index must be an int constant");
+      std::int64_t hi = lo->i;
+      if (in.highs[k]) {
+        auto h = const_eval(in.highs[k].get());
+        if (!h || h->k != TK::Int) fail(in.highs[k]->pos, "array index must be an int constant");
+        hi = h->i;
+      }
+      if (hi - lo->i < 8) {
+        for (std::int64_t i = lo->i; i <= hi; ++i) store(word_const(i), in.value.get());
+      } else {  // a long range is a loop over the indices
+        Loc i = temp(t_int_);
+        emit(Op::movw_, word_const(lo->i), i.op);
+        std::int32_t top = new_label(), end = new_label();
+        place(top);
+        Loc h{word_const(hi), t_int_};
+        jump(Op::bgtw_, i.op, as_mid(h), end);
+        store(i.op, in.value.get());
+        emit(Op::addw_, imm(1), Middle{}, i.op);
+        jump(Op::jmp_, Operand{}, Middle{}, top);
+        place(end);
+      }
+      pos = static_cast<std::int32_t>(hi + 1);
+    }
+  }
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+}  // namespace dis::limbo

@@ -1,0 +1,210 @@
+// Constant folding: the value of an expression made of constants (literals,
+// `con` names, module and adt constants, unary and binary operators and
+// casts on them), computed as Inferno's compiler folds it.
+#include "compiler_impl.h"
+#include "const_cast_fold.h"
+
+namespace dis::limbo {
+
+std::int64_t literal_value(const Expr* e, std::int64_t typed) {
+  if (e->kind == Expr::IntLit) return e->ival;
+  if (e->kind == Expr::Unary && e->op == "-" && e->a->kind == Expr::IntLit)
+    return static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(e->a->ival));
+  return typed;
+}
+
+namespace {
+
+// The constant `name` declared in module `mod`, if it is one.
+std::optional<ConstVal> module_con(const ModInfo& mod, const std::string& name) {
+  auto it = mod.members.find(name);
+  if (it == mod.members.end() || it->second.kind != ModMember::Con) return std::nullopt;
+  return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
+}
+
+std::optional<ConstVal> fold_real(const std::string& op, double a, double b) {
+  double r;
+  if (op == "+")
+    r = a + b;
+  else if (op == "-")
+    r = a - b;
+  else if (op == "*")
+    r = a * b;
+  else if (op == "/")
+    r = a / b;
+  else
+    return std::nullopt;
+  return ConstVal{TK::Real, 0, fold_real_result(r), ""};
+}
+
+// int and big operators: wrapping arithmetic, shifts by the low bits of
+// the count, no folding of a division by zero.
+std::optional<ConstVal> fold_integer(const std::string& op, const ConstVal& a, const ConstVal& b) {
+  auto x = static_cast<std::uint64_t>(a.i), y = static_cast<std::uint64_t>(b.i);
+  std::int64_t r = 0;
+  bool is_big = a.k == TK::Big;
+  if (op == "+")
+    r = static_cast<std::int64_t>(x + y);
+  else if (op == "-")
+    r = static_cast<std::int64_t>(x - y);
+  else if (op == "*")
+    r = static_cast<std::int64_t>(x * y);
+  else if (op == "/" || op == "%") {
+    if (b.i == 0) return std::nullopt;
+    if (b.i == -1)
+      r = op == "/" ? static_cast<std::int64_t>(-x) : 0;
+    else
+      r = op == "/" ? a.i / b.i : a.i % b.i;
+  } else if (op == "&")
+    r = a.i & b.i;
+  else if (op == "|")
+    r = a.i | b.i;
+  else if (op == "^")
+    r = a.i ^ b.i;
+  else if (op == "<<")
+    r = static_cast<std::int64_t>(x << (b.i & (is_big ? 63 : 31)));
+  else if (op == ">>")
+    r = is_big ? a.i >> (b.i & 63) : static_cast<std::int32_t>(a.i) >> (b.i & 31);
+  else if (op == "**") {
+    if (b.i < 0) return std::nullopt;
+    std::uint64_t p = 1;
+    for (std::int64_t i = 0; i < b.i && i < 64; ++i) p *= x;
+    r = static_cast<std::int64_t>(p);
+  } else
+    return std::nullopt;
+  if (!is_big) r = static_cast<std::int32_t>(r);
+  return ConstVal{a.k, r, 0, ""};
+}
+
+}  // namespace
+
+std::optional<ConstVal> Compiler::const_eval(const Expr* e) {
+  if (!e) return std::nullopt;
+  // Cached except while iota or a module's own cons give names meaning.
+  bool cacheable = iota_ < 0 && !const_mod_;
+  if (cacheable) {
+    auto it = const_cache_.find(e);
+    if (it != const_cache_.end()) return it->second;
+  }
+  auto v = const_eval_uncached(e);
+  if (cacheable) const_cache_[e] = v;
+  return v;
+}
+
+std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
+  switch (e->kind) {
+    case Expr::IntLit:
+      // Constants beyond 32 bits are big; up to 2^32 they wrap into an int.
+      if (static_cast<std::uint64_t>(e->ival) > 0xFFFFFFFFull)
+        return ConstVal{TK::Big, e->ival, 0, ""};
+      return ConstVal{TK::Int, static_cast<std::int32_t>(static_cast<std::uint32_t>(e->ival)), 0,
+                      ""};
+    case Expr::RealLit:
+      return ConstVal{TK::Real, 0, e->rval, ""};
+    case Expr::StrLit:
+      return ConstVal{TK::String, 0, 0, e->sval};
+    case Expr::Ident:
+      return const_ident(e);
+    case Expr::ModField:
+    case Expr::Field:
+      return const_field(e);
+    case Expr::Unary:
+      return const_unary(e);
+    case Expr::Cast:
+      return const_cast_of(e);
+    case Expr::Binary:
+      return const_binary(e);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
+  if (e->op == "iota" && iota_ >= 0 && !lookup("iota")) return ConstVal{TK::Int, iota_, 0, ""};
+  if (const_mod_)
+    if (auto v = module_con(*const_mod_, e->op)) return v;
+  Sym* s = lookup(e->op);
+  if (s && s->kind == Sym::Con) {
+    TK k = s->type ? s->type->k : TK::Int;
+    return ConstVal{k, s->ival, s->rval, s->sval};
+  }
+  if (s && s->kind == Sym::Imported) return module_con(*s->mod, s->member);
+  return std::nullopt;
+}
+
+std::optional<ConstVal> Compiler::const_field(const Expr* e) {
+  if (e->a->kind != Expr::Ident) return std::nullopt;
+  Sym* s = lookup(e->a->op);
+  ModInfo* mod = nullptr;
+  if (s && s->kind == Sym::ModType) mod = s->mod;
+  if (s && s->kind == Sym::Var && s->type->k == TK::Module && e->kind == Expr::ModField)
+    mod = s->type->mod;
+  if (mod)
+    if (auto v = module_con(*mod, e->op)) return v;
+  if (s && s->kind == Sym::AdtName && e->kind == Expr::Field) {
+    auto it = s->adt->cons.find(e->op);
+    if (it != s->adt->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
+  }
+  return std::nullopt;
+}
+
+std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
+  auto v = const_eval(e->a.get());
+  if (!v) return std::nullopt;
+  if (e->op == "-") {
+    if (v->k == TK::Real)
+      v->r = -v->r;
+    else if (v->k == TK::Int)
+      v->i = static_cast<std::int32_t>(-static_cast<std::uint32_t>(v->i));
+    else if (v->k == TK::Big)
+      v->i = static_cast<std::int64_t>(-static_cast<std::uint64_t>(v->i));
+    else
+      return std::nullopt;
+    return v;
+  }
+  if (e->op == "+" && v->k != TK::String) return v;
+  if (e->op == "~" && (v->k == TK::Int || v->k == TK::Big)) {
+    v->i = ~v->i;
+    return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<ConstVal> Compiler::const_cast_of(const Expr* e) {
+  auto v = const_eval(e->a.get());
+  if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
+  const std::string& to = e->type->name;
+  if (v->k == TK::String) return fold_string_cast(v->s, to);
+  if (to == "int") {
+    if (v->k == TK::Real) return std::nullopt;
+    return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};
+  }
+  if (to == "big") {
+    if (v->k == TK::Real) return std::nullopt;
+    return ConstVal{
+        TK::Big,
+        v->k == TK::Int ? literal_value(e->a.get(), static_cast<std::int32_t>(v->i)) : v->i, 0, ""};
+  }
+  if (to == "real") {
+    if (v->k == TK::Real) return v;
+    return ConstVal{TK::Real, 0, static_cast<double>(literal_value(e->a.get(), v->i)), ""};
+  }
+  if (to == "byte" && v->k != TK::Real) return ConstVal{TK::Byte, v->i & 0xff, 0, ""};
+  return std::nullopt;
+}
+
+std::optional<ConstVal> Compiler::const_binary(const Expr* e) {
+  auto a = const_eval(e->a.get());
+  if (!a) return std::nullopt;
+  auto b = const_eval(e->b.get());
+  if (!b) return std::nullopt;
+  const std::string& op = e->op;
+  if (a->k == TK::String && b->k == TK::String && op == "+")
+    return ConstVal{TK::String, 0, 0, a->s + b->s};
+  if (a->k == TK::Real && b->k == TK::Real) return fold_real(op, a->r, b->r);
+  if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
+  if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;
+  return fold_integer(op, *a, *b);
+}
+
+}  // namespace dis::limbo
