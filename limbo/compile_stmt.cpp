@@ -1,4 +1,4 @@
-// Functions, calls, assignments and statements.
+// Functions, assignments and statements; calls are in compile_call.cpp.
 #include <algorithm>
 
 #include "compiler_impl.h"
@@ -67,169 +67,6 @@ void Compiler::compile_function(FuncInfo& f) {
       TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
   scopes_.pop_back();
   fn_ = nullptr;
-}
-
-// ---- calls ----
-
-Loc Compiler::gen_call(const Expr* e, const Loc* dest) {
-  check_format(e);
-  return gen_call_full(e, dest, false);
-}
-
-Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
-  const Expr* callee = e->a.get();
-  FuncInfo* local = nullptr;
-  ModInfo* mod = nullptr;
-  std::string mname;
-  const Expr* modexpr = nullptr;
-  Type* ft = nullptr;
-  const Expr* self_arg = nullptr;
-  auto adt_call = [&](AdtInfo* ad, const std::string& name, const Expr* self) {
-    auto it = ad->func_types.find(name);
-    if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
-    ft = it->second;
-    self_arg = self;
-    if (ad->owner && ad->owner != impl_) {
-      Sym* imp = lookup(ad->name);
-      if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
-        fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
-      mod = ad->owner;
-      mname = ad->name + "." + name;
-      modexpr = imp->modexpr;
-    } else {
-      auto f = ad->funcs.find(name);
-      if (f == ad->funcs.end())
-        fail(e->pos, "function " + ad->name + "." + name + " is not defined");
-      local = f->second;
-    }
-  };
-  if (callee->kind == Expr::Ident) {
-    Sym* s = lookup(callee->op);
-    if (!s) fail(callee->pos, "undefined function " + callee->op);
-    if (s->kind == Sym::Func) {
-      local = s->func;
-      ft = s->type;
-    } else if (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)) {
-      if (spawn) fail(e->pos, "spawn needs a function call");
-      return gen_construct(s->adt->type, e->args, e->pos, dest);
-    } else if (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn) {
-      if (!s->modexpr)
-        fail(callee->pos, callee->op + " was imported from module type " + s->mod->name +
-                              ", not a module value: it cannot be called");
-      mod = s->mod;
-      mname = s->member;
-      modexpr = s->modexpr;
-      ft = s->type;
-    } else if (s->kind == Sym::Var && s->type->k == TK::Fn) {
-      unsupported(e->pos, "calling a function reference is");
-    } else {
-      fail(callee->pos, callee->op + " is not a function");
-    }
-  } else if (callee->kind == Expr::ModField) {
-    Type* mt = type_of(callee->a.get());
-    if (mt->k != TK::Module) fail(callee->pos, "-> needs a module value, not " + type_name(mt));
-    auto it = mt->mod->members.find(callee->op);
-    if (it == mt->mod->members.end() || it->second.kind != ModMember::Func)
-      fail(callee->pos, "module " + mt->mod->name + " has no function " + callee->op);
-    mod = mt->mod;
-    mname = callee->op;
-    modexpr = callee->a.get();
-    ft = it->second.type;
-  } else if (callee->kind == Expr::Field) {
-    Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
-    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
-      adt_call(s->adt, callee->op, nullptr);
-    } else {
-      Type* t = type_of(callee->a.get());
-      Type* at = t->k == TK::Ref ? t->elem : t;
-      if (at->k != TK::Adt && at->k != TK::Pick)
-        fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
-      adt_call(at->adt, callee->op, callee->a.get());
-    }
-  } else {
-    unsupported(e->pos, "this kind of call is");
-  }
-  // Arguments, with the self value first.
-  std::vector<const Expr*> args;
-  if (self_arg) args.push_back(self_arg);
-  for (auto& a : e->args) args.push_back(a.get());
-  std::size_t nfixed = ft->params.size();
-  if (ft->varargs ? args.size() < nfixed : args.size() != nfixed)
-    fail(e->pos, "wrong number of arguments: " + std::to_string(args.size() - (self_arg ? 1 : 0)) +
-                     " given, " + std::to_string(nfixed - (self_arg ? 1 : 0)) + " expected");
-  if (self_arg && !ft->params.empty() && !ft->params[0].self)
-    fail(e->pos, "function " + callee->op + " has no self argument");
-  std::vector<Type*> ptypes;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i < nfixed) {
-      ptypes.push_back(ft->params[i].type);
-    } else {
-      Type* t = type_of(args[i]);
-      if (t->k == TK::Nil) fail(args[i]->pos, "nil passed as a variable argument");
-      if (t->k == TK::None) fail(args[i]->pos, "expression has no value");
-      ptypes.push_back(t);
-    }
-  }
-  // Self adt values are passed by value; a ref self gets the pointer.
-  std::vector<std::int32_t> offs;
-  std::vector<std::int32_t> ptrs;
-  std::int32_t off = 32;
-  for (auto* t : ptypes) {
-    off = round_up(off, std::max(type_align(t), 1));
-    offs.push_back(off);
-    pointer_offsets(t, off, ptrs);
-    off += type_size(t);
-  }
-  // Arguments containing calls are computed before the frame exists.
-  std::vector<std::optional<Loc>> pre(args.size());
-  for (std::size_t i = 0; i < args.size(); ++i)
-    if (has_call(args[i])) {
-      Loc t = temp(ptypes[i]);
-      pre[i] = gen_to(args[i], ptypes[i], &t);
-    }
-  Operand modop;
-  int table = -1;
-  if (mod) {
-    modop = direct(gen(modexpr));
-    table = import_table(mod);
-    auto& names = imports_[static_cast<std::size_t>(table)].names;
-    if (std::find(names.begin(), names.end(), mname) == names.end()) names.push_back(mname);
-  }
-  Loc fr = temp(t_int_);
-  if (local) {
-    emit(Op::frame_, imm(local->desc), fr.op);
-  } else if (ft->varargs) {
-    emit(Op::frame_, imm(desc_for(round_up(off, 8), ptrs)), fr.op);
-  } else {
-    std::int32_t at = emit(Op::mframe_, modop, Middle{MidMode::Imm, 0}, fr.op);
-    import_fixes_.push_back(ImportFix{at, table, mname});
-  }
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
-    if (pre[i]) {
-      move(*pre[i], slot);
-    } else {
-      gen_to(args[i], ptypes[i], &slot);
-    }
-  }
-  Type* rt = ft->elem ? ft->elem : t_none_;
-  Loc r{imm(0), t_none_};
-  if (rt->k != TK::None && !spawn) {
-    r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
-    emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
-  }
-  if (local) {
-    std::int32_t at = emit(spawn ? Op::spawn_ : Op::call_, fr.op, imm(0));
-    call_fixes_.push_back(CallFix{at, local});
-  } else {
-    std::int32_t at = emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Imm, 0}, modop);
-    import_fixes_.push_back(ImportFix{at, table, mname});
-  }
-  if (dest && rt->k != TK::None && !(dest->op == r.op)) {
-    move(r, *dest);
-    return *dest;
-  }
-  return r;
 }
 
 // ---- assignment ----
@@ -378,151 +215,40 @@ void Compiler::gen_stmt(const Stmt& s) {
   switch (s.kind) {
     case Stmt::Empty:
       return;
-    case Stmt::ExprS: {
-      const Expr* e = s.e.get();
-      if (e->kind == Expr::PostInc || e->kind == Expr::PostDec ||
-          (e->kind == Expr::Unary && (e->op == "++" || e->op == "--"))) {
-        if (gen_str_step(e, nullptr)) return;
-        Loc l = lvalue(e->a.get());
-        bool inc = e->kind == Expr::PostInc || e->op == "++";
-        Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
-        if (aop == Op::nop_ || l.t->k == TK::String)
-          fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
-        Operand one = l.t->k == TK::Big    ? big_const(1)
-                      : l.t->k == TK::Real ? real_const(1.0)
-                                           : imm(1);
-        emit(aop, one, Middle{}, l.op);
-      } else if (e->kind == Expr::Assign) {
-        assign_expr(e);
-      } else if (e->kind == Expr::Call) {
-        gen_call(e, nullptr);
-      } else {
-        gen(e);
-      }
+    case Stmt::ExprS:
+      gen_expr_stmt(s);
       return;
-    }
-    case Stmt::Decl: {
-      Type* t = resolve(s.type.get(), nullptr);
-      // `a, b: T = e` evaluates e once, before the names exist.
-      std::optional<Loc> init;
-      if (s.e) {
-        Loc tmp = temp(t);
-        init = gen_to(s.e.get(), t, &tmp);
-      }
-      for (std::size_t i = 0; i < s.names.size(); ++i) {
-        Loc l;
-        declare_local(s.names[i], t, s.pos, &l);
-        if (init) {
-          move(*init, l);
-        } else if (is_pointer(t)) {
-          // a pointer declared in a loop starts nil each time round
-          emit(Op::movp_, imm(-1), l.op);
-        }
-      }
+    case Stmt::Decl:
+      gen_decl_stmt(s);
       return;
-    }
-    case Stmt::ConDecl: {
-      for (std::size_t i = 0; i < s.names.size(); ++i) {
-        iota_ = static_cast<std::int64_t>(i);
-        auto v = const_eval(s.e.get());
-        iota_ = -1;
-        if (!v) fail(s.pos, "con value is not constant");
-        Sym sym;
-        sym.kind = Sym::Con;
-        sym.ival = v->i;
-        sym.rval = v->r;
-        sym.sval = v->s;
-        sym.type = v->k == TK::String ? t_string_
-                   : v->k == TK::Real ? t_real_
-                   : v->k == TK::Big  ? t_big_
-                                      : t_int_;
-        scopes_.back()[s.names[i]] = sym;
-      }
+    case Stmt::ConDecl:
+      gen_con_decl(s);
       return;
-    }
     case Stmt::TypeDecl:
     case Stmt::ImportDecl:
       unsupported(s.pos, "type and import declarations inside functions are");
     case Stmt::Block:
       gen_block(s);
       return;
-    case Stmt::If: {
-      std::int32_t lelse = new_label();
-      gen_cond(s.e.get(), false, lelse);
-      release_temps();
-      gen_stmt_scoped(*s.body);
-      if (s.else_body) {
-        std::int32_t lend = new_label();
-        jump(Op::jmp_, Operand{}, Middle{}, lend);
-        place(lelse);
-        gen_stmt_scoped(*s.else_body);
-        place(lend);
-      } else {
-        place(lelse);
-      }
+    case Stmt::If:
+      gen_if(s);
       return;
-    }
-    case Stmt::While: {
-      std::int32_t top = new_label(), end = new_label();
-      place(top);
-      if (s.e) gen_cond(s.e.get(), false, end);
-      release_temps();
-      loops_.push_back(LoopCtx{s.label, end, top, false});
-      gen_stmt_scoped(*s.body);
-      loops_.pop_back();
-      set_pos(s.pos);
-      jump(Op::jmp_, Operand{}, Middle{}, top);
-      place(end);
+    case Stmt::While:
+      gen_while(s);
       return;
-    }
-    case Stmt::DoWhile: {
-      std::int32_t top = new_label(), cont = new_label(), end = new_label();
-      place(top);
-      loops_.push_back(LoopCtx{s.label, end, cont, false});
-      gen_stmt_scoped(*s.body);
-      loops_.pop_back();
-      place(cont);
-      set_pos(s.e ? s.e->pos : s.pos);
-      if (s.e)
-        gen_cond(s.e.get(), true, top);
-      else
-        jump(Op::jmp_, Operand{}, Middle{}, top);
-      place(end);
+    case Stmt::DoWhile:
+      gen_do_while(s);
       return;
-    }
     case Stmt::For:
       gen_for(s);
       return;
     case Stmt::Break:
-    case Stmt::Continue: {
-      bool brk = s.kind == Stmt::Break;
-      for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
-        if (!s.label.empty() ? it->label == s.label : (brk ? !it->block_only : it->cont >= 0)) {
-          std::int32_t target = brk ? it->brk : it->cont;
-          if (target < 0) fail(s.pos, "continue " + s.label + " does not name a loop");
-          jump(Op::jmp_, Operand{}, Middle{}, target);
-          return;
-        }
-      }
-      fail(s.pos, std::string(brk ? "break" : "continue") +
-                      (s.label.empty() ? " outside a loop" : " to unknown label " + s.label));
-    }
-    case Stmt::Return: {
-      Type* rt = fn_->type->elem ? fn_->type->elem : t_none_;
-      if (s.e && rt->k == TK::None && s.e->kind == Expr::Call &&
-          type_of(s.e.get())->k == TK::None) {
-        gen(s.e.get());  // `return f();` of a function with no value: call, then return
-      } else if (s.e) {
-        if (rt->k == TK::None)
-          fail(s.pos, "return value in function " + fn_->name + " that returns nothing");
-        Loc d{Operand{AddrMode::IndFp, 16, 0}, rt};
-        gen_to(s.e.get(), rt, &d);
-      } else if (rt->k != TK::None) {
-        fail(s.pos, "missing return value: function " + fn_->name + " returns " + type_name(rt));
-      }
-      emit(Op::ret_, Operand{}, Operand{});
+    case Stmt::Continue:
+      gen_break(s);
       return;
-    }
+    case Stmt::Return:
+      gen_return(s);
+      return;
     case Stmt::Case:
       gen_case(s);
       return;
@@ -542,18 +268,158 @@ void Compiler::gen_stmt(const Stmt& s) {
     case Stmt::Exit:
       emit(Op::exit_, Operand{}, Operand{});
       return;
-    case Stmt::Raise: {
-      if (s.e) {
-        Loc v = gen_raised(s.e.get());
-        if (v.t->k != TK::String && !is_exception_value(v.t))
-          unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
-        emit(Op::raise_, direct(v), Operand{});
-      } else {
-        if (exc_slots_.empty()) fail(s.pos, "raise without a value outside an exception handler");
-        emit(Op::raise_, fp(exc_slots_.back()), Operand{});
-      }
+    case Stmt::Raise:
+      gen_raise(s);
+      return;
+  }
+}
+
+void Compiler::gen_expr_stmt(const Stmt& s) {
+  const Expr* e = s.e.get();
+  if (e->kind == Expr::PostInc || e->kind == Expr::PostDec ||
+      (e->kind == Expr::Unary && (e->op == "++" || e->op == "--"))) {
+    if (gen_str_step(e, nullptr)) return;
+    Loc l = lvalue(e->a.get());
+    bool inc = e->kind == Expr::PostInc || e->op == "++";
+    Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
+    if (aop == Op::nop_ || l.t->k == TK::String)
+      fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
+    Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
+    emit(aop, one, Middle{}, l.op);
+  } else if (e->kind == Expr::Assign) {
+    assign_expr(e);
+  } else if (e->kind == Expr::Call) {
+    gen_call(e, nullptr);
+  } else {
+    gen(e);
+  }
+}
+
+// `a, b: T` and `a, b: T = e` in a function.
+void Compiler::gen_decl_stmt(const Stmt& s) {
+  Type* t = resolve(s.type.get(), nullptr);
+  // `a, b: T = e` evaluates e once, before the names exist.
+  std::optional<Loc> init;
+  if (s.e) {
+    Loc tmp = temp(t);
+    init = gen_to(s.e.get(), t, &tmp);
+  }
+  for (std::size_t i = 0; i < s.names.size(); ++i) {
+    Loc l;
+    declare_local(s.names[i], t, s.pos, &l);
+    if (init) {
+      move(*init, l);
+    } else if (is_pointer(t)) {
+      // a pointer declared in a loop starts nil each time round
+      emit(Op::movp_, imm(-1), l.op);
+    }
+  }
+}
+
+// `a, b: con e` in a function: iota counts the names.
+void Compiler::gen_con_decl(const Stmt& s) {
+  for (std::size_t i = 0; i < s.names.size(); ++i) {
+    iota_ = static_cast<std::int64_t>(i);
+    auto v = const_eval(s.e.get());
+    iota_ = -1;
+    if (!v) fail(s.pos, "con value is not constant");
+    Sym sym;
+    sym.kind = Sym::Con;
+    sym.ival = v->i;
+    sym.rval = v->r;
+    sym.sval = v->s;
+    sym.type = v->k == TK::String ? t_string_
+               : v->k == TK::Real ? t_real_
+               : v->k == TK::Big  ? t_big_
+                                  : t_int_;
+    scopes_.back()[s.names[i]] = sym;
+  }
+}
+
+void Compiler::gen_if(const Stmt& s) {
+  std::int32_t lelse = new_label();
+  gen_cond(s.e.get(), false, lelse);
+  release_temps();
+  gen_stmt_scoped(*s.body);
+  if (s.else_body) {
+    std::int32_t lend = new_label();
+    jump(Op::jmp_, Operand{}, Middle{}, lend);
+    place(lelse);
+    gen_stmt_scoped(*s.else_body);
+    place(lend);
+  } else {
+    place(lelse);
+  }
+}
+
+// `while (e) body`; without e it loops until a break.
+void Compiler::gen_while(const Stmt& s) {
+  std::int32_t top = new_label(), end = new_label();
+  place(top);
+  if (s.e) gen_cond(s.e.get(), false, end);
+  release_temps();
+  loops_.push_back(LoopCtx{s.label, end, top, false});
+  gen_stmt_scoped(*s.body);
+  loops_.pop_back();
+  set_pos(s.pos);
+  jump(Op::jmp_, Operand{}, Middle{}, top);
+  place(end);
+}
+
+void Compiler::gen_do_while(const Stmt& s) {
+  std::int32_t top = new_label(), cont = new_label(), end = new_label();
+  place(top);
+  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  gen_stmt_scoped(*s.body);
+  loops_.pop_back();
+  place(cont);
+  set_pos(s.e ? s.e->pos : s.pos);
+  if (s.e)
+    gen_cond(s.e.get(), true, top);
+  else
+    jump(Op::jmp_, Operand{}, Middle{}, top);
+  place(end);
+}
+
+// `break` and `continue`, with or without a label.
+void Compiler::gen_break(const Stmt& s) {
+  bool brk = s.kind == Stmt::Break;
+  for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+    if (!s.label.empty() ? it->label == s.label : (brk ? !it->block_only : it->cont >= 0)) {
+      std::int32_t target = brk ? it->brk : it->cont;
+      if (target < 0) fail(s.pos, "continue " + s.label + " does not name a loop");
+      jump(Op::jmp_, Operand{}, Middle{}, target);
       return;
     }
+  }
+  fail(s.pos, std::string(brk ? "break" : "continue") +
+                  (s.label.empty() ? " outside a loop" : " to unknown label " + s.label));
+}
+
+void Compiler::gen_return(const Stmt& s) {
+  Type* rt = fn_->type->elem ? fn_->type->elem : t_none_;
+  if (s.e && rt->k == TK::None && s.e->kind == Expr::Call && type_of(s.e.get())->k == TK::None) {
+    gen(s.e.get());  // `return f();` of a function with no value: call, then return
+  } else if (s.e) {
+    if (rt->k == TK::None)
+      fail(s.pos, "return value in function " + fn_->name + " that returns nothing");
+    Loc d{Operand{AddrMode::IndFp, 16, 0}, rt};
+    gen_to(s.e.get(), rt, &d);
+  } else if (rt->k != TK::None) {
+    fail(s.pos, "missing return value: function " + fn_->name + " returns " + type_name(rt));
+  }
+  emit(Op::ret_, Operand{}, Operand{});
+}
+
+void Compiler::gen_raise(const Stmt& s) {
+  if (s.e) {
+    Loc v = gen_raised(s.e.get());
+    if (v.t->k != TK::String && !is_exception_value(v.t))
+      unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
+    emit(Op::raise_, direct(v), Operand{});
+  } else {
+    if (exc_slots_.empty()) fail(s.pos, "raise without a value outside an exception handler");
+    emit(Op::raise_, fp(exc_slots_.back()), Operand{});
   }
 }
 

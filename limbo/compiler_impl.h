@@ -1,6 +1,8 @@
 // Internal: the compiler's state shared by compile_decls.cpp (declarations,
-// types, module assembly), compile_expr.cpp (expressions) and
-// compile_stmt.cpp (statements). Not a public interface.
+// types, module assembly), const_eval.cpp (constant folding),
+// compile_expr.cpp, compile_unary.cpp and compile_values.cpp (expressions),
+// compile_call.cpp (calls), compile_stmt.cpp (statements) and the smaller
+// files the limbo/README.md lists. Not a public interface.
 #pragma once
 
 #include <boost/container/flat_map.hpp>
@@ -83,6 +85,20 @@ inline bool is_ind(const Operand& o) {
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
 // `typed` is the value as typed, returned for anything but a literal.
 std::int64_t literal_value(const Expr* e, std::int64_t typed);
+
+// What a call calls (Compiler::call_target): a function of this module
+// (local), or of module mod by name (mname, the module value modexpr); ft its
+// type, self_arg the adt value of a `v.f(...)`. construct: `Adt(...)` makes
+// an adt value, no call.
+struct CallTarget {
+  FuncInfo* local = nullptr;
+  ModInfo* mod = nullptr;
+  std::string mname;
+  const Expr* modexpr = nullptr;
+  Type* ft = nullptr;
+  const Expr* self_arg = nullptr;
+  AdtInfo* construct = nullptr;
+};
 
 struct ConstVal {
   TK k = TK::Int;
@@ -283,9 +299,15 @@ class Compiler {
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
-  Loc gen_call(const Expr* e, const Loc* dest);
   void check_format(const Expr* call);  // Sys->print and the like (format_check.cpp)
+  // Calls (compile_call.cpp).
+  Loc gen_call(const Expr* e, const Loc* dest);
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
+  CallTarget call_target(const Expr* call);
+  void adt_call_target(const Expr* call, AdtInfo* ad, const std::string& name, const Expr* self,
+                       CallTarget& c);
+  void call_args(const Expr* call, const CallTarget& c, std::vector<const Expr*>& args,
+                 std::vector<Type*>& ptypes);
   Loc gen_binary(const Expr* e, const Loc* dest);
   // A binary node's operands, computed in Inferno's order (eval_order.h).
   std::pair<Loc, Loc> gen_operands(const Expr* e, Type* ta, Type* tb, Order order = Order::Arith);
@@ -332,6 +354,16 @@ class Compiler {
 
   // ---- statements (compile_stmt.cpp) ----
   void gen_stmt(const Stmt& s);
+  // gen_stmt's forms.
+  void gen_expr_stmt(const Stmt& s);
+  void gen_decl_stmt(const Stmt& s);
+  void gen_con_decl(const Stmt& s);
+  void gen_if(const Stmt& s);
+  void gen_while(const Stmt& s);
+  void gen_do_while(const Stmt& s);
+  void gen_break(const Stmt& s);
+  void gen_return(const Stmt& s);
+  void gen_raise(const Stmt& s);
   void gen_block(const Stmt& s);
   void gen_stmt_scoped(const Stmt& s);
   void set_pos(const Pos& p);

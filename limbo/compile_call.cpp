@@ -1,0 +1,185 @@
+// Calls: what a call calls (a function of this module or of a loaded
+// module, an adt's function, or an adt's construction), its arguments laid
+// out in the callee's frame, and the frame, call and result instructions.
+#include <algorithm>
+
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+Loc Compiler::gen_call(const Expr* e, const Loc* dest) {
+  check_format(e);
+  return gen_call_full(e, dest, false);
+}
+
+Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
+  CallTarget c = call_target(e);
+  if (c.construct) {
+    if (spawn) fail(e->pos, "spawn needs a function call");
+    return gen_construct(c.construct->type, e->args, e->pos, dest);
+  }
+  std::vector<const Expr*> args;
+  std::vector<Type*> ptypes;
+  call_args(e, c, args, ptypes);
+  // Self adt values are passed by value; a ref self gets the pointer.
+  std::vector<std::int32_t> offs;
+  std::vector<std::int32_t> ptrs;
+  std::int32_t off = 32;
+  for (auto* t : ptypes) {
+    off = round_up(off, std::max(type_align(t), 1));
+    offs.push_back(off);
+    pointer_offsets(t, off, ptrs);
+    off += type_size(t);
+  }
+  // Arguments containing calls are computed before the frame exists.
+  std::vector<std::optional<Loc>> pre(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (has_call(args[i])) {
+      Loc t = temp(ptypes[i]);
+      pre[i] = gen_to(args[i], ptypes[i], &t);
+    }
+  Operand modop;
+  int table = -1;
+  if (c.mod) {
+    modop = direct(gen(c.modexpr));
+    table = import_table(c.mod);
+    auto& names = imports_[static_cast<std::size_t>(table)].names;
+    if (std::find(names.begin(), names.end(), c.mname) == names.end()) names.push_back(c.mname);
+  }
+  Loc fr = temp(t_int_);
+  if (c.local) {
+    emit(Op::frame_, imm(c.local->desc), fr.op);
+  } else if (c.ft->varargs) {
+    emit(Op::frame_, imm(desc_for(round_up(off, 8), ptrs)), fr.op);
+  } else {
+    std::int32_t at = emit(Op::mframe_, modop, Middle{MidMode::Imm, 0}, fr.op);
+    import_fixes_.push_back(ImportFix{at, table, c.mname});
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
+    if (pre[i]) {
+      move(*pre[i], slot);
+    } else {
+      gen_to(args[i], ptypes[i], &slot);
+    }
+  }
+  Type* rt = c.ft->elem ? c.ft->elem : t_none_;
+  Loc r{imm(0), t_none_};
+  if (rt->k != TK::None && !spawn) {
+    r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
+    emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
+  }
+  if (c.local) {
+    std::int32_t at = emit(spawn ? Op::spawn_ : Op::call_, fr.op, imm(0));
+    call_fixes_.push_back(CallFix{at, c.local});
+  } else {
+    std::int32_t at = emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Imm, 0}, modop);
+    import_fixes_.push_back(ImportFix{at, table, c.mname});
+  }
+  if (dest && rt->k != TK::None && !(dest->op == r.op)) {
+    move(r, *dest);
+    return *dest;
+  }
+  return r;
+}
+
+// What a call calls: a function of this module or another's, an adt's
+// function (with its self value), or an adt's construction.
+CallTarget Compiler::call_target(const Expr* e) {
+  const Expr* callee = e->a.get();
+  CallTarget c;
+  if (callee->kind == Expr::Ident) {
+    Sym* s = lookup(callee->op);
+    if (!s) fail(callee->pos, "undefined function " + callee->op);
+    if (s->kind == Sym::Func) {
+      c.local = s->func;
+      c.ft = s->type;
+    } else if (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)) {
+      c.construct = s->adt;
+    } else if (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn) {
+      if (!s->modexpr)
+        fail(callee->pos, callee->op + " was imported from module type " + s->mod->name +
+                              ", not a module value: it cannot be called");
+      c.mod = s->mod;
+      c.mname = s->member;
+      c.modexpr = s->modexpr;
+      c.ft = s->type;
+    } else if (s->kind == Sym::Var && s->type->k == TK::Fn) {
+      unsupported(e->pos, "calling a function reference is");
+    } else {
+      fail(callee->pos, callee->op + " is not a function");
+    }
+  } else if (callee->kind == Expr::ModField) {
+    Type* mt = type_of(callee->a.get());
+    if (mt->k != TK::Module) fail(callee->pos, "-> needs a module value, not " + type_name(mt));
+    auto it = mt->mod->members.find(callee->op);
+    if (it == mt->mod->members.end() || it->second.kind != ModMember::Func)
+      fail(callee->pos, "module " + mt->mod->name + " has no function " + callee->op);
+    c.mod = mt->mod;
+    c.mname = callee->op;
+    c.modexpr = callee->a.get();
+    c.ft = it->second.type;
+  } else if (callee->kind == Expr::Field) {
+    Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
+    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
+      adt_call_target(e, s->adt, callee->op, nullptr, c);
+    } else {
+      Type* t = type_of(callee->a.get());
+      Type* at = t->k == TK::Ref ? t->elem : t;
+      if (at->k != TK::Adt && at->k != TK::Pick)
+        fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      adt_call_target(e, at->adt, callee->op, callee->a.get(), c);
+    }
+  } else {
+    unsupported(e->pos, "this kind of call is");
+  }
+  return c;
+}
+
+// `Adt.f(...)` or `v.f(...)` (self the adt value): ad's function `name`.
+void Compiler::adt_call_target(const Expr* e, AdtInfo* ad, const std::string& name,
+                               const Expr* self, CallTarget& c) {
+  auto it = ad->func_types.find(name);
+  if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
+  c.ft = it->second;
+  c.self_arg = self;
+  if (ad->owner && ad->owner != impl_) {
+    Sym* imp = lookup(ad->name);
+    if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
+      fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+    c.mod = ad->owner;
+    c.mname = ad->name + "." + name;
+    c.modexpr = imp->modexpr;
+  } else {
+    auto f = ad->funcs.find(name);
+    if (f == ad->funcs.end()) fail(e->pos, "function " + ad->name + "." + name + " is not defined");
+    c.local = f->second;
+  }
+}
+
+// The call's arguments, the self value first, and the type each is passed as.
+void Compiler::call_args(const Expr* e, const CallTarget& c, std::vector<const Expr*>& args,
+                         std::vector<Type*>& ptypes) {
+  const Expr* callee = e->a.get();
+  if (c.self_arg) args.push_back(c.self_arg);
+  for (auto& a : e->args) args.push_back(a.get());
+  std::size_t nfixed = c.ft->params.size();
+  if (c.ft->varargs ? args.size() < nfixed : args.size() != nfixed)
+    fail(e->pos,
+         "wrong number of arguments: " + std::to_string(args.size() - (c.self_arg ? 1 : 0)) +
+             " given, " + std::to_string(nfixed - (c.self_arg ? 1 : 0)) + " expected");
+  if (c.self_arg && !c.ft->params.empty() && !c.ft->params[0].self)
+    fail(e->pos, "function " + callee->op + " has no self argument");
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i < nfixed) {
+      ptypes.push_back(c.ft->params[i].type);
+    } else {
+      Type* t = type_of(args[i]);
+      if (t->k == TK::Nil) fail(args[i]->pos, "nil passed as a variable argument");
+      if (t->k == TK::None) fail(args[i]->pos, "expression has no value");
+      ptypes.push_back(t);
+    }
+  }
+}
+
+}  // namespace dis::limbo
