@@ -315,14 +315,6 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   }
 }
 
-namespace {
-struct PendingAdt {
-  AdtInfo* adt;
-  const Decl* decl;
-  ModInfo* scope;
-};
-}  // namespace
-
 void Compiler::declare_module_types() {
   struct Pending {
     ModInfo* mod;
@@ -387,8 +379,69 @@ void Compiler::import_type_names() {
 }
 
 void Compiler::declare_globals() {
-  std::vector<PendingAdt> adts;
   // Pass 1: names of modules, adts and types.
+  std::vector<PendingAdt> adts = declare_names();
+  // Pass 2: module members (types may name other modules' types). Type
+  // names first, so members may use those declared after them (sh.m's Cmd),
+  // and the type names imported at top level, so declarations may use them.
+  declare_module_types();
+  import_type_names();
+  for (auto& dp : prog_.decls)
+    if (dp->kind == Decl::Module) declare_module_members(*dp);
+  for (auto& pa : adts) resolve_adt(*pa.adt, *pa.decl, pa.scope);
+  for (auto& pa : adts) {
+    if (!pa.scope) continue;
+    for (auto& [fname, ft] : pa.adt->func_types) {
+      ModMember mem;
+      mem.kind = ModMember::Func;
+      mem.type = ft;
+      pa.scope->members[pa.adt->name + "." + fname] = mem;
+    }
+  }
+  import_implemented_members();
+  // Pass 3: cons, types, globals, imports, functions in order.
+  for (auto& dp : prog_.decls) {
+    const Decl& d = *dp;
+    try {
+      switch (d.kind) {
+        case Decl::Con:
+          declare_global_cons(d);
+          break;
+        case Decl::Type:
+          globals_[d.name] = Sym{Sym::TypeAlias,
+                                 resolve(d.type.get(), nullptr),
+                                 {},
+                                 0,
+                                 0,
+                                 "",
+                                 nullptr,
+                                 nullptr,
+                                 nullptr,
+                                 "",
+                                 nullptr};
+          break;
+        case Decl::Var:
+          declare_global_var(d);
+          break;
+        case Decl::Import:
+          declare_import(d);
+          break;
+        case Decl::Func:
+          declare_function(d);
+          break;
+        default:
+          break;
+      }
+    } catch (CompileError&) {
+      iota_ = -1;
+    }
+  }
+}
+
+// Pass 1: the modules, the adts (their members come later) and the
+// implemented module.
+std::vector<PendingAdt> Compiler::declare_names() {
+  std::vector<PendingAdt> adts;
   for (auto& dp : prog_.decls) {
     const Decl& d = *dp;
     if (d.kind == Decl::Implement) {
@@ -436,222 +489,191 @@ void Compiler::declare_globals() {
         globals_[pa.adt->name] =
             Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
   }
-  // Pass 2: module members (types may name other modules' types). Type
-  // names first, so members may use those declared after them (sh.m's Cmd),
-  // and the type names imported at top level, so declarations may use them.
-  declare_module_types();
-  import_type_names();
-  for (auto& dp : prog_.decls) {
-    const Decl& d = *dp;
-    if (d.kind != Decl::Module) continue;
-    ModInfo* mod = lookup(d.name)->mod;
-    for (auto& mmp : d.mod_members) {
-      const Decl& mm = *mmp;
-      try {
-        if (mm.kind == Decl::Con) {
-          for (std::size_t i = 0; i < mm.names.size(); ++i) {
-            iota_ = static_cast<std::int64_t>(i);
-            const_mod_ = mod;
-            auto v = const_eval(mm.value.get());
-            const_mod_ = nullptr;
-            if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
-              ModMember mem;
-              mem.kind = ModMember::AdtCon;
-              mem.value = mm.value.get();
-              mod->members[mm.names[i]] = mem;
-              continue;
-            }
-            if (!v) fail(mm.pos, "con value is not constant");
-            ModMember mem;
-            mem.kind = ModMember::Con;
-            mem.con_kind = v->k;
-            mem.ival = v->i;
-            mem.rval = v->r;
-            mem.sval = v->s;
-            mod->members[mm.names[i]] = mem;
-            mod->order.push_back(mm.names[i]);
-          }
-          iota_ = -1;
-        } else if (mm.kind == Decl::Var) {
-          if (!mm.type) fail(mm.pos, "module member needs a type");
-          Type* t = resolve(mm.type.get(), mod);
-          for (auto& n : mm.names) {
-            ModMember mem;
-            mem.kind = t->k == TK::Fn ? ModMember::Func : ModMember::Var;
-            mem.type = t;
-            mod->members[n] = mem;
-            mod->order.push_back(n);
-          }
-        }
-      } catch (CompileError&) {
-        iota_ = -1;
-        const_mod_ = nullptr;
-      }
-    }
-  }
-  for (auto& pa : adts) resolve_adt(*pa.adt, *pa.decl, pa.scope);
-  for (auto& pa : adts) {
-    if (!pa.scope) continue;
-    for (auto& [fname, ft] : pa.adt->func_types) {
-      ModMember mem;
-      mem.kind = ModMember::Func;
-      mem.type = ft;
-      pa.scope->members[pa.adt->name + "." + fname] = mem;
-    }
-  }
-  if (impl_) {
-    for (auto& [name, mem] : impl_->members) {
-      if (mem.kind == ModMember::Con)
-        globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
-                             nullptr,  nullptr, nullptr, "",       nullptr},
-        globals_[name].type = mem.con_kind == TK::String ? t_string_
-                              : mem.con_kind == TK::Real ? t_real_
-                              : mem.con_kind == TK::Big  ? t_big_
-                                                         : t_int_;
-      if (mem.kind == ModMember::TypeName && !lookup(name))
-        globals_[name] =
-            Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
-    }
-  }
-  // Pass 3: cons, types, globals, imports, functions in order.
-  for (auto& dp : prog_.decls) {
-    const Decl& d = *dp;
+  return adts;
+}
+
+// Pass 2 for one module declaration: its constants, variables and
+// function types.
+void Compiler::declare_module_members(const Decl& d) {
+  ModInfo* mod = lookup(d.name)->mod;
+  for (auto& mmp : d.mod_members) {
+    const Decl& mm = *mmp;
     try {
-      switch (d.kind) {
-        case Decl::Con:
-          for (std::size_t i = 0; i < d.names.size(); ++i) {
-            iota_ = static_cast<std::int64_t>(i);
-            auto v = const_eval(d.value.get());
-            iota_ = -1;
-            if (!v) fail(d.pos, "con value is not constant");
-            Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
-            s.type = v->k == TK::String ? t_string_
-                     : v->k == TK::Real ? t_real_
-                     : v->k == TK::Big  ? t_big_
-                                        : t_int_;
-            globals_[d.names[i]] = s;
-          }
-          break;
-        case Decl::Type:
-          globals_[d.name] = Sym{Sym::TypeAlias,
-                                 resolve(d.type.get(), nullptr),
-                                 {},
-                                 0,
-                                 0,
-                                 "",
-                                 nullptr,
-                                 nullptr,
-                                 nullptr,
-                                 "",
-                                 nullptr};
-          break;
-        case Decl::Var: {
-          Type* t = nullptr;
-          std::optional<ConstVal> init;
-          Type* declared = d.type ? resolve(d.type.get(), nullptr) : nullptr;
-          Type* array = d.value ? data_array_type(d.value.get(), declared) : nullptr;
-          if (array) {
-            t = array;
-          } else if (d.value && d.value->kind == Expr::Nil && declared && is_pointer(declared)) {
-            t = declared;  // pointers start nil
-          } else if (d.value) {
-            init = const_eval(d.value.get());
-            if (!init) unsupported(d.pos, "global initializer that is not a constant is");
-            t = init->k == TK::String ? t_string_
-                : init->k == TK::Real ? t_real_
-                : init->k == TK::Big  ? t_big_
-                                      : t_int_;
-            if (declared) t = declared;
-          } else {
-            t = declared;
-          }
-          for (auto& n : d.names) {
-            if (globals_.count(n) && globals_[n].kind == Sym::Var)
-              error(d.pos, "redeclaration of " + n);
-            std::int32_t off = mp_alloc(t);
-            globals_dbg_.push_back(DebugVar{n, t, off, d.pos});
-            Sym s{
-                Sym::Var, t, Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr, "",
-                nullptr};
-            globals_[n] = s;
-            if (init) const_data(*init, t, off);
-            if (array && !array_data(d.value.get(), t, off))
-              unsupported(d.pos, "global array initializer that is not constant is");
-          }
-          break;
+      if (mm.kind == Decl::Con) {
+        declare_module_cons(mm, mod);
+      } else if (mm.kind == Decl::Var) {
+        if (!mm.type) fail(mm.pos, "module member needs a type");
+        Type* t = resolve(mm.type.get(), mod);
+        for (auto& n : mm.names) {
+          ModMember mem;
+          mem.kind = t->k == TK::Fn ? ModMember::Func : ModMember::Var;
+          mem.type = t;
+          mod->members[n] = mem;
+          mod->order.push_back(n);
         }
-        case Decl::Import: {
-          // From a module type name only its types and constants are usable
-          // (there is no module value to call through): modexpr stays null.
-          const Expr* from = d.value.get();
-          ModInfo* mod = nullptr;
-          if (from->kind == Expr::Ident) {
-            Sym* ms = lookup(from->op);
-            if (ms && ms->kind == Sym::ModType) {
-              mod = ms->mod;
-              from = nullptr;
-            }
-          }
-          if (!mod) {
-            Type* mt = type_of(d.value.get());
-            if (mt->k != TK::Module)
-              fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
-            mod = mt->mod;
-          }
-          for (auto& n : d.names) {
-            auto it = mod->members.find(n);
-            if (it == mod->members.end())
-              fail(d.pos, "module " + mod->name + " has no member " + n);
-            Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
-            if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
-              s.adt = it->second.type->adt;
-            globals_[n] = s;
-          }
-          break;
-        }
-        case Decl::Func: {
-          funcs_.emplace_back();
-          FuncInfo& f = funcs_.back();
-          f.decl = &d;
-          f.name = d.adt.empty() ? d.name : d.adt + "." + d.name;
-          f.type = resolve(d.type.get(), nullptr);
-          f.desc = static_cast<std::int32_t>(m_.types.size());
-          m_.types.push_back(TypeDesc{f.desc, 0, {}});
-          if (!d.adt.empty()) {
-            Sym* as = lookup(d.adt);
-            if (!as || as->kind != Sym::AdtName) fail(d.pos, "unknown adt '" + d.adt + "'");
-            f.adt = as->adt;
-            auto ft = f.adt->func_types.find(d.name);
-            if (ft == f.adt->func_types.end())
-              fail(d.pos, "adt " + d.adt + " has no function " + d.name);
-            if (!same_type(ft->second, f.type))
-              error(d.pos, "function " + f.name + " defined as " + type_name(f.type) +
-                               " but declared " + type_name(ft->second));
-            if (f.adt->funcs.count(d.name)) fail(d.pos, "function " + f.name + " defined twice");
-            f.adt->funcs[d.name] = &f;
-            f.exported = f.adt->owner && f.adt->owner == impl_;
-          } else {
-            if (globals_.count(d.name) && globals_[d.name].kind == Sym::Func)
-              fail(d.pos, "function " + d.name + " defined twice");
-            Sym s{Sym::Func, f.type, {}, 0, 0, "", &f, nullptr, nullptr, "", nullptr};
-            globals_[d.name] = s;
-            if (impl_) {
-              auto it = impl_->members.find(d.name);
-              if (it != impl_->members.end() && it->second.kind == ModMember::Func) {
-                f.exported = true;
-                if (!same_type(it->second.type, f.type))
-                  error(d.pos, "function " + d.name + " defined as " + type_name(f.type) +
-                                   " but declared " + type_name(it->second.type));
-              }
-            }
-          }
-          break;
-        }
-        default:
-          break;
       }
     } catch (CompileError&) {
       iota_ = -1;
+      const_mod_ = nullptr;
+    }
+  }
+}
+
+// `a, b: con e` in a module declaration: iota counts the names; an
+// adt-valued con is built at each use.
+void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
+  for (std::size_t i = 0; i < mm.names.size(); ++i) {
+    iota_ = static_cast<std::int64_t>(i);
+    const_mod_ = mod;
+    auto v = const_eval(mm.value.get());
+    const_mod_ = nullptr;
+    if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
+      ModMember mem;
+      mem.kind = ModMember::AdtCon;
+      mem.value = mm.value.get();
+      mod->members[mm.names[i]] = mem;
+      continue;
+    }
+    if (!v) fail(mm.pos, "con value is not constant");
+    ModMember mem;
+    mem.kind = ModMember::Con;
+    mem.con_kind = v->k;
+    mem.ival = v->i;
+    mem.rval = v->r;
+    mem.sval = v->s;
+    mod->members[mm.names[i]] = mem;
+    mod->order.push_back(mm.names[i]);
+  }
+  iota_ = -1;
+}
+
+// The implemented module's cons and type names are visible unqualified.
+void Compiler::import_implemented_members() {
+  if (!impl_) return;
+  for (auto& [name, mem] : impl_->members) {
+    if (mem.kind == ModMember::Con)
+      globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
+                           nullptr,  nullptr, nullptr, "",       nullptr},
+      globals_[name].type = con_type(mem.con_kind);
+    if (mem.kind == ModMember::TypeName && !lookup(name))
+      globals_[name] =
+          Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
+  }
+}
+
+Type* Compiler::con_type(TK k) const {
+  return k == TK::String ? t_string_ : k == TK::Real ? t_real_ : k == TK::Big ? t_big_ : t_int_;
+}
+
+// `a, b: con e` at top level: iota counts the names.
+void Compiler::declare_global_cons(const Decl& d) {
+  for (std::size_t i = 0; i < d.names.size(); ++i) {
+    iota_ = static_cast<std::int64_t>(i);
+    auto v = const_eval(d.value.get());
+    iota_ = -1;
+    if (!v) fail(d.pos, "con value is not constant");
+    Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
+    s.type = con_type(v->k);
+    globals_[d.names[i]] = s;
+  }
+}
+
+// A global variable: its type from the declaration or the constant (or
+// constant array) initialising it, its place in module data.
+void Compiler::declare_global_var(const Decl& d) {
+  Type* t = nullptr;
+  std::optional<ConstVal> init;
+  Type* declared = d.type ? resolve(d.type.get(), nullptr) : nullptr;
+  Type* array = d.value ? data_array_type(d.value.get(), declared) : nullptr;
+  if (array) {
+    t = array;
+  } else if (d.value && d.value->kind == Expr::Nil && declared && is_pointer(declared)) {
+    t = declared;  // pointers start nil
+  } else if (d.value) {
+    init = const_eval(d.value.get());
+    if (!init) unsupported(d.pos, "global initializer that is not a constant is");
+    t = con_type(init->k);
+    if (declared) t = declared;
+  } else {
+    t = declared;
+  }
+  for (auto& n : d.names) {
+    if (globals_.count(n) && globals_[n].kind == Sym::Var) error(d.pos, "redeclaration of " + n);
+    std::int32_t off = mp_alloc(t);
+    globals_dbg_.push_back(DebugVar{n, t, off, d.pos});
+    Sym s{Sym::Var, t,      Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr,
+          "",       nullptr};
+    globals_[n] = s;
+    if (init) const_data(*init, t, off);
+    if (array && !array_data(d.value.get(), t, off))
+      unsupported(d.pos, "global array initializer that is not constant is");
+  }
+}
+
+// `a, b: import m` at top level.
+void Compiler::declare_import(const Decl& d) {
+  // From a module type name only its types and constants are usable
+  // (there is no module value to call through): modexpr stays null.
+  const Expr* from = d.value.get();
+  ModInfo* mod = nullptr;
+  if (from->kind == Expr::Ident) {
+    Sym* ms = lookup(from->op);
+    if (ms && ms->kind == Sym::ModType) {
+      mod = ms->mod;
+      from = nullptr;
+    }
+  }
+  if (!mod) {
+    Type* mt = type_of(d.value.get());
+    if (mt->k != TK::Module)
+      fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+    mod = mt->mod;
+  }
+  for (auto& n : d.names) {
+    auto it = mod->members.find(n);
+    if (it == mod->members.end()) fail(d.pos, "module " + mod->name + " has no member " + n);
+    Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
+    if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
+      s.adt = it->second.type->adt;
+    globals_[n] = s;
+  }
+}
+
+// A function definition: its frame descriptor, and its place as a global
+// name or an adt's function, exported when the implemented module declares it.
+void Compiler::declare_function(const Decl& d) {
+  funcs_.emplace_back();
+  FuncInfo& f = funcs_.back();
+  f.decl = &d;
+  f.name = d.adt.empty() ? d.name : d.adt + "." + d.name;
+  f.type = resolve(d.type.get(), nullptr);
+  f.desc = static_cast<std::int32_t>(m_.types.size());
+  m_.types.push_back(TypeDesc{f.desc, 0, {}});
+  if (!d.adt.empty()) {
+    Sym* as = lookup(d.adt);
+    if (!as || as->kind != Sym::AdtName) fail(d.pos, "unknown adt '" + d.adt + "'");
+    f.adt = as->adt;
+    auto ft = f.adt->func_types.find(d.name);
+    if (ft == f.adt->func_types.end()) fail(d.pos, "adt " + d.adt + " has no function " + d.name);
+    if (!same_type(ft->second, f.type))
+      error(d.pos, "function " + f.name + " defined as " + type_name(f.type) + " but declared " +
+                       type_name(ft->second));
+    if (f.adt->funcs.count(d.name)) fail(d.pos, "function " + f.name + " defined twice");
+    f.adt->funcs[d.name] = &f;
+    f.exported = f.adt->owner && f.adt->owner == impl_;
+  } else {
+    if (globals_.count(d.name) && globals_[d.name].kind == Sym::Func)
+      fail(d.pos, "function " + d.name + " defined twice");
+    Sym s{Sym::Func, f.type, {}, 0, 0, "", &f, nullptr, nullptr, "", nullptr};
+    globals_[d.name] = s;
+    if (impl_) {
+      auto it = impl_->members.find(d.name);
+      if (it != impl_->members.end() && it->second.kind == ModMember::Func) {
+        f.exported = true;
+        if (!same_type(it->second.type, f.type))
+          error(d.pos, "function " + d.name + " defined as " + type_name(f.type) +
+                           " but declared " + type_name(it->second.type));
+      }
     }
   }
 }

@@ -328,10 +328,7 @@ void Compiler::gen_con_decl(const Stmt& s) {
     sym.ival = v->i;
     sym.rval = v->r;
     sym.sval = v->s;
-    sym.type = v->k == TK::String ? t_string_
-               : v->k == TK::Real ? t_real_
-               : v->k == TK::Big  ? t_big_
-                                  : t_int_;
+    sym.type = con_type(v->k);
     scopes_.back()[s.names[i]] = sym;
   }
 }

@@ -86,6 +86,14 @@ inline bool is_ind(const Operand& o) {
 // `typed` is the value as typed, returned for anything but a literal.
 std::int64_t literal_value(const Expr* e, std::int64_t typed);
 
+// An adt whose members are resolved once every type name is declared: the
+// declaration and the module it was declared in (null at top level).
+struct PendingAdt {
+  AdtInfo* adt;
+  const Decl* decl;
+  ModInfo* scope;
+};
+
 // What a call calls (Compiler::call_target): a function of this module
 // (local), or of module mod by name (mname, the module value modexpr); ft its
 // type, self_arg the adt value of a `v.f(...)`. construct: `Adt(...)` makes
@@ -227,7 +235,16 @@ class Compiler {
   Type* resolve(const TypeNode* tn, ModInfo* scope);
   Sym* lookup(const std::string& name);
   void declare_globals();
-  void declare_module(const Decl& d);
+  // declare_globals' passes and forms.
+  std::vector<PendingAdt> declare_names();
+  Type* con_type(TK k) const;  // a constant's type: string, real, big or int
+  void declare_module_members(const Decl& d);
+  void declare_module_cons(const Decl& mm, ModInfo* mod);
+  void import_implemented_members();
+  void declare_global_cons(const Decl& d);
+  void declare_global_var(const Decl& d);
+  void declare_import(const Decl& d);
+  void declare_function(const Decl& d);
   // Globals kept in the data section (global_data.cpp).
   void const_data(const ConstVal& v, Type* t, std::int32_t off);
   Type* const_elem_type(const Expr* e);
