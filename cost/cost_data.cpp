@@ -219,17 +219,29 @@ Totals totals_of(const CostData& d) {
   return t;
 }
 
+double preempted_ticks(const CostData& d) {
+  for (const NamedRecord& b : d.buckets)
+    if (b.name == vm::kPreemptedBucket) return b.rec.total_estimate();
+  return 0;
+}
+
+double own_ticks(const CostData& d, const Totals& t) {
+  return std::max(0.0, t.instruction_ticks + t.outside_ticks - preempted_ticks(d));
+}
+
 Profile profile_of(const CostData& d, bool counts_only) {
   Profile p;
   Totals t = totals_of(d);
   p.instruction_ticks = t.instruction_ticks;
   p.outside_ticks = t.outside_ticks;
   p.total_ticks = t.instruction_ticks + t.outside_ticks;
+  p.preempted_ticks = preempted_ticks(d);
+  p.own_ticks = own_ticks(d, t);
   bool counts = counts_only || d.mode == Mode::Count;
   if (counts) {
     // Counts only: instruction classes by executions, as shares of all.
-    p.total_ticks = p.instruction_ticks = static_cast<double>(t.instructions);
-    p.outside_ticks = 0;
+    p.total_ticks = p.own_ticks = p.instruction_ticks = static_cast<double>(t.instructions);
+    p.outside_ticks = p.preempted_ticks = 0;
   }
   std::map<std::string, double> classes;
   for (const OpCost& oc : ops_of(d, counts))
@@ -244,10 +256,10 @@ Profile profile_of(const CostData& d, bool counts_only) {
     for (const NamedRecord& b : d.builtins)
       p.entries.push_back({"builtin " + b.name, b.rec.total_estimate(), 0});
     for (const NamedRecord& b : d.buckets)
-      if (b.name != vm::kProbeBucket) p.entries.push_back({b.name, b.rec.total_estimate(), 0});
+      if (b.name != vm::kProbeBucket && b.name != vm::kPreemptedBucket)
+        p.entries.push_back({b.name, b.rec.total_estimate(), 0});
   }
-  for (ProfileEntry& e : p.entries)
-    e.percent = p.total_ticks > 0 ? 100.0 * e.ticks / p.total_ticks : 0;
+  for (ProfileEntry& e : p.entries) e.percent = p.own_ticks > 0 ? 100.0 * e.ticks / p.own_ticks : 0;
   std::stable_sort(p.entries.begin(), p.entries.end(),
                    [](const ProfileEntry& a, const ProfileEntry& b) {
                      if (a.ticks != b.ticks) return a.ticks > b.ticks;

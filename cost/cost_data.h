@@ -265,12 +265,14 @@ struct Profile {
   double total_ticks = 0;  // instructions + buckets (builtins are inside mcall)
   double instruction_ticks = 0;
   double outside_ticks = 0;
+  double preempted_ticks = 0;         // what the host took while the program ran
+  double own_ticks = 0;               // total less preemption: the shares' whole
   std::vector<ProfileEntry> entries;  // descending ticks, then name
 };
 // Instruction time by opcode class (the call class less the time inside
-// builtins), each builtin, each bucket, as shares of the total. In count
-// mode: executions per opcode class as shares of all executions ("ticks"
-// holds counts; no builtins or buckets).
+// builtins), each builtin, each bucket other than preemption, as shares of
+// the program's own time. In count mode: executions per opcode class as
+// shares of all executions ("ticks" holds counts; no builtins or buckets).
 Profile profile_of(const CostData& d, bool counts_only = false);
 
 struct Totals {
@@ -281,6 +283,12 @@ struct Totals {
   double probe_ticks = 0;        // the probes' own bookkeeping: not attributed
 };
 Totals totals_of(const CostData& d);
+// What the host took away while the program ran (bucket "preempted"): not
+// the program's time, so every view's shares leave it out.
+double preempted_ticks(const CostData& d);
+// The program's own attributed time (instructions and outside them, less
+// preemption): the whole that lines', functions' and classes' shares are of.
+double own_ticks(const CostData& d, const Totals& t);
 
 // Indices of modules to show: all, or the one named `only` (empty = all).
 std::vector<std::size_t> shown_modules(const CostData& d, const std::string& only);

@@ -8,7 +8,8 @@
 //             when the probe did not provide them)
 //   op:       op,class,count[,timed,total_ns,...p99_ns]
 //   top:      rank,module,file,line,instructions[,total_ns],percent,source
-//   profile:  what,value,percent (value: ns, or instructions when counts only)
+//   profile:  what,value,percent (value: ns, or instructions when counts only;
+//             percent of the program's own time, host preemption apart)
 // Fields are quoted (RFC 4180) when they hold a comma, quote or line break.
 // The run's outcome ("# outcome: ok", or failed or interrupted with the
 // error, position and pc) and a timed run's error bars (cost_quality.h) come
@@ -124,8 +125,7 @@ void top_table(std::string& s, const CostData& d, const ReportOptions& o, bool c
   s += counts ? "rank,module,file,line,instructions,percent,source\n"
               : "rank,module,file,line,instructions,total_ns,percent,source\n";
   std::vector<HotLine> hot = hottest_lines(d, o.module, o.top, counts);
-  double total =
-      counts ? static_cast<double>(t.instructions) : t.instruction_ticks + t.outside_ticks;
+  double total = counts ? static_cast<double>(t.instructions) : own_ticks(d, t);
   for (std::size_t i = 0; i < hot.size(); ++i) {
     const HotLine& h = hot[i];
     std::string file = h.line.file < 0 ? std::string()
@@ -142,8 +142,13 @@ void top_table(std::string& s, const CostData& d, const ReportOptions& o, bool c
 }
 
 void profile_table(std::string& s, const CostData& d, bool counts) {
-  s += "what,value,percent\n";
   Profile p = profile_of(d, counts);
+  if (p.preempted_ticks > 0)
+    s += fmt::format(
+        "# host preemption {} ns is the host's, not the program's: percent is of the "
+        "program's own {} ns\n",
+        num(d.ns(p.preempted_ticks)), num(d.ns(p.own_ticks)));
+  s += "what,value,percent\n";
   for (const ProfileEntry& e : p.entries)
     s += fmt::format("{},{},{:.3f}\n", field(e.what),
                      counts ? fmt::format("{:.0f}", e.ticks) : num(d.ns(e.ticks)), e.percent);

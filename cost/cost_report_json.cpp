@@ -210,6 +210,8 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
   json prof;
   prof["unit"] = counts ? "instructions" : "ns";
   prof["total"] = counts ? p.total_ticks : d.ns(p.total_ticks);
+  prof["preempted"] = counts ? 0.0 : d.ns(p.preempted_ticks);
+  prof["own"] = counts ? p.own_ticks : d.ns(p.own_ticks);
   json entries = json::array();
   for (const ProfileEntry& e : p.entries)
     entries.push_back(

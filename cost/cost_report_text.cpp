@@ -63,19 +63,6 @@ std::string stat_header(bool counts, std::string_view what, const Widths& w) {
   return s + "\n";
 }
 
-// What the host took away while the program ran (bucket "preempted"):
-// not the program's time, so the views' shares leave it out.
-double preempted_ticks(const CostData& d) {
-  for (const NamedRecord& b : d.buckets)
-    if (b.name == vm::kPreemptedBucket) return b.rec.total_estimate();
-  return 0;
-}
-
-// The program's own attributed time: the shares' whole.
-double own_ticks(const CostData& d, const Totals& t) {
-  return std::max(0.0, t.instruction_ticks + t.outside_ticks - preempted_ticks(d));
-}
-
 std::string percent(double part, double whole) {
   return fmt::format("{:.1f}", whole > 0 ? 100.0 * part / whole : 0.0);
 }
@@ -434,7 +421,7 @@ void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
         "builtin, and also in that builtin's mcall)\n",
         dur(d, d.overlap_ticks), 100 * d.overlap_ticks / p.total_ticks);
   // Shares of the program's own time; what the host took is shown apart.
-  const double preempted = preempted_ticks(d), own = std::max(0.0, p.total_ticks - preempted);
+  const double preempted = p.preempted_ticks, own = p.own_ticks;
   if (preempted > 0)
     s += fmt::format(
         "host preemption {} ({:.1f}% of the total) is the host's, not the program's: shares below "
@@ -442,8 +429,7 @@ void profile_view(std::string& s, const CostData& d, const ReportOptions& o) {
         dur(d, preempted), p.total_ticks > 0 ? 100 * preempted / p.total_ticks : 0.0, dur(d, own));
   s += fmt::format("{:>10} {:>6}  {}\n", "time", "%", "where");
   for (const auto& e : p.entries)
-    if (e.what != vm::kPreemptedBucket)
-      s += fmt::format("{:>10} {:>6}  {}\n", dur(d, e.ticks), percent(e.ticks, own), e.what);
+    s += fmt::format("{:>10} {:>6.1f}  {}\n", dur(d, e.ticks), e.percent, e.what);
 }
 
 }  // namespace

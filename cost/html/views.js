@@ -98,7 +98,7 @@ function lineText(l) {
 }
 
 // Where all the time went: instructions by class, builtins, collector,
-// scheduler, preemption, as a bar chart and a table.
+// scheduler (host preemption apart), as a bar chart and a table.
 function renderProfile(sec) {
   const R = S.report;
   const p = R.profile || { entries: [] };
@@ -106,7 +106,8 @@ function renderProfile(sec) {
   const entries = (p.entries || []).slice();
   sec.appendChild(el('p', { class: 'muted' }, counts
     ? 'Executions per opcode class, as shares of all instructions.'
-    : `All the attributed time (${fmtNs(p.total)}): instructions by opcode class (the call class less the time inside builtins), each builtin, and the time outside instructions.`));
+    : `The program's own time (${fmtNs(p.own != null ? p.own : p.total)}): instructions by opcode class (the call class less the time inside builtins), each builtin, and the time outside instructions.` +
+      (p.preempted > 0 ? ` Host preemption (${fmtNs(p.preempted)}) is the host's, not the program's, and is left out of the shares.` : '')));
   sec.appendChild(barChart(entries.map((e) => ({ label: e.what, value: e.value, pct: e.percent })), counts));
   const named = (title, list) => {
     if (!list || !list.length) return;

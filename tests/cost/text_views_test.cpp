@@ -3,6 +3,7 @@
 // program's own time, with what the host took (bucket "preempted") apart.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cost_report.h"
@@ -71,6 +72,41 @@ TEST(TextViews, SharesAreOfTheProgramsOwnTimeWithPreemptionApart) {
   }());
   const auto row = [](const std::string& s) { return s.substr(s.find("\n   1 ")); };
   EXPECT_EQ(row(top), row(plain)) << top;
+}
+
+// The saved formats give the same shares as the text: of the program's own
+// time, with the host's preemption as its own figure.
+TEST(TextViews, JsonAndCsvSharesLeavePreemptionOutToo) {
+  const CostData d = with_preemption();
+  ReportOptions jo = view(View::Profile);
+  jo.format = Format::Json;
+  const nlohmann::json p = nlohmann::json::parse(render_json(d, jo)).at("profile");
+  EXPECT_DOUBLE_EQ(p.at("preempted").get<double>(), 100e6);
+  EXPECT_NEAR(p.at("own").get<double>(), p.at("total").get<double>() - 100e6, 1e-3);
+  double sum = 0;
+  for (const nlohmann::json& e : p.at("entries")) {
+    EXPECT_NE(e.at("what"), vm::kPreemptedBucket);
+    sum += e.at("percent").get<double>();
+    if (e.at("what") == "builtin Sys->read") {
+      EXPECT_NEAR(e.at("percent").get<double>(), 48.7, 0.05);
+    }
+  }
+  EXPECT_NEAR(sum, 100.0, 1e-9);
+
+  ReportOptions co = view(View::Profile);
+  co.format = Format::Csv;
+  const std::string csv = render_csv(d, co);
+  EXPECT_NE(csv.find("\n# host preemption 100000000.000 ns is the host's, not the program's: "
+                     "percent is of the program's own 456777149.000 ns\nwhat,value,percent\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nbuiltin Sys->read,222515000.000,48.714\n"), std::string::npos) << csv;
+  // The top lines' shares are those of the run without preemption.
+  ReportOptions to = view(View::Top);
+  to.format = Format::Csv;
+  to.top = 1;
+  const auto row = [](const std::string& s) { return s.substr(s.find("\n1,")); };
+  EXPECT_EQ(row(render_csv(d, to)), row(render_csv(make_data(), to)));
 }
 
 }  // namespace
