@@ -100,6 +100,27 @@ TEST(VmConvert, RealToIntRoundsHalvesAwayFromZero) {
   EXPECT_EQ(o.out, "2\n-2\n-2\n");
 }
 
+// cvtfr narrows to a short real as the x87 store does: a value that fits
+// round-trips; one too large overflows and one too small underflows, and
+// both trap under Inferno's default floating-point control.
+TEST(VmConvert, ShortRealNarrowingTrapsOnOverflowAndUnderflow) {
+  auto fits = run("\tcvtfr\t32(mp),40(fp)\n\tcvtrf\t40(fp),48(fp)\n" + print_real("48(fp)"),
+                  "\treal\t@mp+32,-1.5\n");
+  EXPECT_EQ(fits.status, 0) << fits.err;
+  EXPECT_EQ(fits.out, "-1.5\n");
+  for (const char* big_or_tiny : {"1e300", "-1e300", "1e-300"}) {
+    auto o = run("\tcvtfr\t32(mp),40(fp)\n" + print_int("$7"),
+                 std::string("\treal\t@mp+32,") + big_or_tiny + "\n");
+    EXPECT_EQ(o.status, 1) << big_or_tiny;
+    EXPECT_NE(o.err.find("sys: fp: exception"), std::string::npos) << big_or_tiny << o.err;
+    EXPECT_EQ(o.out, "") << big_or_tiny;
+  }
+  // Zero stays exact: nothing is raised.
+  auto zero = run("\tcvtfr\t32(mp),40(fp)\n" + print_int("$7"), "\treal\t@mp+32,0.0\n");
+  EXPECT_EQ(zero.status, 0) << zero.err;
+  EXPECT_EQ(zero.out, "7\n");
+}
+
 TEST(VmConvert, StringNumberConversions) {
   auto o =
       run("\tmovw\t$-42,40(fp)\n"

@@ -75,27 +75,6 @@ void fp_record(Prog& p, std::uint32_t bits) {
 
 void fp_invalid(Prog& p) { fp_record(p, kFpInval); }
 
-bool real_to_int_ok(double x, std::int32_t& out) {
-  const double y = x < 0 ? x - .5 : x + .5;
-  if (!(y > -2147483649.0 && y < 2147483648.0)) {
-    out = INT32_MIN;
-    return false;
-  }
-  out = static_cast<std::int32_t>(y);
-  return true;
-}
-
-bool real_to_big_ok(double x, std::int64_t& out) {
-  const double y = x < 0 ? x - .5 : x + .5;
-  // -2^63 is the last double at or above -2^63 - 1.
-  if (!(y >= -9223372036854775808.0 && y < 9223372036854775808.0)) {
-    out = INT64_MIN;
-    return false;
-  }
-  out = static_cast<std::int64_t>(y);
-  return true;
-}
-
 void fp_apply_rounding(std::uint32_t control) { std::fesetround(host_rounding(control)); }
 
 FpRoundScope::FpRoundScope(std::uint32_t control) {

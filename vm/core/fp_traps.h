@@ -75,8 +75,39 @@ void fp_record(Prog& p, std::uint32_t bits);
 
 // Real to integer as Inferno's interpreter computes it, (x < 0 ? x - .5 :
 // x + .5) truncated; false (and the minimum integer) for NaN or out of range.
-bool real_to_int_ok(double x, std::int32_t& out);
-bool real_to_big_ok(double x, std::int64_t& out);
+// Inline: cvtfw and cvtfl are common in real code and the test is two compares.
+inline bool real_to_int_ok(double x, std::int32_t& out) {
+  const double y = x < 0 ? x - .5 : x + .5;
+  if (!(y > -2147483649.0 && y < 2147483648.0)) [[unlikely]] {
+    out = INT32_MIN;
+    return false;
+  }
+  out = static_cast<std::int32_t>(y);
+  return true;
+}
+
+inline bool real_to_big_ok(double x, std::int64_t& out) {
+  const double y = x < 0 ? x - .5 : x + .5;
+  // -2^63 is the last double at or above -2^63 - 1.
+  if (!(y >= -9223372036854775808.0 && y < 9223372036854775808.0)) [[unlikely]] {
+    out = INT64_MIN;
+    return false;
+  }
+  out = static_cast<std::int64_t>(y);
+  return true;
+}
+
+// The exceptions of narrowing x to a short real f (cvtfr), as the x87 store
+// raises them: overflow when a finite x becomes infinite, underflow when a
+// nonzero x becomes subnormal or zero. A NaN stays quiet.
+inline std::uint32_t real_to_short_exceptions(double x, float f) {
+  const float a = std::fabs(f);
+  if (a >= FLT_MIN && a <= FLT_MAX) [[likely]]
+    return 0;
+  if (std::isinf(f) && std::isfinite(x)) return kFpOvfl;
+  if (a < FLT_MIN && x != 0) return kFpUnfl;
+  return 0;
+}
 
 // Makes the host thread round as `control` says (Math->FPcontrol applies a
 // change at once, from inside the slice).
