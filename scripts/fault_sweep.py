@@ -55,8 +55,9 @@ def programs():
                   [os.path.join(ROOT, "tests", "vm", "gc", "files.b"), scratch, "200"], MODES))
     oom = os.path.join(ROOT, "tests", "vm", "oom")
     found.append(("tests/vm/oom/spawn.b 300", [os.path.join(oom, "spawn.b"), "300"], MODES))
-    found.append(("tests/vm/oom/catch.b (1 MiB heap)",
-                  ["--heap-limit", "1", os.path.join(oom, "catch.b")], MODES))
+    for name in ("catch", "refill"):
+        found.append((f"tests/vm/oom/{name}.b (1 MiB heap)",
+                      ["--heap-limit", "1", os.path.join(oom, name + ".b")], MODES))
     for path in sorted(glob.glob(os.path.join(ROOT, "tests", "limbo", "programs", "*.b"))):
         found.append((os.path.relpath(path, ROOT), [path], MODES))
     return found

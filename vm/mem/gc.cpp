@@ -54,6 +54,7 @@ std::string format_gc_stats(const GcStats& s) {
     << "gc idle-episodes " << s.idle_episodes << "\n"
     << "gc idle-steps " << s.idle_steps << "\n"
     << "gc full-collections " << s.full_collections << "\n"
+    << "gc emergency-collections " << s.emergency_collections << "\n"
     << "gc quiet-quanta " << s.quiet_quanta << "\n"
     << "heap bytes-allocated " << s.bytes_allocated << "\n"
     << "heap bytes-live " << s.bytes_live << "\n"
@@ -130,10 +131,12 @@ Collector::Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fix
   heap_.set_refcounting(mode != GcMode::MarkSweep);
   heap_.set_sweep_cursor(&cursor_);
   if (mode == GcMode::Stress) heap_.set_alloc_hook(&Collector::on_alloc, this);
+  heap_.set_exhausted_hook(&Collector::on_exhausted, this);
 }
 
 Collector::~Collector() {
   heap_.set_alloc_hook(nullptr, nullptr);
+  heap_.set_exhausted_hook(nullptr, nullptr);
   heap_.set_free_observer(nullptr);
   heap_.set_sweep_cursor(nullptr);
   delete bridge_;
@@ -450,6 +453,7 @@ void Collector::step() {
 
 void Collector::quantum_end() {
   fresh_.clear();
+  heap_.next_safe_point();
   if (halt_) return;
   if (mode_ == GcMode::Dis && quiet_epochs_ >= kQuietEpochs && !heap_.nprop &&
       !changed_since_epoch()) {
@@ -514,6 +518,25 @@ void Collector::on_alloc(void* self, Ptr p) {
   auto* c = static_cast<Collector*>(self);
   c->fresh_.push_back(p);
   c->full_collect(false);
+}
+
+// An allocation would fail: everything unreachable is freed and the
+// allocation tried again. Inside an instruction the blocks made since the
+// last safe point may be held only by C++ locals: they are roots for this
+// collection (stress mode lists them already).
+void Collector::on_exhausted(void* self) {
+  auto* c = static_cast<Collector*>(self);
+  if (c->halt_ || c->in_step_) return;
+  ++c->stats_.emergency_collections;
+  const std::size_t listed = c->fresh_.size();
+  if (c->mode_ != GcMode::Stress) {
+    const std::uint16_t stamp = c->heap_.fresh_stamp();
+    c->heap_.walk([&](Ptr p, const BlockHeader& h) {
+      if (h.magic == kLive && h.type != kTypeStack && h.spare == stamp) c->fresh_.push_back(p);
+    });
+  }
+  c->full_collect(false);
+  c->fresh_.resize(listed);
 }
 
 void Collector::verify_now() {

@@ -34,6 +34,9 @@
 // and keeps every block allocated since the last quantum alive; its
 // collections inside an instruction verify everything but the reference
 // counts, its quantum-end steps verify the counts too.
+// Emergency collection: an allocation that would pass the heap limit first
+// gets a full collection (off a safe point, the blocks made since the last
+// one kept as stress mode keeps them) and is tried once more.
 #pragma once
 
 #include <chrono>
@@ -83,7 +86,8 @@ struct GcStats {
   std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
   std::uint64_t extent = 0, extent_peak = 0, bytes_returned = 0, trims = 0;  // HeapStats
   std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
-  std::uint64_t quiet_quanta = 0;  // quantum ends that ran no step: the heap was quiet
+  std::uint64_t emergency_collections = 0;  // at an allocation that would fail
+  std::uint64_t quiet_quanta = 0;           // quantum ends that ran no step: the heap was quiet
   std::uint64_t verify_runs = 0, verify_failures = 0;
   std::uint64_t verify_count_runs = 0;  // runs that also recounted references
   std::string first_verify_error;
@@ -167,6 +171,7 @@ class Collector {
   void pace_epoch_end();
   void verify_now();
   static void on_alloc(void* self, Ptr p);
+  static void on_exhausted(void* self);
 
   Heap& heap_;
   Cage& cage_;
