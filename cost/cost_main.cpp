@@ -29,6 +29,7 @@
 #include "cost_report_html.h"
 #include "cost_run.h"
 #include "diag.h"
+#include "fault_injection.h"
 #include "kproc_options.h"
 #include "limit_options.h"
 #include "run_options.h"
@@ -96,9 +97,7 @@ constexpr int kPlainRuns = 5;
 // Enough for the samples and the classic programs (warm_heap.h).
 constexpr std::size_t kWarmHeapBytes = 16 << 20;
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   dis::cli::Tool tool(
       "cost",
       "cost: run a Dis program with every instruction timed and report the cost per source line",
@@ -396,3 +395,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return dis::vm::fault::guarded_main("cost", run, argc, argv); }
