@@ -8,10 +8,10 @@
 // inspected or one pointer followed) unless fixed by Options::gc_quanta.
 // At a quantum's end it also pays an allocation debt (as Lua's collector
 // does): each block the heap gained since the last step owes `rate` units,
-// set at every epoch's end to that epoch's work over half the blocks it
-// marked (at least 32768), so the next epoch ends before the heap grows by
-// half its live blocks and garbage (freed two epochs after it was made)
-// stays a bounded share of the heap. A step pays at most 48000 units of it
+// set at every epoch's end to that epoch's work over the blocks it marked
+// (at least 32768), so the next epoch ends before the heap gains as many
+// blocks as were live and garbage (freed two epochs after it was made)
+// stays a bounded share of the heap (as Lua's pause of 200%). A step pays at most 48000 units of it
 // unless the debt exceeds a whole epoch's work: then all at once.
 // When a pass over the whole heap made no propagator the epoch ends: the
 // colours rotate and the roots (every thread's frames through their type
