@@ -31,6 +31,7 @@
 #include "cost_report_html.h"
 #include "cost_run.h"
 #include "diag.h"
+#include "fault_injection.h"
 #include "kproc_options.h"
 #include "limit_options.h"
 #include "run_options.h"
@@ -425,9 +426,7 @@ int run_and_report(const CostOptions& o, cost::ReportOptions& ro, cost::RunSpec&
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   dis::cli::Tool tool(
       "cost",
       "cost: run a Dis program with every instruction timed and report the cost per source line",
@@ -461,3 +460,7 @@ int main(int argc, char** argv) {
   if (std::optional<int> rc = open_outputs(o, ro, spec, outputs)) return *rc;
   return run_and_report(o, ro, spec, outputs, diagnostics, argc, argv);
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return dis::vm::fault::guarded_main("cost", run, argc, argv); }

@@ -5,7 +5,6 @@
 // refusal; 2 usage error or unreadable/malformed input.
 #include <CLI/CLI.hpp>
 #include <iostream>
-#include <new>
 
 #include "compiler.h"
 #include "diag.h"
@@ -74,15 +73,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  dis::vm::fault::arm();  // test builds only (fault_injection.h)
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    // Outside a program's threads (options, loading, compiling): the run
-    // ends as on any failure, with a message.
-    std::cout.flush();
-    std::cerr << "dis: out of memory\n";
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return dis::vm::fault::guarded_main("dis", run, argc, argv); }

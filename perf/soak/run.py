@@ -50,8 +50,11 @@ def soak(dis, mode, args):
     print(f"--gc={mode}: {out.strip()}")
     for t, r in series:
         print(f"  {t:7.1f} s  {r:8.1f} MiB")
-    warm = [r for t, r in series if t <= args.seconds / 10]
-    after = [r for t, r in series if t > args.seconds / 10]
+    # Warm-up: the first tenth of the run, at least two samples; a sample
+    # taken before the program was loaded (under 1 MiB) is no peak.
+    warm_end = max(args.seconds / 10, 2 * args.interval)
+    warm = [r for t, r in series if t <= warm_end and r >= 1]
+    after = [r for t, r in series if t > warm_end]
     if not warm or not after:
         print(f"  too few samples for a bound (interval {args.interval} s)")
         return True

@@ -74,6 +74,19 @@ TEST(Oom, CaughtAndTheProgramGoesOn) {
   }
 }
 
+// Cycles holding 256 KiB arrays, dropped each round, under a 1 MiB heap:
+// an allocation past the limit is tried again after a full collection, so
+// every round runs in every mode (under dis and ms one raised before).
+TEST(Oom, FullCollectionBeforeOutOfMemory) {
+  for (const char* mode : {"dis", "ms", "stress"}) {
+    distest::Result r =
+        distest::run_dis(std::string("--heap-limit 1 --gc=") + mode + " " + prog("refill"));
+    EXPECT_EQ(r.status, 0) << mode << r.err;
+    EXPECT_EQ(r.out, "rounds 40 sum 1560\n") << mode;
+    EXPECT_EQ(r.err, "") << mode;
+  }
+}
+
 // The heap's address space at its peak, from --gc-stats.
 std::uint64_t extent_peak(const std::string& err) {
   const std::string key = "heap extent-peak ";

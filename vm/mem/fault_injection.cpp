@@ -1,7 +1,21 @@
 // Fault injection (fault_injection.h): counters, and the replacement of the
-// global operator new that fails the chosen host allocation. Empty unless
-// DIS_FAULT_INJECTION is defined.
+// global operator new that fails the chosen host allocation (only when
+// DIS_FAULT_INJECTION is defined); the tools' guarded main.
 #include "fault_injection.h"
+
+#include <iostream>
+#include <new>
+
+int dis::vm::fault::guarded_main(const char* tool, int (*run)(int, char**), int argc, char** argv) {
+  arm();
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << tool << ": out of memory\n";
+    return 1;
+  }
+}
 
 #if defined(DIS_FAULT_INJECTION)
 

@@ -24,4 +24,9 @@ inline void arm() {}
 constexpr bool cage_alloc_fails() { return false; }
 #endif
 
+// A tool's main: arms the injection, runs `run`, and turns a host
+// std::bad_alloc outside the program's threads (options, loading,
+// compiling, reporting) into status 1 and "TOOL: out of memory".
+int guarded_main(const char* tool, int (*run)(int, char**), int argc, char** argv);
+
 }  // namespace dis::vm::fault

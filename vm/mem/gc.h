@@ -5,9 +5,14 @@
 // epoch. A step (rungc) continues a linear walk over the heap's blocks:
 // a propagator becomes mutator and its children are marked; a sweeper block
 // is freed. The budget is adaptive (50..750 units, a unit being one block
-// inspected or one pointer followed) unless fixed by Options::gc_quanta;
-// at a quantum's end it grows to 4 units per block the heap gained since
-// the last step (up to 6000), so cyclic garbage cannot outrun the walk.
+// inspected or one pointer followed) unless fixed by Options::gc_quanta.
+// At a quantum's end it also pays an allocation debt (as Lua's collector
+// does): each block the heap gained since the last step owes `rate` units,
+// set at every epoch's end to that epoch's work over the blocks it marked
+// (at least 32768), so the next epoch ends before the heap gains as many
+// blocks as were live and garbage (freed two epochs after it was made)
+// stays a bounded share of the heap (as Lua's pause of 200%). A step pays at most 48000 units of it
+// unless the debt exceeds a whole epoch's work: then all at once.
 // When a pass over the whole heap made no propagator the epoch ends: the
 // colours rotate and the roots (every thread's frames through their type
 // maps, the modules they run, pinned pointers) become propagators.
@@ -29,6 +34,9 @@
 // and keeps every block allocated since the last quantum alive; its
 // collections inside an instruction verify everything but the reference
 // counts, its quantum-end steps verify the counts too.
+// Emergency collection: an allocation that would pass the heap limit first
+// gets a full collection (off a safe point, the blocks made since the last
+// one kept as stress mode keeps them) and is tried once more.
 #pragma once
 
 #include <chrono>
@@ -78,7 +86,8 @@ struct GcStats {
   std::uint64_t bytes_allocated = 0, bytes_live = 0, bytes_peak = 0, live_blocks = 0;
   std::uint64_t extent = 0, extent_peak = 0, bytes_returned = 0, trims = 0;  // HeapStats
   std::uint64_t idle_episodes = 0, idle_steps = 0, full_collections = 0;
-  std::uint64_t quiet_quanta = 0;  // quantum ends that ran no step: the heap was quiet
+  std::uint64_t emergency_collections = 0;  // at an allocation that would fail
+  std::uint64_t quiet_quanta = 0;           // quantum ends that ran no step: the heap was quiet
   std::uint64_t verify_runs = 0, verify_failures = 0;
   std::uint64_t verify_count_runs = 0;  // runs that also recounted references
   std::string first_verify_error;
@@ -159,8 +168,10 @@ class Collector {
   void drain(std::int64_t& budget);
   void end_pass();
   void run_step(std::int64_t budget);
+  void pace_epoch_end();
   void verify_now();
   static void on_alloc(void* self, Ptr p);
+  static void on_exhausted(void* self);
 
   Heap& heap_;
   Cage& cage_;
@@ -179,6 +190,10 @@ class Collector {
   std::uint32_t partial_next_ = 0;
   std::vector<Ptr> pinned_;
   std::uint64_t live_at_step_ = 0;  // live blocks after the last quantum's step
+  std::int64_t debt_ = 0;           // units of work owed for the heap's growth
+  std::int64_t rate_ = 4;           // units owed per block gained (pace_epoch_end)
+  std::uint64_t epoch_units_ = 0, epoch_marked_ = 0;  // since the epoch began
+  std::uint64_t last_epoch_units_ = 0;
   std::uint64_t epoch_swept_ = 0;   // blocks swept since the epoch began
   int quiet_epochs_ = 0;            // epochs in a row with no change and no sweep
   std::uint64_t heap_version_ = 0;  // allocations + frees when the epoch began

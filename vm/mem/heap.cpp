@@ -165,15 +165,14 @@ BlockHeader* Heap::init_block(Ptr b, std::uint32_t block, std::uint32_t type, st
   h->size = block;
   h->colour = colour;
   h->magic = kLive;
-  h->spare = 0;
+  h->spare = fresh_stamp_;
   return h;
 }
 
 Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   std::uint64_t block64 =
       ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
-  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
-    raise_error(kOutOfMemory);
+  if (block64 > 0xF0000000u || !room(block64)) raise_error(kOutOfMemory);
   auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, type, mutator_colour);
@@ -182,6 +181,16 @@ Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   if (watched_) [[unlikely]]
     after_alloc(b + kBlockHeader);
   return b + kBlockHeader;
+}
+
+void Heap::exhausted() {
+  if (!exhausted_hook_ || exhausting_) return;
+  exhausting_ = true;
+  struct Reset {
+    bool& b;
+    ~Reset() { b = false; }
+  } reset{exhausting_};
+  exhausted_hook_(exhausted_ctx_);
 }
 
 void Heap::after_alloc(Ptr p) {
@@ -214,8 +223,7 @@ Ptr Heap::new_object(std::uint32_t type) {
 Ptr Heap::alloc_stack(std::uint32_t bytes) {
   const std::uint64_t block64 =
       ((std::uint64_t{bytes} + kBlockHeader + 7) & ~std::uint64_t{7}) + kRedZone;
-  if (block64 > 0xF0000000u || !fits(block64) || fault::cage_alloc_fails())
-    raise_error(kOutOfMemory);
+  if (block64 > 0xF0000000u || !room(block64)) raise_error(kOutOfMemory);
   const auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
   init_block(b, block, kTypeStack, 0);

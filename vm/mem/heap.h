@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "cage.h"
+#include "fault_injection.h"
 
 namespace dis::vm {
 
@@ -83,8 +84,10 @@ struct BlockHeader {
   std::uint32_t type;  // of a free block: the next free block of its size
   std::uint32_t size;  // whole block, header included
   std::uint8_t colour;
-  std::uint8_t magic;   // kLive or kFree
-  std::uint16_t spare;  // kCollected once a sweep has cut its references
+  std::uint8_t magic;  // kLive or kFree
+  // kCollected once a sweep has cut its references; before, the heap's
+  // fresh_stamp() when the block was made
+  std::uint16_t spare;
 };
 static_assert(sizeof(BlockHeader) == 16);
 inline constexpr std::uint32_t kBlockHeader = sizeof(BlockHeader);
@@ -233,6 +236,28 @@ class Heap {
   // Whether `block` more bytes fit under the limit.
   bool fits(std::uint64_t block) const {
     return stats_.bytes_live + stats_.bytes_stacks + stats_.bytes_charged + block <= limit_;
+  }
+  // Whether a cage allocation of `block` bytes may go ahead: past the limit
+  // (or at an injected failure) the exhaustion hook collects once first.
+  bool room(std::uint64_t block) {
+    const bool injected = fault::cage_alloc_fails();
+    if (fits(block) && !injected) [[likely]]
+      return true;
+    exhausted();
+    return fits(block) && !injected;
+  }
+  // Called when a cage allocation would fail, before it raises "out of
+  // memory: heap" (the collector's emergency collection); never re-entered.
+  void set_exhausted_hook(void (*fn)(void*), void* ctx) {
+    exhausted_hook_ = fn;
+    exhausted_ctx_ = ctx;
+  }
+  // Stamped on every block as it is made (BlockHeader::spare) and moved on
+  // at each safe point, so a collection inside an instruction can find the
+  // blocks made since, which only C++ locals may hold yet.
+  std::uint16_t fresh_stamp() const { return fresh_stamp_; }
+  void next_safe_point() {
+    if (++fresh_stamp_ <= kCollected) fresh_stamp_ = kCollected + 1;
   }
 
   BlockHeader* header(Ptr p) { return reinterpret_cast<BlockHeader*>(cage_.at(p - 16)); }
@@ -403,6 +428,11 @@ class Heap {
   bool refcounting_ = true;
   void (*alloc_hook_)(void*, Ptr) = nullptr;
   void* alloc_ctx_ = nullptr;
+  void (*exhausted_hook_)(void*) = nullptr;
+  void* exhausted_ctx_ = nullptr;
+  bool exhausting_ = false;
+  std::uint16_t fresh_stamp_ = kCollected + 1;
+  void exhausted();
   BlockObserver* block_observer_ = nullptr;
   // An allocation hook or a block observer is set: allocations take the
   // slow path and call after_alloc (one flag, as the hook alone was).
