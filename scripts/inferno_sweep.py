@@ -47,11 +47,7 @@ CRASH = re.compile(r"internal error|assertion|Segmentation|Aborted|std::")
 
 # Lines the VM cannot run yet, and why: reported apart (neither right nor
 # wrong nor crashed) until they work, when the sweep says to drop them here.
-KNOWN_GAPS = {
-    "sh pipeline": "per-thread descriptors (pctl NEWFD/FORKFD, dup onto 0 and 1)",
-    "sh sort|uniq -d": "per-thread descriptors (pctl NEWFD/FORKFD, dup onto 0 and 1)",
-    "sh redirect": "per-thread descriptors (dup onto 1 is the host's dup2, for every thread)",
-}
+KNOWN_GAPS = {}
 
 TEXT_A = "banana\napple\ncherry\napple\nbanana\napple\ndate\n"
 NUMS = "10\n9\n100\n1\n25\n"
@@ -170,6 +166,13 @@ def known_lines(d):
         # grep ends with fail:no matches; $status keeps what follows fail:.
         ("sh status", ["sh", "-c", "grep zzz a.txt; echo $status"], "", "no matches\n"),
         ("sh list", ["sh", "-c", "x=(a b c); echo $#x $x"], "", "3 a b c\n"),
+        ("sh for|sort", ["sh", "-c", "load std; for i in c a b {echo $i} | sort"], "",
+         "a\nb\nc\n"),
+        ("sh < file", ["sh", "-c", "wc < a.txt"], "", wc_line(TEXT_A)),
+        ("sh >> file", ["sh", "-c", "echo one >> app.txt; echo two >> app.txt; cat app.txt"], "",
+         "one\ntwo\n"),
+        ("sh 3-stage", ["sh", "-c", "sort a.txt | uniq | wc -l"], "",
+         wc_line("".join(sorted(set(a_lines))), None, "l")),
     ]
 
 

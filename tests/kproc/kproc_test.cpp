@@ -194,8 +194,9 @@ TEST_P(Kproc, BlockingBuiltinMustNotTouchTheHeap) {
   EXPECT_THROW(run(vm, "kproc_bad", kHostProgram), std::logic_error);
 }
 
-// The reader blocks in sys->read on a pipe that only the other Dis thread
-// writes to: without a release the read would never return (the host
+// The reader blocks in sys->read on a host pipe (opened by its /proc name:
+// Dis descriptors are the VM's own, fildes reaches no host one) that only
+// the other Dis thread writes to: without a release the read would never return (the host
 // watchdog then writes "late" into the pipe).
 // A module whose thread `reader` reads one message from fd and sends it on c;
 // each test adds its own init.
@@ -220,8 +221,8 @@ init(nil: ref Draw->Context, args: list of string)
 {
 	sys = load Sys Sys->PATH;
 	args = tl args;
-	rfd := sys->fildes(int hd args);
-	wfd := sys->fildes(int hd tl args);
+	rfd := sys->open("/proc/self/fd/" + hd args, Sys->OREAD);
+	wfd := sys->open("/proc/self/fd/" + hd tl args, Sys->OWRITE);
 	c := chan of string;
 	spawn reader(rfd, c);
 	sum := 0;
@@ -280,10 +281,10 @@ init(nil: ref Draw->Context, args: list of string)
 	sys = load Sys Sys->PATH;
 	args = tl args;
 	c := chan of string;
-	spawn reader(sys->fildes(int hd args), c);
+	spawn reader(sys->open("/proc/self/fd/" + hd args, Sys->OREAD), c);
 	sys->sleep(150);
 	b := array of byte "ping";
-	sys->write(sys->fildes(int hd tl args), b, len b);
+	sys->write(sys->open("/proc/self/fd/" + hd tl args, Sys->OWRITE), b, len b);
 	sys->print("read %s\n", <-c);
 }
 )",

@@ -20,8 +20,13 @@ namespace {
 constexpr std::int32_t kMaxMsg = 4096;
 constexpr const char* kFormatError = "input or format error";
 
-// The descriptor argument at 32, or -1 for nil.
-int fd_arg(Call& c) { return c.arg_ptr(32) == H ? -1 : fd_of(c, 32); }
+// The descriptor argument at 32, or -1 for nil. The file stays open while
+// the call holds `keep`.
+int fd_arg(Call& c, FileRef& keep) {
+  if (c.arg_ptr(32) == H) return -1;
+  keep = file_of(c, 32);
+  return keep->desc < 0 ? -1 : keep->desc;
+}
 
 std::int64_t put(Call& c, int fd, const void* p, std::size_t n) { return c.write_fd(fd, p, n); }
 
@@ -49,7 +54,8 @@ std::int64_t send(Call& c, int fd, const char* header, const void* p, std::size_
 }
 
 void sendmsg(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   std::int32_t n = c.arg_int(40), len = 0;
   std::uint8_t* p = bytes_arg(c, 36, len);
   if (fd < 0 || !p || n < 0) return c.ret_int(-1);
@@ -60,7 +66,8 @@ void sendmsg(Call& c, CryptoState&) {
 }
 
 void senderrmsg(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   if (fd < 0) return c.ret_int(-1);
   std::string s = c.arg_string(36);
   char header[16];
@@ -69,7 +76,8 @@ void senderrmsg(Call& c, CryptoState&) {
 }
 
 void getmsg(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   if (fd < 0) {
     c.set_error_string("nil fd");
     return c.ret_ptr(H);
@@ -104,19 +112,22 @@ std::int32_t putbuf(Call& c, int fd, const void* p, std::size_t n, bool error) {
 }
 
 void putstring(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   if (fd < 0 || c.arg_ptr(36) == H) return c.ret_int(-1);
   std::string s = c.arg_string(36);
   c.ret_int(putbuf(c, fd, s.data(), s.size(), false));
 }
 void puterror(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   if (fd < 0 || c.arg_ptr(36) == H) return c.ret_int(-1);
   std::string s = c.arg_string(36);
   c.ret_int(putbuf(c, fd, s.data(), s.size(), true));
 }
 void putbytearray(Call& c, CryptoState&) {
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   std::int32_t n = c.arg_int(40), len = 0;
   std::uint8_t* p = bytes_arg(c, 36, len);
   if (fd < 0 || !p || n < 0) return c.ret_int(-1);
@@ -146,7 +157,8 @@ template <bool Bytes>
 void get_message(Call& c, CryptoState&) {
   c.ret_ptr(H, 0);
   c.ret_ptr(H, 4);
-  int fd = fd_arg(c);
+  FileRef file;
+  int fd = fd_arg(c, file);
   if (fd < 0) return;
   std::string data, err;
   if (!getbuf(c, fd, data, err))

@@ -69,18 +69,6 @@ class FrameArgs : public FormatArgs {
   std::uint32_t end_;
 };
 
-std::int32_t fd_of(Call& c, std::uint32_t off) {
-  Ptr fd = c.arg_ptr(off);
-  if (fd == H || !c.heap().checked_header(fd)) c.raise("dereference of nil");
-  return ld<std::int32_t>(c.heap().cage().at(fd));
-}
-
-Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd) {
-  Ptr p = c.heap().new_object(sys.fd_type);
-  st<std::int32_t>(c.heap().cage().at(p), fd);
-  return p;
-}
-
 void set_errstr(Call& c, int error) { c.set_error_string(std::strerror(error)); }
 
 void set_path_errstr(Call& c, const std::string& path, int error) {
@@ -97,6 +85,25 @@ std::uint8_t* array_bytes(Call& c, Ptr a, std::int32_t& n) {
   return c.heap().cage().at(r.data);
 }
 
+std::int64_t write_file(Call& c, SysState& sys, const OpenFile& f, const void* p, std::size_t n) {
+  const auto* bytes = static_cast<const std::uint8_t*>(p);
+  if (f.desc < 0) return -1;  // not open: file_of set the error string
+  if (is_device_fd(f.desc)) return sys.dev.write(c, f.desc, bytes, static_cast<std::int32_t>(n));
+  std::int64_t r = 0;
+  int error = 0;
+  if (f.desc == 1 || f.desc == 2) {
+    r = c.write_fd(f.desc, p, n);
+    error = errno;
+  } else {
+    c.blocking([&] {
+      r = ::write(f.desc, p, n);
+      error = errno;
+    });
+  }
+  if (r < 0) set_errstr(c, error);
+  return r;
+}
+
 namespace {
 
 std::string do_format(Call& c, std::uint32_t fmt_off) {
@@ -104,16 +111,19 @@ std::string do_format(Call& c, std::uint32_t fmt_off) {
   return format(c.arg_string(fmt_off), args, c.error_string());
 }
 
-void sys_print(Call& c) {
+// print writes to descriptor 1 of the calling thread's table, wherever dup
+// has pointed it.
+void sys_print(Call& c, SysState& sys) {
   std::string s = do_format(c, 32);
-  c.write_fd(1, s.data(), s.size());
-  c.ret_int(static_cast<std::int32_t>(s.size()));
+  FileRef f = c.fd_group()->get(1);
+  std::int64_t r = f ? write_file(c, sys, *f, s.data(), s.size()) : -1;
+  c.ret_int(static_cast<std::int32_t>(r < 0 ? -1 : r));
 }
 
-void sys_fprint(Call& c) {
-  std::int32_t fd = fd_of(c, 32);
+void sys_fprint(Call& c, SysState& sys) {
+  FileRef f = file_of(c, 32);
   std::string s = do_format(c, 36);
-  std::int64_t r = c.write_fd(fd, s.data(), s.size());
+  std::int64_t r = write_file(c, sys, *f, s.data(), s.size());
   c.ret_int(static_cast<std::int32_t>(r < 0 ? -1 : r));
 }
 
@@ -264,10 +274,12 @@ void sys_create(Call& c, SysState& sys) {
 // Dis threads or idle GC run meanwhile. Output to fds 1 and 2 goes to the
 // VM's streams, which are VM state: it keeps the interpreter.
 void sys_read(Call& c, SysState& sys) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
+  if (fd < 0) return c.ret_int(-1);  // not open: file_of set the error string
   if (is_device_fd(fd)) {
     c.ret_int(static_cast<std::int32_t>(sys.dev.read(c, fd, p, n)));
     return;
@@ -284,31 +296,16 @@ void sys_read(Call& c, SysState& sys) {
 }
 
 void sys_write(Call& c, SysState& sys) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
   Ptr a = c.arg_ptr(36);
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, a, n);
-  if (is_device_fd(fd)) {
-    c.ret_int(static_cast<std::int32_t>(sys.dev.write(c, fd, p, n)));
-    return;
-  }
-  std::int64_t r = 0;
-  int error = 0;
-  if (fd == 1 || fd == 2) {
-    r = c.write_fd(fd, p, static_cast<std::size_t>(n));
-    error = errno;
-  } else {
-    c.blocking([&] {
-      r = ::write(fd, p, static_cast<std::size_t>(n));
-      error = errno;
-    });
-  }
-  if (r < 0) set_errstr(c, error);
-  c.ret_int(static_cast<std::int32_t>(r));
+  c.ret_int(static_cast<std::int32_t>(write_file(c, sys, *file, p, static_cast<std::size_t>(n))));
 }
 
 void sys_seek(Call& c, SysState& sys) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   std::int64_t off = c.arg_big(40);
   std::int32_t start = c.arg_int(48);
   int whence = start == 1 ? SEEK_CUR : start == 2 ? SEEK_END : SEEK_SET;
@@ -324,30 +321,6 @@ void sys_seek(Call& c, SysState& sys) {
   });
   if (r < 0) set_errstr(c, error);
   c.ret_big(r);
-}
-
-void sys_fildes(Call& c, SysState& sys) {
-  std::int32_t fd = c.arg_int(32);
-  if (fd < 0 || (fd > 2 && fcntl(fd, F_GETFD) < 0)) {
-    c.ret_ptr(H);
-    return;
-  }
-  // A new FD owns its descriptor (closed when the FD is freed): a copy of it,
-  // as Inferno's fildes makes, so the original stays open.
-  if (fd > 2) fd = host_open(c, [&] { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); });
-  if (fd < 0) {
-    set_errstr(c);
-    c.ret_ptr(H);
-    return;
-  }
-  c.ret_ptr(new_fd(c, sys, fd));
-}
-
-void sys_dup(Call& c) {
-  std::int32_t a = c.arg_int(32), b = c.arg_int(36);
-  int r = b < 0 ? ::dup(a) : ::dup2(a, b);
-  if (r < 0) set_errstr(c);
-  c.ret_int(r);
 }
 
 void sys_remove(Call& c) {
@@ -383,8 +356,6 @@ void sys_millisec(Call& c) {
   c.ret_int(static_cast<std::int32_t>(ms));
 }
 
-void sys_pctl(Call& c) { c.ret_int(static_cast<std::int32_t>(c.thread_id() + 1)); }
-
 void sys_werrstr(Call& c) {
   c.set_error_string(c.arg_string(32));
   c.ret_int(0);
@@ -415,35 +386,22 @@ void register_table(VM& vm, std::string_view path, const Impls& impls) {
 }
 
 void register_sys(VM& vm, const std::shared_ptr<SysState>& sys) {
-  TypeInfo fd_type;
-  fd_type.size = 4;
-  fd_type.name = "Sys.FD";
-  // The host file closes with its last reference (or when collected, or at
-  // exit); the standard streams are not ours to close.
-  fd_type.on_free = [sys](std::uint8_t* data) {
-    std::int32_t fd = ld<std::int32_t>(data);
-    if (is_device_fd(fd))
-      sys->dev.close(fd);
-    else if (fd > 2)
-      ::close(fd);
-    st<std::int32_t>(data, -1);
-  };
-  sys->fd_type = vm.heap().add_type(std::move(fd_type));
   Impls impls{
-      {"print", sys_print},       {"fprint", sys_fprint},       {"sprint", sys_sprint},
-      {"aprint", sys_aprint},     {"byte2char", sys_byte2char}, {"char2byte", sys_char2byte},
-      {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},   {"dup", sys_dup},
-      {"remove", sys_remove},     {"sleep", sys_sleep},         {"millisec", sys_millisec},
-      {"pctl", sys_pctl},         {"werrstr", sys_werrstr},
+      {"sprint", sys_sprint},       {"aprint", sys_aprint},     {"byte2char", sys_byte2char},
+      {"char2byte", sys_char2byte}, {"utfbytes", sys_utfbytes}, {"tokenize", sys_tokenize},
+      {"remove", sys_remove},       {"sleep", sys_sleep},       {"millisec", sys_millisec},
+      {"werrstr", sys_werrstr},
   };
   for (auto [name, f] : {std::pair<std::string_view, SysFn>{"open", sys_open},
                          {"create", sys_create},
                          {"read", sys_read},
                          {"readn", sys_read},
                          {"write", sys_write},
-                         {"fildes", sys_fildes},
+                         {"print", sys_print},
+                         {"fprint", sys_fprint},
                          {"seek", sys_seek}})
     impls[name] = with_state(sys, f);
+  add_sys_fd_functions(vm, impls, sys);
   add_sys_file_functions(vm, impls);
   add_sys_io_functions(impls, sys);
   register_table(vm, "$Sys", impls);

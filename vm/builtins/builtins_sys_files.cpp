@@ -138,7 +138,8 @@ std::string fd_host_path(int fd) {
 }
 
 void sys_fstat(Call& c) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   struct stat s {};
   int r = ::fstat(fd, &s);
   ret_stat(c, r, s, r < 0 ? "" : last_element(fd_host_path(fd)), "");
@@ -207,7 +208,8 @@ void sys_wstat(Call& c) {
 }
 
 void sys_fwstat(Call& c) {
-  int fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   int r = apply_wstat(c, "", fd, 40);
   if (r < 0) set_errstr(c, errno);
   c.ret_int(r);
@@ -232,7 +234,8 @@ struct LinuxDirent64 {
 };
 
 void sys_dirread(Call& c, std::uint32_t dir_type) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   std::vector<HostDir> entries;
   alignas(8) char buf[8192];
   while (entries.empty()) {

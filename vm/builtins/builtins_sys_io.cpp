@@ -52,7 +52,8 @@ void sys_pipe(Call& c, SysState& sys) {
 
 // pread/pwrite(fd, buf, n, off: big): int.
 void positioned(Call& c, SysState& sys, bool write) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   std::int32_t n = c.arg_int(40);
   std::uint8_t* p = array_bytes(c, c.arg_ptr(36), n);
   std::int64_t off = c.arg_big(48);
@@ -78,7 +79,8 @@ void sys_pwrite(Call& c, SysState& sys) { positioned(c, sys, true); }
 // stream(src, dst: ref FD, bufsiz: int): int -- copies until end of file;
 // the bytes copied, or -1 on an error.
 void sys_stream(Call& c) {
-  std::int32_t src = fd_of(c, 32), dst = fd_of(c, 36);
+  FileRef src_file = file_of(c, 32), dst_file = file_of(c, 36);
+  std::int32_t src = src_file->desc, dst = dst_file->desc;
   std::int32_t bufsiz = c.arg_int(40);
   if (is_device_fd(src) || is_device_fd(dst)) {
     set_errstr(c, EINVAL);
@@ -125,7 +127,8 @@ void sys_stream(Call& c) {
 // PIPE_BUF for a pipe (a socket pair) or a host FIFO, 0 (no limit known)
 // otherwise.
 void sys_iounit(Call& c) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   struct stat s {};
   if (!is_device_fd(fd) && ::fstat(fd, &s) == 0 && (S_ISFIFO(s.st_mode) || S_ISSOCK(s.st_mode))) {
     c.ret_int(PIPE_BUF);
@@ -137,7 +140,8 @@ void sys_iounit(Call& c) {
 // fd2path(fd): string -- the name the host gives the open file; nil with %r
 // set when it has none.
 void sys_fd2path(Call& c, SysState& sys) {
-  std::int32_t fd = fd_of(c, 32);
+  FileRef file = file_of(c, 32);
+  std::int32_t fd = file->desc;
   if (is_device_fd(fd)) {
     c.ret_string(sys.dev.path(fd));
     return;

@@ -1,7 +1,7 @@
-// What the $Sys builtins share about Sys->FD: an FD object holds a host
-// descriptor (or a device's pseudo-descriptor, sys_devices.h) and closes it
-// when freed;
-// failures set the error string (%r) from errno.
+// What the $Sys builtins share about Sys->FD: an FD object holds a number in
+// the calling thread's descriptor table (fd_group.h, builtins_sys_fds.cpp),
+// whose entry holds a host descriptor or a device's pseudo-descriptor
+// (sys_devices.h); failures set the error string (%r) from errno.
 #pragma once
 
 #include <boost/container/flat_map.hpp>
@@ -27,12 +27,23 @@ inline NativeFn with_state(const std::shared_ptr<SysState>& sys, SysFn f) {
   return [sys, f](Call& c) { f(c, *sys); };
 }
 
-// The descriptor of the ref FD argument at frame offset `off`; raises
-// "dereference of nil" for nil or a pointer that is not a heap block.
-std::int32_t fd_of(Call& c, std::uint32_t off);
+// The file the ref FD argument at frame offset `off` names in the calling
+// thread's table, held for as long as the caller keeps the reference (a
+// transfer with the interpreter released keeps it open). A number not open
+// there gives a file whose desc is -1 (host calls fail with EBADF), the
+// error string set; nil or a pointer that is not a heap block raises
+// "dereference of nil".
+FileRef file_of(Call& c, std::uint32_t off);
 
-// A new FD object owning host descriptor `fd`.
-Ptr new_fd(Call& c, const SysState& sys, std::int32_t fd);
+// A new FD object: host (or device) descriptor `desc` put at the lowest free
+// number of the calling thread's table, closed when no table holds it any
+// more. H with the error string set when the table is full.
+Ptr new_fd(Call& c, SysState& sys, std::int32_t desc);
+
+// Writes n bytes to f: a device, the VM's output streams (descriptors 1 and
+// 2, keeping the interpreter) or a host descriptor (with the interpreter
+// released). The count, or -1 with the error string set.
+std::int64_t write_file(Call& c, SysState& sys, const OpenFile& f, const void* p, std::size_t n);
 
 void set_errstr(Call& c, int error = errno);
 // The same for an operation on the Dis path `path`: a missing file reads as
@@ -67,6 +78,8 @@ void register_math(VM& vm);
 void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
 // builtins_keyring.cpp: $Keyring, $Crypt, $IPints and $Loader.
 void register_crypto_modules(VM& vm);
+// builtins_sys_fds.cpp: the Sys.FD type, fildes, dup, pctl.
+void add_sys_fd_functions(VM& vm, Impls& impls, const std::shared_ptr<SysState>& sys);
 // builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
 void add_sys_file_functions(VM& vm, Impls& impls);
 // builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.

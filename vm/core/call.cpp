@@ -103,6 +103,11 @@ std::uint32_t Call::fp_status(std::uint32_t r, std::uint32_t mask) {
   prog_.fp.status = ((old & ~mask) | (r & mask)) & kFpExceptions;
   return old;
 }
+std::shared_ptr<FdGroup>& Call::fd_group() {
+  need_interpreter("fd_group");
+  return prog_.fds;
+}
+
 std::uint32_t Call::released_threads() const {
   return static_cast<std::uint32_t>(impl_.kprocs->released());
 }

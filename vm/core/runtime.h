@@ -118,6 +118,7 @@ struct Prog {
   FpState fp;                          // Math->FPcontrol modes and status (fp_traps.h)
   std::uint32_t parent = 0xFFFFFFFFu;  // the spawning thread's id (none for init)
   std::string exit_status;             // the exception that ended it, if any
+  std::shared_ptr<FdGroup> fds;        // its descriptor table (fd_group.h)
 };
 
 struct Waiter {

@@ -46,6 +46,7 @@ Prog& Runtime::new_prog(std::uint32_t ml) {
 Prog& Runtime::spawn_prog(std::uint32_t ml, std::uint32_t type, std::int32_t pc, bool init) {
   Prog& p = new_prog(ml);
   p.is_init = init;
+  if (init) p.fds = FdGroup::standard();
   try {
     push_frame(p, type);
   } catch (...) {
@@ -97,6 +98,9 @@ void Runtime::end_prog(Prog& p) {
   if (p.scratch != H) heap.free_stack(p.scratch);
   p.scratch = H;
   p.state = ProgState::Done;
+  // Its descriptors go now (an init thread's record stays): a pipe's reader
+  // sees end of file once its writers have ended.
+  p.fds.reset();
   waits.close(p.id);
   if (p.parent != 0xFFFFFFFFu) {
     const Modlink* m = p.ml < modlinks.size() ? modlinks[p.ml].get() : nullptr;

@@ -27,6 +27,7 @@
 
 #include "arrays_lists.h"
 #include "dis_string.h"
+#include "fd_group.h"
 #include "gc.h"
 #include "heap.h"
 #include "module.h"
@@ -142,6 +143,8 @@ class Call {
   // returns the next line, waiting for it with the interpreter released.
   bool open_wait(std::uint32_t t);
   std::string read_wait(std::uint32_t t);
+  // The calling thread's descriptor table (fd_group.h); Sys->pctl replaces it.
+  std::shared_ptr<FdGroup>& fd_group();
   // Dis threads now waiting in blocking builtins, each holding a host thread.
   std::uint32_t released_threads() const;
   // The VM's collector: halt()/resume() it, or full_collect(false) when a
