@@ -106,6 +106,7 @@ class Parser {
   StmtP block();
   bool at_arm() const;
   StmtP arm_body();
+  void statements_until(Stmt& into, bool arm_ends);
   std::vector<CaseArm> case_arms(bool tags);
   StmtP stmt();
 

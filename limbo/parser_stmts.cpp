@@ -9,18 +9,24 @@ StmtP Parser::block() {
   s->kind = Stmt::Block;
   s->pos = here();
   expect("{");
-  while (!is("}")) {
+  statements_until(*s, false);
+  ++p_;
+  finish(s->pos);
+  return s;
+}
+
+// Statements into `into` up to the closing `}` (or, for an arm, the next
+// arm), each error recovered from at the next statement.
+void Parser::statements_until(Stmt& into, bool arm_ends) {
+  while (!is("}") && !(arm_ends && at_arm())) {
     if (cur().kind == Tok::End) error_at(cur(), "missing '}' at end of file");
     if (errs_.size() >= kMaxErrors) throw SyntaxError{};
     try {
-      s->stmts.push_back(stmt());
+      into.stmts.push_back(stmt());
     } catch (SyntaxError&) {
       recover_stmt();
     }
   }
-  ++p_;
-  finish(s->pos);
-  return s;
 }
 
 // True when the tokens from here form case/alt labels ending in `=>`.
@@ -45,15 +51,7 @@ StmtP Parser::arm_body() {
   auto s = std::make_shared<Stmt>();
   s->kind = Stmt::Block;
   s->pos = here();
-  while (!is("}") && !at_arm()) {
-    if (cur().kind == Tok::End) error_at(cur(), "missing '}' at end of file");
-    if (errs_.size() >= kMaxErrors) throw SyntaxError{};
-    try {
-      s->stmts.push_back(stmt());
-    } catch (SyntaxError&) {
-      recover_stmt();
-    }
-  }
+  statements_until(*s, true);
   finish(s->pos);
   return s;
 }
