@@ -84,7 +84,7 @@ void expect_fresh_record(VM& vm, std::uint32_t t, std::uint32_t size,
   expect_clean(q);
   EXPECT_EQ(h.header(q)->ref, 1u);
   EXPECT_EQ(h.header(q)->type, t);
-  EXPECT_EQ(h.header(q)->colour, h.mutator_colour);
+  EXPECT_EQ(h.header(q)->colour, h.mutator_colour());
   h.decref(q);
   EXPECT_TRUE(verify(vm).empty());
 }

@@ -102,7 +102,7 @@ Ptr list_cons(Heap& h, std::uint32_t elemtype, std::uint32_t elemsize, const std
   // swept while still reachable through it.
   st<Ptr>(d, tail);
   if (tail != H)
-    if (BlockHeader* th = h.checked_header(tail); th && th->colour != h.mutator_colour)
+    if (BlockHeader* th = h.checked_header(tail); th && th->colour != h.mutator_colour())
       h.barrier(th);
   st<std::uint32_t>(d + 4, elemtype);
   std::memcpy(d + kListHeader, src, elemsize);

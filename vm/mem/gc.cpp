@@ -127,7 +127,7 @@ Collector::Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fix
       mode_(mode),
       fixed_quanta_(fixed_quanta),
       verify_(verify) {
-  heap_.mutator_colour = mutator();
+  heap_.set_mutator_colour(mutator());
   heap_.set_refcounting(mode != GcMode::MarkSweep);
   heap_.set_sweep_cursor(&cursor_);
   if (mode == GcMode::Stress) heap_.set_alloc_hook(&Collector::on_alloc, this);
@@ -216,7 +216,7 @@ inline void Collector::grey(Ptr c) {
   BlockHeader* h = heap_.checked_header(c);
   if (!h) return;
   ++work_.followed;
-  if (h->colour == heap_.mutator_colour || h->colour == kPropagator) return;
+  if (h->colour == heap_.mutator_colour() || h->colour == kPropagator) return;
   h->colour = kPropagator;
   // Blocks ahead of the walk are reached by this pass; those behind are
   // scanned now while the stack has room, else by another pass.
@@ -231,7 +231,7 @@ inline void Collector::grey(Ptr c) {
 void Collector::mark_root(Ptr p) {
   if (p == H) return;
   BlockHeader* h = heap_.checked_header(p);
-  if (!h || h->colour == heap_.mutator_colour) return;
+  if (!h || h->colour == heap_.mutator_colour()) return;
   h->colour = kPropagator;
 }
 
@@ -325,7 +325,7 @@ void Collector::drain(std::int64_t& budget) {
     stack_.pop_back();
     BlockHeader* h = heap_.header(c);
     if (h->magic != kLive || h->colour != kPropagator) continue;
-    h->colour = heap_.mutator_colour;
+    h->colour = heap_.mutator_colour();
     ++work_.marked;
     --gce_;
     if (!scan(c, budget)) return;
@@ -367,7 +367,7 @@ void Collector::end_pass() {
     epoch_swept_ = 0;
     epoch_passes_ = stats_.passes;
     ++colour_epoch_;
-    heap_.mutator_colour = mutator();
+    heap_.set_mutator_colour(mutator());
     gce_ = gct_ = 0;
     pace_epoch_end();
     ++stats_.epochs;
@@ -418,7 +418,7 @@ void Collector::run_step(std::int64_t budget) {
     ++work_.inspected;
     ++gct_;
     if (h->colour == kPropagator) {
-      h->colour = heap_.mutator_colour;
+      h->colour = heap_.mutator_colour();
       ++work_.marked;
       --gce_;
       if (!scan(b + 16, budget)) break;

@@ -146,7 +146,7 @@ Ptr Heap::carve_top(std::uint32_t block) {
   std::uint64_t end = std::uint64_t{top_} + block;
   if (end >= Cage::kSize - 4096) raise_error(kOutOfMemory);
   Ptr p = top_;
-  top_ = static_cast<Ptr>(end);
+  set_top(static_cast<Ptr>(end));
   if (region_first_[region_index(p)] == 0) region_first_[region_index(p)] = p;
   stats_.extent = top_ - kHeapStart;
   if (stats_.extent > stats_.extent_peak) stats_.extent_peak = stats_.extent;
@@ -175,7 +175,7 @@ Ptr Heap::alloc(std::uint32_t type, std::uint32_t bytes) {
   if (block64 > 0xF0000000u || !room(block64)) raise_error(kOutOfMemory);
   auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
-  init_block(b, block, type, mutator_colour);
+  init_block(b, block, type, mutator_colour_);
   std::memset(cage_.at(b + kBlockHeader), 0, block - kBlockHeader - kRedZone);
   count_alloc(stats_, block);
   if (watched_) [[unlikely]]
@@ -211,7 +211,7 @@ Ptr Heap::new_object(std::uint32_t type) {
   // written once, zero words and H pointer slots from the type's bits.
   Ptr b = take_free(small_free_[block / 8], block);
   if (b == 0) b = carve_top(block);
-  init_block(b, block, type, mutator_colour);
+  init_block(b, block, type, mutator_colour_);
   std::uint8_t* d = cage_.at(b + kBlockHeader);
   std::uint32_t bits = t.ptr_bits;
   for (std::uint32_t off = 0; off < block - kBlockHeader - kRedZone; off += 4, bits >>= 1)
@@ -226,7 +226,7 @@ Ptr Heap::alloc_stack(std::uint32_t bytes) {
   if (block64 > 0xF0000000u || !room(block64)) raise_error(kOutOfMemory);
   const auto block = static_cast<std::uint32_t>(block64);
   Ptr b = carve(block);
-  init_block(b, block, kTypeStack, 0);
+  init_block(b, block, kTypeStack, 0)->magic = kStack;
   stats_.bytes_stacks += block;
   return b + kBlockHeader;
 }
@@ -317,7 +317,7 @@ void Heap::trim() {
   }
   for (std::uint64_t q = region_index(new_top); q <= region_index(old_top - 1); ++q)
     if (region_first_[q] >= new_top) region_first_[q] = 0;
-  top_ = new_top;
+  set_top(new_top);
   if (sweep_cursor_ && *sweep_cursor_ > top_) *sweep_cursor_ = top_;
   // Memory above the top is as if never used: no poison, no pages.
   DIS_UNPOISON(cage_.at(new_top), old_top - new_top);
@@ -472,6 +472,12 @@ void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
     case TypeKind::Stack:
       break;
   }
+}
+
+void Heap::incref_slow(BlockHeader* h) {
+  if (h->magic != kLive || !valid_type(h->type)) raise_error("dereference of nil");
+  barrier(h);
+  ++h->ref;
 }
 
 void Heap::destroy(Ptr p) {

@@ -87,10 +87,13 @@ struct Verifier {
         error("block " + hex(p + 16) + ": bad size " + std::to_string(h->size));
         return;
       }
-      if (h->magic == kLive) {
-        if (h->type >= heap.num_types())
+      if (h->magic == kStack) {
+        if (h->type != kTypeStack)
+          error("block " + hex(p + 16) + ": stack magic, type " + std::to_string(h->type));
+      } else if (h->magic == kLive) {
+        if (h->type >= heap.num_types() || h->type == kTypeStack)
           error("block " + hex(p + 16) + ": bad type " + std::to_string(h->type));
-        else if (h->type != kTypeStack) {
+        else {
           if (h->colour > kPropagator) error("block " + hex(p + 16) + ": bad colour");
           counts.emplace(p + 16, 0);
           ++res.live_blocks;
