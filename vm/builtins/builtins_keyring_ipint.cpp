@@ -321,6 +321,9 @@ void gensafeprime(Call& c, CryptoState& s) {
 
 }  // namespace
 
+std::string bn_text(const BIGNUM* b, int base) { return to_base(b, base); }
+Bn bn_parse(const std::string& s, int base) { return from_base(s, base); }
+
 Bn generate_prime(Call& c, std::int32_t nbits, bool safe) {
   // The search time grows as the fourth power of the length: refuse what
   // would run for hours rather than hang.
