@@ -198,6 +198,11 @@ def known_lines(d):
          "inner\none\nthree\ntwo\n"),
         ("sh bind", ["sh", "-c", "bind tree/inner tree; ls -p tree; unmount tree; ls -p tree"], "",
          "three\ninner\none\ntwo\n"),
+        # Inferno's createsignerkey writes a key file through its Limbo oldauth
+        # ($Crypt); getpk reads it back with $Keyring->readauthinfo and
+        # prints the public key's text (-a) and owner (-u).
+        ("signer key", ["sh", "-c", "auth/createsignerkey -f key -b 512 alice; auth/getpk -au key"],
+         "", re.compile(r"rsa\nalice\n[A-Za-z0-9+/]+=*\nAQAB\n alice\n")),
         ("sh bind -bc", ["sh", "-c", "bind -bc tree/inner tree; echo x > tree/new; ls -p tree/inner"],
          "", "new\nthree\n"),
     ]

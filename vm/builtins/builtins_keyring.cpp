@@ -1,9 +1,9 @@
 // $Keyring, $Crypt, $IPints and $Loader. The first three share one set of
 // host objects (crypto_objects.h): digests, ciphers, IPint and the RSA,
-// Elgamal and DSA keys work, and the generic keys and certificates for
-// "rsa"; what needs Inferno's authentication protocol or key files (auth,
-// readauthinfo, writeauthinfo, the *toattr conversions) raises "not
-// implemented" when called, so programs that only link them still load. $Loader is refused the same
+// Elgamal and DSA keys work, and the generic keys, certificates and key
+// files for "rsa"; Inferno's authentication protocol (auth) and the
+// *toattr conversions raise "not implemented" when called, so programs
+// that only link them still load. $Loader is refused the same
 // way: the modules it would build from instructions and type descriptors bypass the loader's
 // verifier.
 #include "builtins.h"

@@ -9,7 +9,7 @@ include "sys.m";
 include "draw.m";
 include "keyring.m";
 	kr: Keyring;
-	IPint, SK, PK, Certificate: import kr;
+	IPint, SK, PK, Certificate, Authinfo: import kr;
 
 Certs: module
 {
@@ -63,11 +63,14 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("bad texts nil %d %d %d\n", kr->strtopk("rsa\nx\n") == nil, kr->strtosk("dsa\n") == nil, kr->strtocert("rsa\nsha1\na\nnotanumber\nAA\n") == nil);
 	(n, nil) := sys->tokenize(certs, "\n");
 	sys->print("cert lines %d\n", n);
-	{
-		kr->readauthinfo("/nowhere");
-	} exception e {
-	"*" =>
-		sys->print("readauthinfo: %s\n", e);
-	}
+	sys->print("readauthinfo none: %d %r\n", kr->readauthinfo("/nowhere/key") == nil);
+	(alpha, p) := kr->dhparams(64);
+	ai := ref Authinfo(sk, pk, cert, kr->sktopk(sk2), alpha, p);
+	sys->print("writeauthinfo %d\n", kr->writeauthinfo("/tmp/certs_test_key", ai));
+	ai2 := kr->readauthinfo("/tmp/certs_test_key");
+	sys->remove("/tmp/certs_test_key");
+	sys->print("readauthinfo %d %d %d %d %d %d\n", kr->sktostr(ai2.mysk) == sks, kr->pktostr(ai2.mypk) == pks,
+		kr->certtostr(ai2.cert) == certs, kr->pktostr(ai2.spk) == kr->pktostr(kr->sktopk(sk2)),
+		ai2.alpha.eq(alpha), ai2.p.eq(p));
 	sys->print("SK %sCERT %sSIGNM %s", sks, certs, kr->certtostr(cm));
 }
