@@ -193,6 +193,9 @@ def known_lines(d):
         # kill writes "kill" to /prog/N/ctl: the sleeper ends now, else the
         # run would last 100 seconds (the timeout calls that a crash).
         ("sh kill", ["sh", "-c", "sleep 100 & kill Sleep; echo done"], "", re.compile(r"\d+ \ndone\n")),
+        # The shell's patterns walk / and /prog: / lists prog beside the tree's own.
+        ("sh glob /prog", ["sh", "-c", "echo /prog/* /prog/1/s*; ls -p / | grep '^prog$'"], "",
+         "/prog/1 /prog/1/status\nprog\n"),
         ("ns", ["ns"], "", "bind / /\nbind -b '#c' /dev\nbind '#p' /prog\ncd %s\n" % d),
         ("sh bind -a", ["sh", "-c", "bind -a tree/inner tree; ls -p tree"], "",
          "inner\none\nthree\ntwo\n"),

@@ -34,6 +34,7 @@ TEST(ProgDevice, StatusKillFdNsAndBindAsInferno) {
             "blocked: 3 1 recv Progdev\n"
             "listed: 1\n"
             "files: ctl status ns fd wait\n"
+            "root lists dev 1 prog 1\n"
             "bad ctl: write: bad process or channel control request\n"
             "kill blocked: ok\n"
             "wait: 1\n"

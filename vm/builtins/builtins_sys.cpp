@@ -247,6 +247,8 @@ void sys_open(Call& c, SysState& sys) {
       return;
     }
   }
+  // "/" lists the VM's device directories too ("#/", sys_devices.h).
+  if (members.back() == "/") members.push_back("#/");
   if (members.size() > 1) sys.dev.set_union(fd, {members.begin() + 1, members.end()});
   c.ret_ptr(new_fd(c, sys, fd));
 }

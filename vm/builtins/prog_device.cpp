@@ -118,6 +118,12 @@ std::vector<DevDir> Devices::dirread(Call& c, std::int32_t fd) {
     for (const ProgFile& pf : kProgFiles)
       if (auto d = stat(c, "/prog/" + std::to_string(f->pid + 1) + "/" + std::string(pf.name)))
         out.push_back(*d);
+  } else if (f->dev == Dev::RootDir) {
+    for (const char* n : {"dev", "prog"}) {
+      struct stat st {};
+      if (::stat(c.host_path(std::string("/") + n).c_str(), &st) != 0)
+        out.push_back(DevDir{n, true, 0555, 0, n[0] == 'd' ? 'c' : 'p'});
+    }
   } else if (f->dev == Dev::DevDir) {
     for (const char* n :
          {"busec", "time", "cons", "consctl", "user", "sysname", "random", "null", "sysctl", "pid"})

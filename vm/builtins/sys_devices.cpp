@@ -88,6 +88,7 @@ std::optional<std::int32_t> Devices::open(Call& c, const std::string& path) {
   for (std::size_t i = 0; i < kNames.size(); ++i)
     if (p == kNames[i]) return add(Open{static_cast<Dev>(i)});
   if (p == "/dev") return add(Open{Dev::DevDir});
+  if (p == "#/") return add(Open{Dev::RootDir});
   if (auto fd = open_prog(c, p)) return fd;
   if (p.rfind("/prog/", 0) == 0) {
     c.set_error_string("'" + path + "' file does not exist");
@@ -186,6 +187,7 @@ std::int64_t Devices::read(Call& c, std::int32_t fd, std::uint8_t* p, std::int32
       return r;
     }
     case Dev::DevDir:
+    case Dev::RootDir:
     case Dev::ProgDir:
     case Dev::Prog:
     case Dev::Ctl:
@@ -247,6 +249,8 @@ std::string Devices::path(std::int32_t fd) const {
       return prog + "/wait";
     case Dev::DevDir:
       return "/dev";
+    case Dev::RootDir:
+      return "#/";
     case Dev::ProgDir:
       return "/prog";
     case Dev::Prog:

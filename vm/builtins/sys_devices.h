@@ -6,6 +6,8 @@
 // exits of the threads N spawned), as Inferno's devprog.c gives them
 // (prog_device.cpp). "#c" names /dev. Every other path maps to the host
 // (Options::root) as before. Paths here are concrete (name_space.h).
+// "#/" is the extra part of "/": a listing of dev and prog where the host
+// lacks them, which dirread of "/" reads after the host's entries.
 //
 // An open device is a pseudo-descriptor (>= kDevFdBase) that the FD object
 // holds like a host descriptor; this table keeps its device and offset.
@@ -92,7 +94,8 @@ class Devices {
     Sysctl,
     Pid,
     Wait,
-    DevDir,  // /dev
+    DevDir,   // /dev
+    RootDir,  // what "/" lists besides the host's: dev and prog
     ProgDir,
     Prog,  // /prog/N
     Ctl,

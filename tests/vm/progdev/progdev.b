@@ -99,6 +99,15 @@ init(nil: ref Draw->Context, args: list of string)
 	sys->print("blocked:%s\n", status(b));
 	sys->print("listed: %d\n", names("/prog") == sys->sprint(" %d %d %d", me, s, b));
 	sys->print("files:%s\n", names("/prog/" + string b));
+	(nil, root) := sys->tokenize(names("/"), " ");
+	(ndev, nprog) := (0, 0);
+	for(; root != nil; root = tl root) {
+		if(hd root == "dev")
+			ndev++;
+		if(hd root == "prog")
+			nprog++;
+	}
+	sys->print("root lists dev %d prog %d\n", ndev, nprog);
 	sys->print("bad ctl: %s\n", ctl(b, "frobnicate"));
 	sys->print("kill blocked: %s\n", ctl(b, "kill"));
 	buf := array[256] of byte;
