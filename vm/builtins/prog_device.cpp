@@ -75,8 +75,7 @@ std::optional<DevDir> Devices::stat(Call& c, const std::string& path) {
   if (p == "/dev") return DevDir{"dev", true, 0555, 0, 'c'};
   auto pp = parse_prog(p);
   if (!pp) {
-    Devices none;
-    if (!none.is_device_path(p)) return std::nullopt;
+    if (p.rfind("/prog", 0) == 0 || !is_device_path(p)) return std::nullopt;
     return DevDir{p.substr(p.rfind('/') + 1), false, 0666, 0, 'c'};
   }
   if (!pp->id) return DevDir{"prog", true, 0555, 0, 'p'};

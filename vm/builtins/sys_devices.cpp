@@ -68,7 +68,7 @@ Devices::Devices() {
   }
 }
 
-bool Devices::is_device_path(const std::string& path) const {
+bool Devices::is_device_path(const std::string& path) {
   const std::string p = device_alias(path);
   for (std::string_view n : kNames)
     if (p == n) return true;

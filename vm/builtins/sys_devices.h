@@ -51,7 +51,7 @@ class Devices {
   // The descriptor for Dis path `path`, or nullopt when it names no device.
   // A /prog/N/wait of no live thread opens nothing, with the error string set.
   std::optional<std::int32_t> open(Call& c, const std::string& path);
-  bool is_device_path(const std::string& path) const;
+  static bool is_device_path(const std::string& path);
   // Whether a device path names a live file; and its stat.
   static bool exists(Call& c, const std::string& path);
   static std::optional<DevDir> stat(Call& c, const std::string& path);

@@ -61,6 +61,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	st = kr->sha1(data, len data, nil, nil);
 	sys->print("read back verify %d owner %s signer %s exp %d\n", kr->verify(pk2, cert2, st), pk2.owner, cert2.signer, cert2.exp);
 	sys->print("bad texts nil %d %d %d\n", kr->strtopk("rsa\nx\n") == nil, kr->strtosk("dsa\n") == nil, kr->strtocert("rsa\nsha1\na\nnotanumber\nAA\n") == nil);
+	# '+' begins some base-64 texts: a digit there, not a sign
+	sys->print("b64 plus %s\n", IPint.strtoip("+A==", 64).iptostr(16));
 	(n, nil) := sys->tokenize(certs, "\n");
 	sys->print("cert lines %d\n", n);
 	sys->print("readauthinfo none: %d %r\n", kr->readauthinfo("/nowhere/key") == nil);
