@@ -34,7 +34,7 @@ set(disvm_headers
   isa/diag.h isa/module.h isa/opcodes.h isa/opcodes.def isa/utf8.h
   asm/assembler.h asm/sbl.h asm/signature.h
   limbo/compiler.h
-  vm/core/fd_group.h vm/core/vm.h vm/mem/arrays_lists.h vm/mem/cage.h vm/mem/dis_string.h vm/mem/fault_injection.h
+  vm/core/fd_group.h vm/core/name_space.h vm/core/vm.h vm/mem/arrays_lists.h vm/mem/cage.h vm/mem/dis_string.h vm/mem/fault_injection.h
   vm/mem/gc.h vm/mem/heap.h)
 list(TRANSFORM disvm_headers PREPEND "${CMAKE_SOURCE_DIR}/")
 install(FILES ${disvm_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/disvm COMPONENT dev)

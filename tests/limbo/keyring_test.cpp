@@ -5,8 +5,12 @@
 // `openssl enc`, and Inferno's own md5sum and sha1sum (.dis from the
 // corpus) against `openssl dgst`.
 #include <gtest/gtest.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/provider.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -113,6 +117,79 @@ TEST(Keyring, IPintArithmeticAndConversions) {
 
 TEST(Keyring, RsaElgamalAndDsaAdts) {
   EXPECT_EQ(run_program("pk"), slurp(kDir / "pk.out") + "status 0\n");
+}
+
+// The number base-64 text b64 (iptostr's) holds.
+BIGNUM* from_b64(const std::string& b64) {
+  std::vector<unsigned char> buf(b64.size());
+  int n = EVP_DecodeBlock(buf.data(), reinterpret_cast<const unsigned char*>(b64.data()),
+                          static_cast<int>(b64.size()));
+  for (std::size_t i = b64.size(); i > 0 && b64[i - 1] == '='; --i) --n;
+  return BN_bin2bn(buf.data(), std::max(n, 0), nullptr);
+}
+
+// What OpenSSL's RSA (public key n, e; no padding) recovers from signature sig.
+BIGNUM* openssl_recover(const BIGNUM* n, const BIGNUM* e, const BIGNUM* sig) {
+  OSSL_PARAM_BLD* b = OSSL_PARAM_BLD_new();
+  OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_N, n);
+  OSSL_PARAM_BLD_push_BN(b, OSSL_PKEY_PARAM_RSA_E, e);
+  OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(b);
+  EVP_PKEY_CTX* fctx = EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr);
+  EVP_PKEY* key = nullptr;
+  EVP_PKEY_fromdata_init(fctx);
+  EVP_PKEY_fromdata(fctx, &key, EVP_PKEY_PUBLIC_KEY, params);
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_pkey(nullptr, key, nullptr);
+  std::vector<unsigned char> in(static_cast<std::size_t>(BN_num_bytes(n)));
+  BN_bn2binpad(sig, in.data(), static_cast<int>(in.size()));
+  std::vector<unsigned char> out(in.size());
+  std::size_t outlen = out.size();
+  BIGNUM* r = nullptr;
+  if (EVP_PKEY_verify_recover_init(ctx) == 1 &&
+      EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) == 1 &&
+      EVP_PKEY_verify_recover(ctx, out.data(), &outlen, in.data(), in.size()) == 1)
+    r = BN_bin2bn(out.data(), static_cast<int>(outlen), nullptr);
+  EVP_PKEY_CTX_free(ctx);
+  EVP_PKEY_free(key);
+  EVP_PKEY_CTX_free(fctx);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(b);
+  return r;
+}
+
+// The generic keys and certificates: signing, verifying and the texts, each
+// read back (certs.out); then OpenSSL's RSA, given the public key from
+// sktostr's text, recovers from sign's signature the SHA-1 of the data and
+// "alice 1234567890", and from signm's the number given.
+TEST(Keyring, RsaCertificatesAgreeWithOpenssl) {
+  std::string out = run_program("certs");
+  const std::size_t cut = out.find("SK ");
+  ASSERT_NE(cut, std::string::npos) << out;
+  EXPECT_EQ(out.substr(0, cut), slurp(kDir / "certs.out"));
+  std::vector<std::string> l;
+  std::istringstream in(out.substr(cut));
+  for (std::string s; std::getline(in, s);) l.push_back(s);
+  ASSERT_EQ(l.size(), 21u) << out;
+  EXPECT_EQ(l[0], "SK rsa");
+  EXPECT_EQ(l[10], "CERT rsa");
+  EXPECT_EQ(l[15], "SIGNM rsa");
+  EXPECT_EQ(l[20], "status 0");
+  BIGNUM *n = from_b64(l[2]), *e = from_b64(l[3]);
+  EXPECT_EQ(BN_num_bits(n), 512);
+  const std::string signed_text = "the data signedalice 1234567890";
+  unsigned char sha[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(signed_text.data()), signed_text.size(), sha);
+  BIGNUM* want = BN_bin2bn(sha, sizeof sha, nullptr);
+  BIGNUM* sig = from_b64(l[14]);
+  BIGNUM* got = openssl_recover(n, e, sig);
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(BN_cmp(got, want), 0);
+  BIGNUM* m = nullptr;
+  BN_hex2bn(&m, "123456789abcdef");
+  BIGNUM* sigm = from_b64(l[19]);
+  BIGNUM* gotm = openssl_recover(n, e, sigm);
+  ASSERT_NE(gotm, nullptr);
+  EXPECT_EQ(BN_cmp(gotm, m), 0);
+  for (BIGNUM* b : {n, e, want, sig, got, m, sigm, gotm}) BN_free(b);
 }
 
 TEST(Keyring, MessageIoOverAPipe) {

@@ -1,9 +1,9 @@
 // $Keyring, $Crypt, $IPints and $Loader. The first three share one set of
 // host objects (crypto_objects.h): digests, ciphers, IPint and the RSA,
-// Elgamal and DSA keys work; what needs Inferno's certificate formats,
-// authentication protocol or key files ($Keyring's sign, verify, auth, the
-// *tostr/strto* conversions) raises "not implemented" when called, so
-// programs that only link them still load. $Loader is refused the same
+// Elgamal and DSA keys work, and the generic keys, certificates and key
+// files for "rsa"; Inferno's authentication protocol (auth) and the
+// *toattr conversions raise "not implemented" when called, so programs
+// that only link them still load. $Loader is refused the same
 // way: the modules it would build from instructions and type descriptors bypass the loader's
 // verifier.
 #include "builtins.h"
@@ -23,7 +23,7 @@ void register_crypto_modules(VM& vm) {
   Impls crypt;
   add_digest_functions(crypt, s, "$Crypt");
   add_cipher_functions(crypt, s, "$Crypt");
-  add_public_key_functions(vm, keyring, crypt, s);
+  add_certificate_functions(vm, keyring, s, add_public_key_functions(vm, keyring, crypt, s));
   register_table(vm, "$Keyring", keyring);
   register_table(vm, "$Crypt", crypt);
 

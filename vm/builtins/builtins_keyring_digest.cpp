@@ -158,6 +158,36 @@ constexpr Algorithm kMd4{"MD4", 16}, kMd5{"MD5", 16}, kSha1{"SHA1", 20}, kSha224
 
 }  // namespace
 
+std::vector<std::uint8_t> digest_with(Call& c, CryptoState& s, Ptr state, const std::string& ha,
+                                      std::string_view extra) {
+  // keyring.m's names for the hashes a certificate may use.
+  const char* alg = ha == "sha1" || ha == "sha" ? "SHA1"
+                    : ha == "md5"               ? "MD5"
+                    : ha == "md4"               ? "MD4"
+                    : ha == "sha256"            ? "SHA256"
+                    : ha == "sha512"            ? "SHA512"
+                                                : nullptr;
+  if (!alg) c.raise("Keyring: unknown hash algorithm " + ha);
+  DigestObject d;
+  d.alg = alg;
+  d.md = EVP_MD_CTX_new();
+  if (!d.md) throw std::bad_alloc();
+  if (state != H) {
+    auto* o = static_cast<DigestObject*>(s.object(c, state, CryptoKind::Digest));
+    if (!o->md || std::strcmp(o->alg, alg) != 0) c.raise("Keyring: digest state is not " + ha);
+    // A copy: the caller's state stays as it was.
+    if (EVP_MD_CTX_copy_ex(d.md, o->md) != 1) throw std::bad_alloc();
+  } else if (!start_digest(s, d)) {
+    unavailable(alg);
+  }
+  EVP_DigestUpdate(d.md, extra.data(), extra.size());
+  std::vector<std::uint8_t> out(EVP_MAX_MD_SIZE);
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(d.md, out.data(), &len);
+  out.resize(len);
+  return out;
+}
+
 void add_digest_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path) {
   add_crypto_functions(impls, s, path,

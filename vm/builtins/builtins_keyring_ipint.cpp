@@ -89,7 +89,8 @@ Bn from_base(const std::string& s, int base) {
   std::size_t i = 0;
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
   bool neg = false;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  // '+' is a base-64 digit: a sign only in the other bases.
+  if (i < s.size() && (s[i] == '-' || (s[i] == '+' && base != 64))) neg = s[i++] == '-';
   std::size_t start = i;
   Bn v = new_bn();
   if (base == 64) {
@@ -320,6 +321,9 @@ void gensafeprime(Call& c, CryptoState& s) {
 }
 
 }  // namespace
+
+std::string bn_text(const BIGNUM* b, int base) { return to_base(b, base); }
+Bn bn_parse(const std::string& s, int base) { return from_base(s, base); }
 
 Bn generate_prime(Call& c, std::int32_t nbits, bool safe) {
   // The search time grows as the fourth power of the length: refuse what

@@ -378,8 +378,8 @@ void crypt_gensk(Call& c, CryptoState& s, const PkTypes& t) {
 
 }  // namespace
 
-void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
-                              const std::shared_ptr<CryptoState>& s) {
+RsaRecords add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
+                                    const std::shared_ptr<CryptoState>& s) {
   auto k = std::make_shared<PkTypes>(
       PkTypes{record_type(vm, 2, "Keyring.RSApk"), record_type(vm, 7, "Keyring.RSAsk"),
               record_type(vm, 1, "Keyring.RSAsig"), record_type(vm, 3, "Keyring.EGpk"),
@@ -424,6 +424,13 @@ void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
         {"genSK", crypt_gensk}});
   add_crypto_functions(keyring, s, "$Keyring", {{"dhparams", dhparams}});
   add_crypto_functions(crypt, s, "$Crypt", {{"dhparams", dhparams}});
+  return RsaRecords{
+      [s, k](Call& c, const BIGNUM* n, const BIGNUM* e) {
+        return bn_record(c, *s, *k, k->rsapk, copy_bn(n), copy_bn(e));
+      },
+      [s, k](Call& c, std::int32_t bits) { return rsa_generate(c, *s, *k, bits, 0); },
+      [s, k](Call& c, const BIGNUM* n, const BIGNUM* e, const BIGNUM* d, const BIGNUM* p1,
+             const BIGNUM* q) { return rsa_key(c, *s, *k, n, e, d, p1, q); }};
 }
 
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s) {

@@ -230,20 +230,26 @@ int open_flags(std::int32_t mode) {
   return f | O_CLOEXEC;
 }
 
+// A union directory's first member opens; dirread goes on to the others.
 void sys_open(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
-  if (auto dev = sys.dev.open(c, path)) {
-    c.ret_ptr(*dev < 0 ? H : new_fd(c, sys, *dev));
-    return;
+  std::vector<std::string> members = resolve_union(c, path);
+  std::optional<std::int32_t> dev = sys.dev.open(c, members.front());
+  if (dev && *dev < 0) return c.ret_ptr(H);
+  int fd = dev ? *dev : -1;
+  if (!dev) {
+    const std::string host = c.host_path(members.front());
+    fd = host_open(c, [&] { return ::open(host.c_str(), open_flags(mode)); });
+    if (fd < 0) {
+      set_path_errstr(c, path);
+      c.ret_ptr(H);
+      return;
+    }
   }
-  const std::string host = c.host_path(path);
-  int fd = host_open(c, [&] { return ::open(host.c_str(), open_flags(mode)); });
-  if (fd < 0) {
-    set_path_errstr(c, path);
-    c.ret_ptr(H);
-    return;
-  }
+  // "/" lists the VM's device directories too ("#/", sys_devices.h).
+  if (members.back() == "/") members.push_back("#/");
+  if (members.size() > 1) sys.dev.set_union(fd, {members.begin() + 1, members.end()});
   c.ret_ptr(new_fd(c, sys, fd));
 }
 
@@ -251,14 +257,17 @@ void sys_create(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
   std::int32_t mode = c.arg_int(36);
   std::int32_t perm = c.arg_int(40);
+  const std::string to = create_path(c, path);
+  if (to.empty()) return c.ret_ptr(H);
+  const std::string host = c.host_path(to);
   int fd;
   if (perm & static_cast<std::int32_t>(0x80000000u))  // Sys->DMDIR
-    fd = ::mkdir(c.host_path(path).c_str(), static_cast<mode_t>(perm & 0777)) == 0
-             ? ::open(c.host_path(path).c_str(), O_RDONLY | O_CLOEXEC)
+    fd = ::mkdir(host.c_str(), static_cast<mode_t>(perm & 0777)) == 0
+             ? ::open(host.c_str(), O_RDONLY | O_CLOEXEC)
              : -1;
   else
     fd = host_open(c, [&] {
-      return ::open(c.host_path(path).c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
+      return ::open(host.c_str(), open_flags(mode) | O_CREAT | O_TRUNC,
                     static_cast<mode_t>(perm & 0777));
     });
   if (fd < 0) {
@@ -325,7 +334,7 @@ void sys_seek(Call& c, SysState& sys) {
 
 void sys_remove(Call& c) {
   const std::string name = c.arg_string(32);
-  int r = ::remove(c.host_path(name).c_str());
+  int r = ::remove(c.host_path(resolve_path(c, name)).c_str());
   if (r < 0) set_path_errstr(c, name);
   c.ret_int(r < 0 ? -1 : 0);
 }
@@ -338,11 +347,14 @@ constexpr int kMaxSleepingKprocs = 64;
 void sys_sleep(Call& c) {
   std::int32_t ms = c.arg_int(32);
   if (c.released_threads() < kMaxSleepingKprocs)
-    c.blocking([ms] {
-      if (ms > 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-      else
-        sched_yield();
+    c.blocking([ms, &c] {
+      if (ms <= 0) sched_yield();
+      // In steps, so that a kill ends it soon (Inferno's swiproc).
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+      for (auto now = std::chrono::steady_clock::now(); now < end && !c.kill_requested();
+           now = std::chrono::steady_clock::now())
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+            end - now, std::chrono::milliseconds(20)));
     });
   else
     c.sleep_ms(ms);
@@ -402,7 +414,8 @@ void register_sys(VM& vm, const std::shared_ptr<SysState>& sys) {
                          {"seek", sys_seek}})
     impls[name] = with_state(sys, f);
   add_sys_fd_functions(vm, impls, sys);
-  add_sys_file_functions(vm, impls);
+  add_sys_file_functions(vm, impls, sys);
+  add_sys_ns_functions(impls);
   add_sys_io_functions(impls, sys);
   register_table(vm, "$Sys", impls);
 }

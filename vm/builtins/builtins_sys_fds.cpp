@@ -23,6 +23,7 @@ class OwnedFile : public OpenFile {
  public:
   OwnedFile(std::int32_t d, Devices& dev) : OpenFile(d), dev_(dev) {}
   ~OwnedFile() override {
+    dev_.set_union(desc, {});
     if (is_device_fd(desc))
       dev_.close(desc);
     else if (desc > 2)
@@ -78,11 +79,14 @@ void sys_dup(Call& c) {
   c.ret_int(r);
 }
 
-constexpr std::int32_t kNEWFD = 1 << 0, kFORKFD = 1 << 1;  // sys.m
+constexpr std::int32_t kNEWFD = 1 << 0, kFORKFD = 1 << 1, kNEWNS = 1 << 2, kFORKNS = 1 << 3,
+                       kNEWPGRP = 1 << 4;  // sys.m
 
 // pctl(flags, movefd: list of int): int -- the pid. NEWFD gives the thread a
-// table of only the listed descriptors; FORKFD a copy of its table. The
-// name space, environment and process group flags change nothing here.
+// table of only the listed descriptors; FORKFD a copy of its table. NEWNS
+// a name space with its current directory and no binds, FORKNS a copy;
+// NEWPGRP a process group of its own (the one killgrp kills). The
+// environment flags change nothing here.
 void sys_pctl(Call& c) {
   std::int32_t flags = c.arg_int(32);
   std::shared_ptr<FdGroup>& g = c.fd_group();
@@ -97,6 +101,12 @@ void sys_pctl(Call& c) {
   } else if (flags & kFORKFD) {
     g = g->copy();
   }
+  std::shared_ptr<NameSpace>& ns = c.name_space();
+  if (flags & kNEWNS)
+    ns = ns->fresh();
+  else if (flags & kFORKNS)
+    ns = ns->copy();
+  if (flags & kNEWPGRP) c.group() = c.thread_id() + 1;
   c.ret_int(static_cast<std::int32_t>(c.thread_id() + 1));
 }
 

@@ -1,6 +1,6 @@
 // $Sys file metadata on the host file system: stat, fstat, wstat, fwstat,
-// dirread, chdir. Paths map as open's do (Call::host_path; relative ones
-// against the process's working directory, which chdir moves). Local
+// dirread. Paths go through the name space as open's do (builtins_sys_ns.cpp),
+// then to a device or the host. Local
 // metadata calls do not block, so they keep the interpreter.
 //
 // Dir as 32-bit Dis lays it out (big at 8-byte alignment): name 0, uid 4,
@@ -121,10 +121,32 @@ void ret_stat(Call& c, int r, const struct stat& s, std::string name, const std:
   }
 }
 
-void sys_stat(Call& c) {
+HostDir from_device(const DevDir& d, const std::string& user) {
+  HostDir h;
+  h.name = d.name;
+  h.uid = h.gid = h.muid = user;
+  h.qid_path = static_cast<std::int64_t>(d.qid_path);
+  h.qid_type = d.dir ? kQTDIR : 0;
+  h.mode = (d.dir ? kDMDIR : 0) | d.perm;
+  h.dtype = d.type;
+  return h;
+}
+
+void sys_stat(Call& c, SysState& sys) {
   std::string path = c.arg_string(32);
+  const std::string concrete = resolve_path(c, path);
+  if (sys.dev.is_device_path(concrete)) {
+    std::optional<DevDir> d = Devices::stat(c, concrete);
+    std::uint8_t* res = c.result();
+    if (!d) set_path_errstr(c, path, ENOENT);
+    if (!res) return;
+    st<std::int32_t>(res, d ? 0 : -1);
+    HostDir h = d ? from_device(*d, user_name(::getuid())) : HostDir{};
+    store_dir(c.heap(), res + kTupleDir, d ? &h : nullptr);
+    return;
+  }
   struct stat s {};
-  int r = ::stat(c.host_path(path).c_str(), &s);
+  int r = ::stat(c.host_path(concrete).c_str(), &s);
   ret_stat(c, r, s, last_element(path), path);
 }
 
@@ -201,7 +223,7 @@ int apply_wstat(Call& c, const std::string& host, int fd, std::uint32_t dir_off)
 }
 
 void sys_wstat(Call& c) {
-  std::string host = c.host_path(c.arg_string(32));
+  std::string host = c.host_path(resolve_path(c, c.arg_string(32)));
   int r = apply_wstat(c, host, -1, 40);
   if (r < 0) set_errstr(c, errno);
   c.ret_int(r);
@@ -215,13 +237,6 @@ void sys_fwstat(Call& c) {
   c.ret_int(r);
 }
 
-void sys_chdir(Call& c) {
-  const std::string name = c.arg_string(32);
-  int r = ::chdir(c.host_path(name).c_str());
-  if (r < 0) set_path_errstr(c, name, errno);
-  c.ret_int(r < 0 ? -1 : 0);
-}
-
 // One chunk of entries per call, read from the directory FD's own offset
 // (getdents64), so successive calls continue and the end returns 0. "." and
 // ".." are not entries, as in Inferno.
@@ -233,19 +248,13 @@ struct LinuxDirent64 {
   char d_name[1];
 };
 
-void sys_dirread(Call& c, std::uint32_t dir_type) {
-  FileRef file = file_of(c, 32);
-  std::int32_t fd = file->desc;
-  std::vector<HostDir> entries;
+// The entries of host directory fd from its offset on: one chunk, none at
+// the end; false with errno set on failure.
+bool host_entries(int fd, std::vector<HostDir>& entries) {
   alignas(8) char buf[8192];
   while (entries.empty()) {
     long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
-    if (n < 0) {
-      set_errstr(c, errno);
-      c.ret_int(-1);
-      c.ret_ptr(H, 4);
-      return;
-    }
+    if (n < 0) return false;
     if (n == 0) break;
     for (long off = 0; off < n;) {
       auto* e = reinterpret_cast<LinuxDirent64*>(buf + off);
@@ -258,6 +267,42 @@ void sys_dirread(Call& c, std::uint32_t dir_type) {
         continue;  // vanished meanwhile
       entries.push_back(from_stat(s, std::move(name)));
     }
+  }
+  return true;
+}
+
+bool entries_of(Call& c, SysState& sys, std::int32_t fd, std::vector<HostDir>& entries) {
+  if (!is_device_fd(fd)) return host_entries(fd, entries);
+  const std::string user = user_name(::getuid());
+  for (const DevDir& d : sys.dev.dirread(c, fd)) entries.push_back(from_device(d, user));
+  return true;
+}
+
+// A union directory (Devices::UnionRead) reads its members one after another.
+void sys_dirread(Call& c, SysState& sys, std::uint32_t dir_type) {
+  FileRef file = file_of(c, 32);
+  std::vector<HostDir> entries;
+  Devices::UnionRead* u = sys.dev.union_read(file->desc);
+  bool ok = entries_of(c, sys, u && u->cur >= 0 ? u->cur : file->desc, entries);
+  while (ok && entries.empty() && u && !u->rest.empty()) {
+    const std::string next = u->rest.front();
+    u->rest.erase(u->rest.begin());
+    if (is_device_fd(u->cur))
+      sys.dev.close(u->cur);
+    else if (u->cur > 2)
+      ::close(u->cur);
+    std::optional<std::int32_t> dev = sys.dev.open(c, next);
+    u->cur = dev ? *dev : host_open(c, [&] {
+      return ::open(c.host_path(next).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    });
+    if (u->cur < 0) continue;  // a member gone meanwhile
+    ok = entries_of(c, sys, u->cur, entries);
+  }
+  if (!ok) {
+    set_errstr(c, errno);
+    c.ret_int(-1);
+    c.ret_ptr(H, 4);
+    return;
   }
   Heap& h = c.heap();
   Ptr arr = H;
@@ -272,14 +317,13 @@ void sys_dirread(Call& c, std::uint32_t dir_type) {
 
 }  // namespace
 
-void add_sys_file_functions(VM& vm, Impls& impls) {
+void add_sys_file_functions(VM& vm, Impls& impls, const std::shared_ptr<SysState>& sys) {
   std::uint32_t dir_type = vm.heap().add_type(kDirSize, {0xf0}, "Sys.Dir");
-  impls["stat"] = sys_stat;
   impls["fstat"] = sys_fstat;
   impls["wstat"] = sys_wstat;
   impls["fwstat"] = sys_fwstat;
-  impls["chdir"] = sys_chdir;
-  impls["dirread"] = [dir_type](Call& c) { sys_dirread(c, dir_type); };
+  impls["stat"] = [sys](Call& c) { sys_stat(c, *sys); };
+  impls["dirread"] = [dir_type, sys](Call& c) { sys_dirread(c, *sys, dir_type); };
 }
 
 }  // namespace dis::vm

@@ -10,6 +10,7 @@
 #include <openssl/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <new>
@@ -135,10 +136,32 @@ void add_digest_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
 void add_cipher_functions(Impls& impls, const std::shared_ptr<CryptoState>& s,
                           std::string_view path);
+// Inferno's iptostr/strtoip texts in base 2-36 or 64 (the magnitude's
+// bytes); bn_parse gives nullptr when the text is no number.
+std::string bn_text(const BIGNUM* b, int base);
+Bn bn_parse(const std::string& s, int base);
+// The digest `ha` ("md5", "sha1"...) of what `state` (H: nothing) has
+// taken, then `extra`; the state itself is left as it was. Raises for an
+// unknown algorithm or a state of another one.
+std::vector<std::uint8_t> digest_with(Call& c, CryptoState& s, Ptr state, const std::string& ha,
+                                      std::string_view extra);
+// $Keyring's RSAsk records, made for the generic SK (builtins_keyring_pk.cpp):
+// a new key of `bits`, or one from n, e, d, p and q (H when they do not
+// make one); and an RSApk record of n and e.
+struct RsaRecords {
+  std::function<Ptr(Call&, const BIGNUM* n, const BIGNUM* e)> public_key;
+  std::function<Ptr(Call&, std::int32_t bits)> generate;
+  std::function<Ptr(Call&, const BIGNUM* n, const BIGNUM* e, const BIGNUM* d, const BIGNUM* p,
+                    const BIGNUM* q)>
+      fill;
+};
+// builtins_keyring_cert.cpp: SK, PK and Certificate for the "rsa" algorithm.
+void add_certificate_functions(VM& vm, Impls& keyring, const std::shared_ptr<CryptoState>& s,
+                               RsaRecords rsa);
 // RSA, Elgamal and DSA: $Keyring's adts and $Crypt's pick adts, with
 // dhparams (builtins_keyring_pk.cpp); adds their record types to the heap.
-void add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
-                              const std::shared_ptr<CryptoState>& s);
+RsaRecords add_public_key_functions(VM& vm, Impls& keyring, Impls& crypt,
+                                    const std::shared_ptr<CryptoState>& s);
 void add_dsa_primes(Impls& impls, const std::shared_ptr<CryptoState>& s);  // $IPints
 // $Keyring's getmsg, sendmsg and the other message functions.
 void add_message_functions(Impls& impls, const std::shared_ptr<CryptoState>& s);

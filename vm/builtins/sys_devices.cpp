@@ -58,24 +58,6 @@ std::string busec_text(std::chrono::steady_clock::time_point start) {
                             .count());
 }
 
-// N of /prog/N/wait or #p/N/wait.
-std::optional<std::uint32_t> wait_pid(std::string_view path) {
-  for (std::string_view prefix : {"/prog/", "#p/"}) {
-    if (path.substr(0, prefix.size()) != prefix) continue;
-    std::string_view rest = path.substr(prefix.size());
-    std::size_t slash = rest.find('/');
-    if (slash == 0 || slash == std::string_view::npos || rest.substr(slash) != "/wait")
-      return std::nullopt;
-    std::uint32_t n = 0;
-    for (char ch : rest.substr(0, slash)) {
-      if (ch < '0' || ch > '9' || n > 100000000) return std::nullopt;
-      n = n * 10 + static_cast<std::uint32_t>(ch - '0');
-    }
-    return n;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Devices::Devices() {
@@ -86,10 +68,11 @@ Devices::Devices() {
   }
 }
 
-bool Devices::is_device_path(const std::string& path) const {
+bool Devices::is_device_path(const std::string& path) {
+  const std::string p = device_alias(path);
   for (std::string_view n : kNames)
-    if (path == n) return true;
-  return wait_pid(path).has_value();
+    if (p == n) return true;
+  return p == "/dev" || p == "/prog" || p.rfind("/prog/", 0) == 0;
 }
 
 std::int32_t Devices::add(Open f) {
@@ -101,14 +84,15 @@ std::int32_t Devices::add(Open f) {
 }
 
 std::optional<std::int32_t> Devices::open(Call& c, const std::string& path) {
+  const std::string p = device_alias(path);
   for (std::size_t i = 0; i < kNames.size(); ++i)
-    if (path == kNames[i]) return add(Open{static_cast<Dev>(i)});
-  if (auto pid = wait_pid(path)) {
-    if (*pid == 0 || !c.open_wait(*pid - 1)) {
-      c.set_error_string("'" + path + "' file does not exist");
-      return -1;
-    }
-    return add(Open{Dev::Wait, 0, *pid - 1});
+    if (p == kNames[i]) return add(Open{static_cast<Dev>(i)});
+  if (p == "/dev") return add(Open{Dev::DevDir});
+  if (p == "#/") return add(Open{Dev::RootDir});
+  if (auto fd = open_prog(c, p)) return fd;
+  if (p.rfind("/prog/", 0) == 0) {
+    c.set_error_string("'" + path + "' file does not exist");
+    return -1;
   }
   return std::nullopt;
 }
@@ -192,6 +176,23 @@ std::int64_t Devices::read(Call& c, std::int32_t fd, std::uint8_t* p, std::int32
       std::string line = c.read_wait(pid);
       return read_text(line, 0, p, n);
     }
+    case Dev::Status:
+    case Dev::Fd:
+      r = read_text(prog_text(c, *f), offset < 0 ? f->offset : offset, p, n);
+      break;
+    case Dev::Ns: {
+      // A line per read: the offset counts lines.
+      r = read_text(prog_text(c, *f), 0, p, n);
+      if (offset < 0 && r > 0) ++f->offset;
+      return r;
+    }
+    case Dev::DevDir:
+    case Dev::RootDir:
+    case Dev::ProgDir:
+    case Dev::Prog:
+    case Dev::Ctl:
+      c.set_error_string(f->dev == Dev::Ctl ? "permission denied" : "is a directory");
+      return -1;
     default:
       r = read_text(text(c, f->dev), offset < 0 ? f->offset : offset, p, n);
   }
@@ -217,6 +218,8 @@ std::int64_t Devices::write(Call& c, std::int32_t fd, const std::uint8_t* p, std
     case Dev::Null:
     case Dev::Consctl:  // rawon/rawoff: the VM's stdin has no modes to set
       return n;
+    case Dev::Ctl:
+      return write_ctl(c, *f, p, n);
     default:
       c.set_error_string("permission denied");
       return -1;
@@ -239,10 +242,50 @@ std::int64_t Devices::seek(Call& c, std::int32_t fd, std::int64_t off, int whenc
 std::string Devices::path(std::int32_t fd) const {
   auto it = open_.find(fd);
   if (it == open_.end()) return "";
-  if (it->second.dev == Dev::Wait) return "/prog/" + std::to_string(it->second.pid + 1) + "/wait";
-  return std::string(kNames[static_cast<std::size_t>(it->second.dev)]);
+  const Open& f = it->second;
+  const std::string prog = "/prog/" + std::to_string(f.pid + 1);
+  switch (f.dev) {
+    case Dev::Wait:
+      return prog + "/wait";
+    case Dev::DevDir:
+      return "/dev";
+    case Dev::RootDir:
+      return "#/";
+    case Dev::ProgDir:
+      return "/prog";
+    case Dev::Prog:
+      return prog;
+    case Dev::Ctl:
+      return prog + "/ctl";
+    case Dev::Status:
+      return prog + "/status";
+    case Dev::Ns:
+      return prog + "/ns";
+    case Dev::Fd:
+      return prog + "/fd";
+    default:
+      return std::string(kNames[static_cast<std::size_t>(f.dev)]);
+  }
 }
 
 void Devices::close(std::int32_t fd) { open_.erase(fd); }
+
+void Devices::set_union(std::int32_t fd, std::vector<std::string> rest) {
+  auto it = unions_.find(fd);
+  if (it != unions_.end()) {
+    const std::int32_t cur = it->second.cur;
+    if (is_device_fd(cur))
+      close(cur);
+    else if (cur > 2)
+      ::close(cur);
+    unions_.erase(it);
+  }
+  if (!rest.empty()) unions_[fd] = UnionRead{std::move(rest), -1};
+}
+
+Devices::UnionRead* Devices::union_read(std::int32_t fd) {
+  auto it = unions_.find(fd);
+  return it == unions_.end() ? nullptr : &it->second;
+}
 
 }  // namespace dis::vm

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "sys_devices.h"
 #include "vm.h"
@@ -80,8 +82,18 @@ void register_bench(VM& vm, const std::shared_ptr<SysState>& sys);
 void register_crypto_modules(VM& vm);
 // builtins_sys_fds.cpp: the Sys.FD type, fildes, dup, pctl.
 void add_sys_fd_functions(VM& vm, Impls& impls, const std::shared_ptr<SysState>& sys);
-// builtins_sys_files.cpp: stat, fstat, wstat, fwstat, chdir, dirread.
-void add_sys_file_functions(VM& vm, Impls& impls);
+// builtins_sys_files.cpp: stat, fstat, wstat, fwstat, dirread.
+void add_sys_file_functions(VM& vm, Impls& impls, const std::shared_ptr<SysState>& sys);
+// builtins_sys_ns.cpp: bind, unmount, chdir; and Dis paths through the
+// calling thread's name space (name_space.h). The concrete path `path`
+// names (for a union directory, its first member); every member of the
+// union it names; where create(path) goes ("" with the error string set
+// when the union forbids creation); whether a concrete path names a file.
+void add_sys_ns_functions(Impls& impls);
+std::string resolve_path(Call& c, const std::string& path);
+std::vector<std::string> resolve_union(Call& c, const std::string& path);
+std::string create_path(Call& c, const std::string& path);
+bool concrete_exists(Call& c, const std::string& concrete);
 // builtins_sys_io.cpp: pipe, pread, pwrite, stream, iounit, fd2path.
 void add_sys_io_functions(Impls& impls, const std::shared_ptr<SysState>& sys);
 // builtins_math_arrays.cpp: $Math's dot, norm1/2, iamax, sort, gemm and the

@@ -1,4 +1,5 @@
 // What a builtin function sees of the VM (vm.h's Call).
+#include <chrono>
 #include <stdexcept>
 
 #include "runtime.h"
@@ -119,22 +120,36 @@ void Call::blocking(const std::function<void()>& work) {
 }
 
 void Call::run_released(const NativeFn& work) {
+  const auto start = std::chrono::steady_clock::now();
+  // Set while this thread still holds the interpreter: others read it.
+  prog_.released = true;
   Kprocs::Kproc* self = impl_.kprocs->release(prog_);
   if (!self) {  // no kernel process to pass the interpreter to: block holding it
+    prog_.released = false;
     work(*this);
     return;
   }
-  // Takes the interpreter back however `work` ends.
-  struct Reacquire {
-    Call& c;
-    Kprocs::Kproc* self;
-    ~Reacquire() {
-      c.released_ = false;
-      c.impl_.kprocs->acquire(self, c.prog_);
-    }
-  } reacquire{*this, self};
-  released_ = true;
-  work(*this);
+  {
+    // Takes the interpreter back however `work` ends.
+    struct Reacquire {
+      Call& c;
+      Kprocs::Kproc* self;
+      std::chrono::steady_clock::time_point start;
+      ~Reacquire() {
+        c.released_ = false;
+        c.impl_.kprocs->acquire(self, c.prog_);
+        c.prog_.released = false;
+        // The slice's time counts only what ran on the interpreter.
+        c.prog_.cpu_ns -= std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+      }
+    } reacquire{*this, self, start};
+    released_ = true;
+    work(*this);
+  }
+  // A kill came meanwhile (Call::kill_thread).
+  if (!prog_.killed.empty()) raise(prog_.killed);
 }
 
 bool parse_idle_gc(const std::string& name, IdleGc& policy) {

@@ -67,6 +67,13 @@ std::string Runtime::position(std::uint32_t mli, std::int32_t pc) const {
 }
 
 bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
+  if (!p.killed.empty()) {  // Inferno's kill: no handler runs, nothing printed
+    heap.decref(value);
+    p.exit_status = p.killed;
+    pop_frames_to(p, -1);
+    p.state = ProgState::Done;
+    return false;
+  }
   std::int32_t fi = p.cur;
   const std::int32_t raised_in = fi;
   std::uint32_t mli = p.ml;

@@ -212,7 +212,11 @@ void Kprocs::run_head_slice() {
   }
   {
     FpRoundScope rounding(p.fp.control);
+    const auto start = std::chrono::steady_clock::now();
     vm.stats.instructions += vm.run_slice(p, budget);
+    p.cpu_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
   }
   vm.stats.slices++;
   if (p.state == ProgState::Ready)

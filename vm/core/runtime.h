@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <boost/container/flat_map.hpp>
 #include <chrono>
 #include <cstdint>
@@ -119,6 +120,20 @@ struct Prog {
   std::uint32_t parent = 0xFFFFFFFFu;  // the spawning thread's id (none for init)
   std::string exit_status;             // the exception that ended it, if any
   std::shared_ptr<FdGroup> fds;        // its descriptor table (fd_group.h)
+  std::shared_ptr<NameSpace> ns;       // its name space (name_space.h)
+  std::uint32_t group = 0;             // its process group: a pid (Sys->pctl NEWPGRP)
+  // What /prog/N/status shows: a Blocked thread's wait (kWait*), whether
+  // it is released in a builtin, the builtin module it called last, and
+  // the host time its slices took.
+  std::uint8_t wait_kind = 0;
+  bool released = false;
+  std::uint32_t native_ml = 0;
+  std::int64_t cpu_ns = 0;  // less the time released
+  // Set when a kill found it released in a builtin: it ends on return;
+  // kill_flag tells the builtin meanwhile (Call::kill_requested).
+  std::string killed;
+  std::atomic<bool> kill_flag{false};
+  static constexpr std::uint8_t kWaitSend = 1, kWaitRecv = 2, kWaitAlt = 3;
 };
 
 struct Waiter {

@@ -46,7 +46,11 @@ Prog& Runtime::new_prog(std::uint32_t ml) {
 Prog& Runtime::spawn_prog(std::uint32_t ml, std::uint32_t type, std::int32_t pc, bool init) {
   Prog& p = new_prog(ml);
   p.is_init = init;
-  if (init) p.fds = FdGroup::standard();
+  if (init) {
+    p.fds = FdGroup::standard();
+    p.ns = std::make_shared<NameSpace>();
+    p.group = p.id + 1;
+  }
   try {
     push_frame(p, type);
   } catch (...) {
@@ -101,6 +105,7 @@ void Runtime::end_prog(Prog& p) {
   // Its descriptors go now (an init thread's record stays): a pipe's reader
   // sees end of file once its writers have ended.
   p.fds.reset();
+  p.ns.reset();
   waits.close(p.id);
   if (p.parent != 0xFFFFFFFFu) {
     const Modlink* m = p.ml < modlinks.size() ? modlinks[p.ml].get() : nullptr;
@@ -270,8 +275,9 @@ void complete(Runtime& vm, const Waiter& w) {
   vm.wake(p);
 }
 
-void block(Prog& p) {
+void block(Prog& p, std::uint8_t kind) {
   p.state = ProgState::Blocked;
+  p.wait_kind = kind;
   ++p.block_gen;
 }
 
@@ -301,7 +307,7 @@ bool Runtime::chan_send(Prog& p, Ptr c, Ptr src) {
       heap.incref(ld<Ptr>(ch.buf.back().data() + off));
     return true;
   }
-  block(p);
+  block(p, Prog::kWaitSend);
   ch.sendq.push_back({p.id, p.block_gen, src, -1});
   return false;
 }
@@ -337,7 +343,7 @@ bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
     complete(*this, s);
     return true;
   }
-  block(p);
+  block(p, Prog::kWaitRecv);
   ch.recvq.push_back({p.id, p.block_gen, dst, -1});
   return false;
 }
@@ -374,7 +380,7 @@ bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
     st<std::int32_t>(cage.at(dst), n);
     return true;
   }
-  block(p);
+  block(p, Prog::kWaitAlt);
   p.alt_dst = dst;
   for (std::int32_t i = 0; i < n; ++i) {
     Ptr c = chan_at(i);

@@ -31,6 +31,7 @@
 #include "gc.h"
 #include "heap.h"
 #include "module.h"
+#include "name_space.h"
 
 namespace dis::vm {
 
@@ -86,6 +87,16 @@ struct RunResult {
 class VM;
 class Runtime;
 struct Prog;
+
+// A Dis thread as Inferno's /prog/N/status shows it.
+struct ThreadInfo {
+  std::uint32_t id = 0;     // its pid is one more
+  std::uint32_t group = 0;  // its process group: a pid
+  std::string state;        // Inferno's: alt, send, recv, ready, release
+  std::string module;       // its module's name, then "[$Sys]" while in a builtin
+  std::uint64_t bytes = 0;  // its frames and its module's data
+  std::int64_t cpu_ms = 0;  // host time its slices took
+};
 
 // What a builtin function sees: its frame (arguments from offset 32, the
 // result pointer at 16) and the VM. Pointers returned by new_*() carry one
@@ -145,6 +156,23 @@ class Call {
   std::string read_wait(std::uint32_t t);
   // The calling thread's descriptor table (fd_group.h); Sys->pctl replaces it.
   std::shared_ptr<FdGroup>& fd_group();
+  // Its name space (name_space.h) and process group, which pctl replaces.
+  std::shared_ptr<NameSpace>& name_space();
+  std::uint32_t& group();
+  // The live threads, by id; one of them (false: no such thread). Another
+  // thread's name space or descriptors: nullptr when it has ended.
+  std::vector<ThreadInfo> threads();
+  bool thread(std::uint32_t id, ThreadInfo& info);
+  std::shared_ptr<NameSpace> name_space_of(std::uint32_t id);
+  std::shared_ptr<FdGroup> fd_group_of(std::uint32_t id);
+  // Inferno's kill (or killgrp: every thread of its group): a thread ends
+  // now with status "killed", or when its blocking builtin returns; false
+  // with the error string set when it has ended. When the caller is one of
+  // them, it raises "killed", which no handler catches, after the others.
+  bool kill_thread(std::uint32_t id, bool whole_group);
+  // A kill waits for this thread's blocking builtin: one that can stop
+  // early (a sleep) polls this, also with the interpreter released.
+  bool kill_requested() const;
   // Dis threads now waiting in blocking builtins, each holding a host thread.
   std::uint32_t released_threads() const;
   // The VM's collector: halt()/resume() it, or full_collect(false) when a
