@@ -93,6 +93,8 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       return t;
     }
     case TypeNode::Fn: {
+      if (!tn->tparams.empty()) return resolve_poly_fn(tn, scope);
+      if (!tn->constraints.empty()) fail(tn->pos, "a for clause needs type parameters");
       Type* t = mk(TK::Fn);
       t->varargs = tn->varargs;
       for (auto& p : tn->params)
@@ -101,19 +103,23 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       return t;
     }
     case TypeNode::Name: {
+      if (Type* p = tparam_named(tn->name)) {
+        if (!tn->targs.empty()) fail(tn->pos, "type parameter " + tn->name + " takes no arguments");
+        return p;
+      }
       if (scope) {
         auto it = scope->members.find(tn->name);
         if (it != scope->members.end() && it->second.kind == ModMember::TypeName)
-          return it->second.type;
+          return resolve_instance(it->second.type, tn, scope);
       }
       Sym* s = lookup(tn->name);
-      if (s && s->kind == Sym::AdtName) return s->adt->type;
-      if (s && s->kind == Sym::TypeAlias) return s->type;
+      if (s && s->kind == Sym::AdtName) return resolve_instance(s->adt->type, tn, scope);
+      if (s && s->kind == Sym::TypeAlias) return resolve_instance(s->type, tn, scope);
       if (s && s->kind == Sym::ModType) return s->mod->type;
       if (s && s->kind == Sym::Imported) {
         auto it = s->mod->members.find(s->member);
         if (it != s->mod->members.end() && it->second.kind == ModMember::TypeName)
-          return it->second.type;
+          return resolve_instance(it->second.type, tn, scope);
       }
       fail(tn->pos, "unknown type '" + tn->name + "'");
     }
@@ -123,6 +129,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       n.kind = TypeNode::Name;
       n.name = tn->name;
       n.pos = tn->pos;
+      n.targs = tn->targs;
       base = resolve(&n, scope);
       if (base->k == TK::Adt && base->adt->is_pick) {
         auto& tags = base->adt->tags;
@@ -131,6 +138,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
           Type* t = mk(TK::Pick);
           t->adt = base->adt;
           t->tag = static_cast<int>(f - tags.begin());
+          t->targs = base->targs;
           return t;
         }
       }
@@ -167,9 +175,9 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
         Type* p = mk(TK::Pick);
         p->adt = t->adt;
         p->tag = static_cast<int>(f - tags.begin());
-        return p;
+        return resolve_instance(p, tn, scope);
       }
-      return t;
+      return resolve_instance(t, tn, scope);
     }
   }
   fail(tn->pos, "bad type");
@@ -268,6 +276,7 @@ void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   a.is_pick = !d.variants.empty();
   a.type = mk(TK::Adt);
   a.type->adt = &a;
+  a.tparams = make_tparams(d.tparams, d.pos);
   for (auto& v : d.variants)
     for (auto& tag : v.tags) a.tags.push_back(tag);
 }
@@ -277,6 +286,11 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   // expression: iota counts along them.
   const Expr* group = nullptr;
   std::int64_t iota = 0;
+  TparamScope ts(*this, d.tparams, a.tparams);
+  try {
+    constrain(d.constraints, a.tparams, scope);
+  } catch (CompileError&) {
+  }
   for (auto& mbr : d.members) {
     try {
       if (mbr.kind == AdtMember::Field) {
@@ -646,13 +660,21 @@ void Compiler::declare_function(const Decl& d) {
   FuncInfo& f = funcs_.back();
   f.decl = &d;
   f.name = d.adt.empty() ? d.name : d.adt + "." + d.name;
-  f.type = resolve(d.type.get(), nullptr);
-  f.desc = static_cast<std::int32_t>(m_.types.size());
-  m_.types.push_back(TypeDesc{f.desc, 0, {}});
   if (!d.adt.empty()) {
     Sym* as = lookup(d.adt);
     if (!as || as->kind != Sym::AdtName) fail(d.pos, "unknown adt '" + d.adt + "'");
     f.adt = as->adt;
+    if (d.tparams.size() != f.adt->tparams.size())
+      fail(d.pos, "adt " + d.adt + " has " + std::to_string(f.adt->tparams.size()) +
+                      " type parameters, " + std::to_string(d.tparams.size()) + " given");
+  }
+  {
+    TparamScope ts(*this, d.tparams, f.adt ? f.adt->tparams : std::vector<Type*>{});
+    f.type = resolve(d.type.get(), nullptr);
+  }
+  f.desc = static_cast<std::int32_t>(m_.types.size());
+  m_.types.push_back(TypeDesc{f.desc, 0, {}});
+  if (f.adt) {
     auto ft = f.adt->func_types.find(d.name);
     if (ft == f.adt->func_types.end()) fail(d.pos, "adt " + d.adt + " has no function " + d.name);
     if (!same_type(ft->second, f.type))
@@ -748,6 +770,14 @@ void Compiler::finish_module() {
                      [&](auto& a, auto& b) { return bare(a) < bare(b); });
     sorted[i] = names;
     ImportTable tab;
+    if (!imports_[i].mod) {  // "$self": every link of this module, in link order
+      names = self_links();
+      for (auto* f : exported_in_order())
+        tab.push_back(Import{f->name, type_sig(sig_string(f->type)), sig_string(f->type)});
+      sorted[i] = names;
+      m_.imports.push_back(tab);
+      continue;
+    }
     for (auto& n : names) {
       std::string type = sig_string(imports_[i].mod->members[n].type);
       tab.push_back(Import{n, type_sig(type), type});
@@ -758,7 +788,18 @@ void Compiler::finish_module() {
     auto& names = sorted[static_cast<std::size_t>(fx.table)];
     auto idx =
         static_cast<std::int32_t>(std::find(names.begin(), names.end(), fx.name) - names.begin());
-    m_.code[static_cast<std::size_t>(fx.pc)].mid = Middle{MidMode::Imm, idx};
+    if (fx.in_src)
+      m_.code[static_cast<std::size_t>(fx.pc)].src = imm(idx);
+    else
+      m_.code[static_cast<std::size_t>(fx.pc)].mid = Middle{MidMode::Imm, idx};
+  }
+  {
+    auto links = exported_in_order();
+    for (auto& sf : self_fixes_) {
+      auto idx =
+          static_cast<std::int32_t>(std::find(links.begin(), links.end(), sf.f) - links.begin());
+      m_.code[static_cast<std::size_t>(sf.pc)].src = imm(idx);
+    }
   }
   for (auto& tf : table_fixes_)
     m_.data[tf.item].values[tf.index] = label_pc_[static_cast<std::size_t>(tf.label)];
@@ -767,17 +808,7 @@ void Compiler::finish_module() {
   m_.data_size = round_up(mp_size_, 4);
   m_.types[0] = TypeDesc{0, m_.data_size, make_map(mp_ptrs_)};
   m_.name = impl_name_;
-  // Links sorted by bare name.
-  std::vector<FuncInfo*> ex;
-  for (auto& f : funcs_)
-    if (f.exported) ex.push_back(&f);
-  auto bare = [](const std::string& n) {
-    auto d = n.find('.');
-    return d == std::string::npos ? n : n.substr(d + 1);
-  };
-  std::stable_sort(ex.begin(), ex.end(),
-                   [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
-  for (FuncInfo* f : ex)
+  for (FuncInfo* f : exported_in_order())
     m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
   for (auto& f : funcs_)
     if (f.name == "init" && f.exported) {
@@ -788,6 +819,26 @@ void Compiler::finish_module() {
   auto slash = base.rfind('/');
   m_.source_path = slash == std::string::npos ? base : base.substr(slash + 1);
   m_.stack_extent = 0;
+}
+
+// Links sorted by bare name.
+std::vector<FuncInfo*> Compiler::exported_in_order() {
+  std::vector<FuncInfo*> ex;
+  for (auto& f : funcs_)
+    if (f.exported) ex.push_back(&f);
+  auto bare = [](const std::string& n) {
+    auto d = n.find('.');
+    return d == std::string::npos ? n : n.substr(d + 1);
+  };
+  std::stable_sort(ex.begin(), ex.end(),
+                   [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
+  return ex;
+}
+
+std::vector<std::string> Compiler::self_links() {
+  std::vector<std::string> out;
+  for (auto* f : exported_in_order()) out.push_back(f->name);
+  return out;
 }
 
 Module compile_source(const std::string& path, const std::string& source,

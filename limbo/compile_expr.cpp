@@ -164,7 +164,7 @@ Type* Compiler::type_of(const Expr* e) {
   if (cached != type_cache_.end()) return cached->second;
   auto code = m_.code.size(), poss = m_.positions.size(), cf = call_fixes_.size(),
        jf = jump_fixes_.size(), ifx = import_fixes_.size(), tf = table_fixes_.size(),
-       er = errs_.size(), hs = m_.handlers.size();
+       sfx = self_fixes_.size(), er = errs_.size(), hs = m_.handlers.size();
   std::vector<bool> busy;
   for (auto& t : temps_) busy.push_back(t.busy);
   // Names, frame slots and labels made while generating are dropped too.
@@ -183,6 +183,7 @@ Type* Compiler::type_of(const Expr* e) {
   call_fixes_.resize(cf);
   jump_fixes_.resize(jf);
   import_fixes_.resize(ifx);
+  self_fixes_.resize(sfx);
   table_fixes_.resize(tf);
   errs_.resize(er);
   m_.handlers.resize(hs);
@@ -823,13 +824,14 @@ Loc Compiler::lvalue(const Expr* e) {
         for (auto& f : ad.variants[ad.tag_variant[t->tag]].fields)
           if (f.name == e->op) fld = &f;
       if (!fld) fail(e->pos, "no field " + e->op + " in " + type_name(t));
+      Type* ft = member_type(t, fld->type);
       if (by_ref) {
         Operand p = direct(b);
         return Loc{
             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, fld->offset},
-            fld->type};
+            ft};
       }
-      return addr_of_field(b, fld->offset, fld->type);
+      return addr_of_field(b, fld->offset, ft);
     }
     default:
       break;

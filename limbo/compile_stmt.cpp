@@ -30,6 +30,11 @@ void Compiler::compile_function(FuncInfo& f) {
   std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
+  // The definition's names for its adt's type parameters, then its own.
+  TparamScope adt_names(*this, f.decl->tparams, f.adt ? f.adt->tparams : std::vector<Type*>{});
+  std::vector<std::string> own;
+  for (auto* p : f.type->tparams) own.push_back(p->name);
+  TparamScope own_names(*this, own, f.type->tparams);
   const std::vector<Param>* decl_params =
       f.decl->type && f.decl->type->params.size() == f.type->params.size() ? &f.decl->type->params
                                                                            : nullptr;
@@ -46,6 +51,7 @@ void Compiler::compile_function(FuncInfo& f) {
       scopes_.back()[p.name] = s;
     }
   }
+  alloc_poly_slots(f);
   try {
     gen_block(*f.decl->body);
   } catch (CompileError&) {

@@ -107,7 +107,7 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   } else {
     layout_adt(*t->adt);
     if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
-    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
+    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, member_type(t, f.type));
   }
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +

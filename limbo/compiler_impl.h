@@ -106,6 +106,13 @@ struct CallTarget {
   Type* ft = nullptr;
   const Expr* self_arg = nullptr;
   AdtInfo* construct = nullptr;
+  Type* construct_type = nullptr;  // construct's instance when given type arguments
+  // Polymorphic callee (poly.cpp): the parameters bound at this call, those
+  // whose required functions are passed as hidden arguments; or a required
+  // function called through the current function's hidden slot poly_slot.
+  std::map<Type*, Type*> bindings;
+  std::vector<Type*> hidden;
+  std::int32_t poly_slot = -1;
 };
 
 struct ConstVal {
@@ -173,6 +180,7 @@ class Compiler {
     std::int32_t pc;
     int table;
     std::string name;
+    bool in_src = false;  // the index is the source immediate (a hidden argument), not mid
   };
   std::vector<ImportFix> import_fixes_;
   struct CallFix {
@@ -225,6 +233,54 @@ class Compiler {
   void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
                            const Pos& pos);
 
+  // ---- polymorphism (poly.cpp) ----
+  using Bindings = std::map<Type*, Type*>;
+  std::vector<std::map<std::string, Type*>> tparam_scopes_;  // type parameters in scope
+  class TparamScope {                                        // names type parameters while it lives
+   public:
+    TparamScope(Compiler& c, const std::vector<std::string>& names,
+                const std::vector<Type*>& types);
+    ~TparamScope();
+    TparamScope(const TparamScope&) = delete;
+    TparamScope& operator=(const TparamScope&) = delete;
+
+   private:
+    Compiler& c_;
+  };
+  struct PolySlot {  // a hidden argument pair of the current function
+    Type* tparam;
+    std::string fn;
+    std::int32_t off;  // module value; the link index follows
+  };
+  std::vector<PolySlot> poly_slots_;
+  std::int32_t self_slot_ = -1;  // MP slot of the "$self" module value
+  int self_table_ = -1;          // its import table: all of the module's links
+  struct SelfFix {
+    std::int32_t pc;
+    FuncInfo* f;
+  };
+  std::vector<SelfFix> self_fixes_;
+  Type* tparam_named(const std::string& name) const;
+  std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);
+  void constrain(const std::vector<TypeConstraint>& clause, const std::vector<Type*>& tps,
+                 ModInfo* scope);
+  Type* resolve_poly_fn(const TypeNode* tn, ModInfo* scope);
+  Type* instance(Type* base, const std::vector<Type*>& targs, const Pos& pos);
+  Type* resolve_instance(Type* base, const TypeNode* tn, ModInfo* scope);
+  void check_type_arg(Type* a, const Pos& pos);
+  bool unify(Type* p, Type* a, Bindings& b);
+  Type* subst(Type* t, const Bindings& b);
+  Type* member_type(const Type* inst, Type* t);
+  const Expr* inst_base(const Expr* e, std::vector<Type*>* targs);
+  void instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
+                   const std::vector<Type*>& explicit_args);
+  std::string poly_names(Type* t, const Bindings& b);
+  bool poly_call_target(const Expr* call, CallTarget& c);
+  void alloc_poly_slots(FuncInfo& f);
+  void gen_hidden_args(const CallTarget& c, const Operand& fr, std::int32_t off, const Pos& pos);
+  Operand self_module();
+  int poly_hidden_size(const CallTarget& c);
+
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);
   [[noreturn]] void fail(const Pos& p, const std::string& msg);
@@ -266,6 +322,8 @@ class Compiler {
   Operand big_const(std::int64_t v);
   Operand real_const(double v);
   int import_table(ModInfo* mod);
+  std::vector<FuncInfo*> exported_in_order();  // the link table's order
+  std::vector<std::string> self_links();
   void finish_module();
 
   // ---- code emission ----
