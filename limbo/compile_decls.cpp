@@ -541,7 +541,8 @@ void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
     const_mod_ = mod;
     auto v = const_eval(mm.value.get());
     const_mod_ = nullptr;
-    if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
+    // Adt- or tuple-valued (`Nilentry: con (nil, nil, 0)`): built at each use.
+    if (!v && (mm.value->kind == Expr::Call || mm.value->kind == Expr::TupleLit)) {
       ModMember mem;
       mem.kind = ModMember::AdtCon;
       mem.value = mm.value.get();

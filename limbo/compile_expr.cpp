@@ -644,7 +644,7 @@ std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
   auto it = mod->members.find(e->op);
   if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
   const Expr* call = it->second.value;
-  if (call->a->kind != Expr::Ident) return std::nullopt;
+  if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return std::nullopt;
   auto ti = mod->members.find(call->a->op);
   if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
       ti->second.type->k != TK::Adt)

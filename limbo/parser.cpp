@@ -152,7 +152,7 @@ void Parser::top_decl(int depth) {
   if (cur().kind != Tok::Ident) error_at(cur(), "expected declaration, found " + describe(cur()));
   // Function definition: name( or Adt.name(, polymorphic name[T]( or Adt[T].name(
   if (is_at(1, "(") || is_at(1, "[") ||
-      (is_at(1, ".") && peek(2).kind == Tok::Ident && is_at(3, "("))) {
+      (is_at(1, ".") && peek(2).kind == Tok::Ident && (is_at(3, "(") || is_at(3, "[")))) {
     auto d = std::make_shared<Decl>();
     d->kind = Decl::Func;
     d->pos = here();

@@ -242,9 +242,13 @@ void Compiler::instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
     // `self ref Table` stands for the instance the value has.
     if (i == 0 && c.self_arg && adt_poly) {
       Type* inner = at->k == TK::Ref ? at->elem : at;
-      if ((inner->k == TK::Adt || inner->k == TK::Pick) && inner->adt == adt)
-        for (std::size_t k = 0; k < inner->targs.size() && k < adt->tparams.size(); ++k)
-          if (!b.count(adt->tparams[k])) b[adt->tparams[k]] = inner->targs[k];
+      if ((inner->k == TK::Adt || inner->k == TK::Pick) && inner->adt == adt) {
+        // Inside the adt's own functions a bare `ref Adt` is `ref Adt[T...]`.
+        const auto& given =
+            inner->targs.empty() && fn_ && fn_->adt == adt ? adt->tparams : inner->targs;
+        for (std::size_t k = 0; k < given.size() && k < adt->tparams.size(); ++k)
+          if (!b.count(adt->tparams[k])) b[adt->tparams[k]] = given[k];
+      }
       continue;
     }
     if (!unify(pt, at, b))
