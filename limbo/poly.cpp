@@ -364,8 +364,7 @@ void Compiler::gen_hidden_args(const CallTarget& c, const Operand& fr, std::int3
       auto ft = ad->func_types.find(cf.name);
       if (ft == ad->func_types.end())
         fail(pos, type_name(a) + " has no function " + cf.name + " required by " + p->name);
-      if (!same_type(ft->second, subst(cf.type, Bindings{{p, a}})) &&
-          !same_type(ft->second, cf.type))
+      if (!same_type(ft->second, subst(cf.type, c.bindings)))
         fail(pos, ad->name + "." + cf.name + " is " + type_name(ft->second) + ", but " + p->name +
                       " requires " + type_name(cf.type));
       if (ad->owner && ad->owner != impl_) {

@@ -1,0 +1,103 @@
+// Polymorphic code laid out as Inferno's compiler lays it out: signatures
+// with `()` after `f` and `P` for each use of a parameter, the .sbl's `P`
+// type, hidden (module, link index) arguments for functions a for clause
+// requires, called with mframe/mcall through the frame, and this module's
+// adt functions reached through "$self". (polymorphism.b and
+// poly_errors.b under programs/ run and refuse such code.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "compiler.h"
+#include "sbl.h"
+
+namespace {
+
+const char* kSource =
+    "implement S;\n"
+    "include \"sys.m\";\n"
+    "S: module {\n"
+    "  sort: fn[S, T](s: S, a: array of T)\n"
+    "    for { S => gt: fn(s: self S, x, y: T): int; };\n"
+    "  init: fn(nil: ref Draw->Context, nil: list of string);\n"
+    "};\n"
+    "Draw: module { Context: adt { x: int; }; };\n"
+    "By: adt { n: int; gt: fn(b: self ref By, x, y: string): int; };\n"
+    "By.gt(b: self ref By, x, y: string): int { return len x > len y + b.n; }\n"
+    "sort[S, T](s: S, a: array of T)\n"
+    "  for { S => gt: fn(s: self S, x, y: T): int; }\n"
+    "{\n"
+    "  for(i := 1; i < len a; i++)\n"
+    "    if(s.gt(a[i-1], a[i])) { t := a[i]; a[i] = a[i-1]; a[i-1] = t; }\n"
+    "}\n"
+    "init(nil: ref Draw->Context, nil: list of string)\n"
+    "{\n"
+    "  sort(ref By(0), array[] of {\"ccc\", \"a\", \"bb\"});\n"
+    "}\n";
+
+const dis::Link* link_named(const dis::Module& m, const std::string& name) {
+  for (auto& l : m.links)
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+TEST(LimboPoly, SignatureIsInfernos) {
+  auto m = dis::limbo::compile_source("s.b", kSource, {});
+  const dis::Link* l = link_named(m, "sort");
+  ASSERT_NE(l, nullptr);
+  // Inferno's compiler signs fn[S, T](s: S, a: array of T) as f()(P,AP)n.
+  EXPECT_EQ(l->sig, 0xdbbce348u);
+}
+
+TEST(LimboPoly, RequiredFunctionTravelsAsHiddenArguments) {
+  auto m = dis::limbo::compile_source("s.b", kSource, {});
+  const dis::Link* sort = link_named(m, "sort");
+  ASSERT_NE(sort, nullptr);
+  // In sort: s at 32, a at 36, gt's module at 40 and link index at 44.
+  auto mframe = std::find_if(m.code.begin(), m.code.end(),
+                             [](const dis::Instruction& i) { return i.op == dis::Op::mframe_; });
+  ASSERT_NE(mframe, m.code.end());
+  EXPECT_EQ(mframe->src, (dis::Operand{dis::AddrMode::Fp, 40, 0}));
+  EXPECT_EQ(mframe->mid, (dis::Middle{dis::MidMode::Fp, 44}));
+  auto mcall = std::find_if(m.code.begin(), m.code.end(),
+                            [](const dis::Instruction& i) { return i.op == dis::Op::mcall_; });
+  ASSERT_NE(mcall, m.code.end());
+  EXPECT_EQ(mcall->dst, (dis::Operand{dis::AddrMode::Fp, 40, 0}));
+  // By.gt is reached through the module's own links: exported, and the
+  // caller loads "$self" with an import table listing every link.
+  const dis::Link* gt = link_named(m, "By.gt");
+  ASSERT_NE(gt, nullptr);
+  auto load = std::find_if(m.code.begin(), m.code.end(),
+                           [](const dis::Instruction& i) { return i.op == dis::Op::load_; });
+  ASSERT_NE(load, m.code.end());
+  ASSERT_EQ(load->mid.mode, dis::MidMode::Imm);
+  const auto& table = m.imports.at(static_cast<std::size_t>(load->mid.a));
+  ASSERT_EQ(table.size(), m.links.size());
+  std::int32_t gt_index = -1;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(table[i].name, m.links[i].name);
+    EXPECT_EQ(table[i].sig, m.links[i].sig);
+    if (table[i].name == "By.gt") gt_index = static_cast<std::int32_t>(i);
+  }
+  // The caller stores that index in the frame's word after the module value.
+  bool passed = false;
+  for (auto& i : m.code)
+    passed |= i.op == dis::Op::movw_ && i.src == dis::Operand{dis::AddrMode::Imm, gt_index, 0} &&
+              i.dst.mode == dis::AddrMode::IndFp && i.dst.b == 44;
+  EXPECT_TRUE(passed);
+}
+
+TEST(LimboPoly, SblRecordsTypeParametersAsP) {
+  auto cm = dis::limbo::compile_source_with_symbols("s.b", kSource, {});
+  const dis::Sbl& s = cm.symbols;
+  auto f = std::find_if(s.fns.begin(), s.fns.end(), [](auto& fn) { return fn.name == "sort"; });
+  ASSERT_NE(f, s.fns.end());
+  ASSERT_EQ(f->args.size(), 2u);
+  EXPECT_EQ(f->args[0].type.kind, 'P');
+  EXPECT_EQ(f->args[1].type.kind, 'A');
+  ASSERT_EQ(f->args[1].type.sub.size(), 1u);
+  EXPECT_EQ(f->args[1].type.sub[0].kind, 'P');
+}
+
+}  // namespace
