@@ -381,6 +381,18 @@ Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
 
 // An assignment used as a value.
 Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
+  if (e->a->kind == Expr::TupleLit && (e->op == ":=" || e->op == "=") &&
+      e->b->kind != Expr::TupleLit) {
+    // `((d, r) := <-c).t0`: the value is the tuple, unpacked on the way.
+    Type* t = type_of(e->b.get());
+    if (t->k == TK::Tuple) {
+      Loc v = temp(t);
+      gen_to(e->b.get(), t, &v);
+      tuple_assign(e->a.get(), v, e->op == ":=");
+      if (dest) move(v, *dest);
+      return dest ? *dest : v;
+    }
+  }
   assign_expr(e);
   if (e->op == ":=" || e->op == "<-=") {
     if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);

@@ -1,0 +1,27 @@
+# A tuple assignment or declaration used as a value is the tuple, unpacked
+# on the way (Inferno's fs filters loop on `((d, r) := <-c).t0 != nil`).
+implement T;
+include "sys.m";
+	sys: Sys;
+include "draw.m";
+T: module {
+	init: fn(nil: ref Draw->Context, nil: list of string);
+};
+init(nil: ref Draw->Context, nil: list of string)
+{
+	sys = load Sys Sys->PATH;
+	c := chan[3] of (string, int);
+	c <-= ("a", 1);
+	c <-= ("b", 2);
+	c <-= (nil, 3);
+	n := 0;
+	while(((s, k) := <-c).t0 != nil)
+		n += k;
+	sys->print("%d %d %s\n", n, k, s);
+	# expect: 3 3 
+	x: string;
+	y: int;
+	if(((x, y) = hd (("q", 7) :: nil)).t1 == 7)
+		sys->print("%s %d\n", x, y);
+	# expect: q 7
+}
