@@ -200,7 +200,10 @@ Type* Compiler::type_of(const Expr* e) {
 // ---- values ----
 
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
-  if (want && want->k == TK::Tuple && e->kind == Expr::TupleLit)
+  // A tuple literal takes its members' types from where it goes (a tuple,
+  // or an adt whose data members it lists), so its nils are typed.
+  if (want && e->kind == Expr::TupleLit &&
+      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)))
     return gen_construct(want, e->args, e->pos, dest);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {

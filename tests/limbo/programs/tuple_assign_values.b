@@ -1,9 +1,15 @@
 # A tuple assignment or declaration used as a value is the tuple, unpacked
-# on the way (Inferno's fs filters loop on `((d, r) := <-c).t0 != nil`).
+# on the way (Inferno's fs filters loop on `((d, r) := <-c).t0 != nil`);
+# a tuple literal sent or passed as an adt takes the adt's member types, so
+# its nils are typed.
 implement T;
 include "sys.m";
 	sys: Sys;
 include "draw.m";
+Data: adt {
+	name: string;
+	bytes: array of byte;
+};
 T: module {
 	init: fn(nil: ref Draw->Context, nil: list of string);
 };
@@ -24,4 +30,9 @@ init(nil: ref Draw->Context, nil: list of string)
 	if(((x, y) = hd (("q", 7) :: nil)).t1 == 7)
 		sys->print("%s %d\n", x, y);
 	# expect: q 7
+	dc := chan[1] of (Data, int);
+	dc <-= (("d", nil), 5);
+	(dd, five) := <-dc;
+	sys->print("%s %d %d\n", dd.name, len dd.bytes, five);
+	# expect: d 0 5
 }
