@@ -5,12 +5,17 @@
 // adt functions reached through "$self". (polymorphism.b and
 // poly_errors.b under programs/ run and refuse such code.)
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include "compiler.h"
+#include "dis_file.h"
 #include "sbl.h"
+#include "vm.h"
 
 namespace {
 
@@ -98,6 +103,56 @@ TEST(LimboPoly, SblRecordsTypeParametersAsP) {
   EXPECT_EQ(f->args[1].type.kind, 'A');
   ASSERT_EQ(f->args[1].type.sub.size(), 1u);
   EXPECT_EQ(f->args[1].type.sub[0].kind, 'P');
+}
+
+// Our caller against Inferno's polymorphic module and against ours compiled
+// from the same source: the hidden arguments agree both ways (Sort calls
+// back into the caller's $self through them).
+TEST(LimboPoly, CallsInfernosSortModuleAndOursAlike) {
+  namespace fs = std::filesystem;
+  const fs::path inferno = fs::path(DIS_SHARED_DIR) / "corpus" / "inferno";
+  if (!fs::exists(inferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  const char* user =
+      "implement U;\n"
+      "include \"sys.m\"; sys: Sys;\n"
+      "include \"draw.m\";\n"
+      "include \"sort.m\";\n"
+      "U: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
+      "Len: adt { rev: int; gt: fn(l: self ref Len, x, y: string): int; };\n"
+      "Len.gt(l: self ref Len, x, y: string): int\n"
+      "{ if(l.rev) return len x < len y; return len x > len y; }\n"
+      "init(nil: ref Draw->Context, nil: list of string)\n"
+      "{\n"
+      "  sys = load Sys Sys->PATH;\n"
+      "  s := load Sort Sort->PATH;\n"
+      "  a := array[] of {\"dddd\", \"a\", \"ccc\", \"bb\", \"eeeee\"};\n"
+      "  s->sort(ref Len(0), a);\n"
+      "  for(i := 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
+      "  s->sort(ref Len(1), a);\n"
+      "  for(i = 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
+      "  sys->print(\"\\n\");\n"
+      "}\n";
+  dis::limbo::CompileOptions opts;
+  opts.include_dirs.push_back((inferno / "module").string());
+  dis::Module prog = dis::limbo::compile_source("u.b", user, opts);
+  dis::Module ours = dis::limbo::compile_file((inferno / "appl/lib/sort.b").string(), opts);
+  auto run_with = [&](const dis::Module& sort) {
+    fs::path root = fs::temp_directory_path() / ("limbo_poly_" + std::to_string(::getpid()));
+    fs::create_directories(root / "dis" / "lib");
+    dis::write_dis_file(sort, (root / "dis/lib/sort.dis").string());
+    std::ostringstream out, err;
+    dis::vm::Options vo;
+    vo.out = &out;
+    vo.err = &err;
+    vo.root = root.string();
+    dis::vm::VM vm(vo);
+    auto r = vm.run_module(prog, "u.b", {"u"});
+    fs::remove_all(root);
+    return out.str() + "status " + std::to_string(r.status) + "\n" + err.str();
+  };
+  const std::string want = " a bb ccc dddd eeeee eeeee dddd ccc bb a\nstatus 0\n";
+  EXPECT_EQ(run_with(dis::read_dis_file((inferno / "ref/lib/sort.dis").string())), want);
+  EXPECT_EQ(run_with(ours), want);
 }
 
 }  // namespace
