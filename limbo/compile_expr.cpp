@@ -199,7 +199,31 @@ Type* Compiler::type_of(const Expr* e) {
 
 // ---- values ----
 
+// An imported or `Mod->` tuple-valued con (`Nilentry: con (nil, nil, 0)`):
+// its value expression, typed where it is used; else null.
+static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
+  ModInfo* mod = nullptr;
+  std::string name;
+  if (e->kind == Expr::Ident) {
+    Sym* s = c.lookup(e->op);
+    if (!s || s->kind != Sym::Imported) return nullptr;
+    mod = s->mod;
+    name = s->member;
+  } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
+    Sym* s = c.lookup(e->a->op);
+    if (s && s->kind == Sym::ModType) mod = s->mod;
+    if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+    name = e->op;
+  }
+  if (!mod) return nullptr;
+  auto it = mod->members.find(name);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return nullptr;
+  return it->second.value->kind == Expr::TupleLit ? it->second.value : nullptr;
+}
+
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
+  if (want && (want->k == TK::Tuple || want->k == TK::Adt))
+    if (const Expr* v = tuple_con_value(*this, e)) e = v;
   // A tuple literal takes its members' types from where it goes (a tuple,
   // or an adt whose data members it lists), so its nils are typed.
   if (want && e->kind == Expr::TupleLit &&

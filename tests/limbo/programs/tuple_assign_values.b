@@ -1,7 +1,7 @@
 # A tuple assignment or declaration used as a value is the tuple, unpacked
 # on the way (Inferno's fs filters loop on `((d, r) := <-c).t0 != nil`);
 # a tuple literal sent or passed as an adt takes the adt's member types, so
-# its nils are typed.
+# its nils are typed; so does a module's tuple-valued con.
 implement T;
 include "sys.m";
 	sys: Sys;
@@ -10,6 +10,10 @@ Data: adt {
 	name: string;
 	bytes: array of byte;
 };
+M: module {
+	Nothing: con (("none", nil), nil, 0);
+};
+Nothing: import M;
 T: module {
 	init: fn(nil: ref Draw->Context, nil: list of string);
 };
@@ -35,4 +39,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	(dd, five) := <-dc;
 	sys->print("%s %d %d\n", dd.name, len dd.bytes, five);
 	# expect: d 0 5
+	tc := chan[2] of (Data, array of byte, int);
+	tc <-= Nothing;
+	tc <-= M->Nothing;
+	(n0, b0, z0) := <-tc;
+	(n1, nil, nil) := <-tc;
+	sys->print("%s %d %d %s\n", n0.name, len b0, z0, n1.name);
+	# expect: none 0 0 none
 }
