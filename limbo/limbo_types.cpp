@@ -184,6 +184,11 @@ bool eq(const Type* a, const Type* b, AdtPairs& as, bool structural) {
         if (!eq(a->elems[i], b->elems[i], as, structural)) return false;
       return true;
     case TK::Adt:
+      // Instances differ by their arguments; a bare name (`self ref Tab`)
+      // stands for any.
+      if (a->targs.size() == b->targs.size())
+        for (std::size_t i = 0; i < a->targs.size(); ++i)
+          if (!eq(a->targs[i], b->targs[i], as, structural)) return false;
       return eq_adt(a->adt, b->adt, as, structural);
     case TK::Pick:
       if (!eq_adt(a->adt, b->adt, as, structural)) return false;

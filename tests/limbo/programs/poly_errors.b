@@ -57,4 +57,5 @@ init(nil: ref Draw->Context, nil: list of string)
 	p: ref Plain;
 	q: ref Tab[ref Plain] = ref Tab[ref Plain](p);
 	q.v = "s";	# error: 59
+	r: ref Tab[string] = q;	# error: 60
 }
