@@ -274,7 +274,7 @@ class Compiler {
   const Expr* inst_base(const Expr* e, std::vector<Type*>* targs);
   void instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
                    const std::vector<Type*>& explicit_args);
-  std::string poly_names(Type* t, const Bindings& b);
+  std::string poly_names(const Bindings& b);  // "T is string, U is ..." for messages
   bool poly_call_target(const Expr* call, CallTarget& c);
   void alloc_poly_slots(FuncInfo& f);
   void gen_hidden_args(const CallTarget& c, const Operand& fr, std::int32_t off, const Pos& pos);

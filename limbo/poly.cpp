@@ -253,9 +253,9 @@ void Compiler::instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
     }
     if (!unify(pt, at, b))
       fail(args[i]->pos, "argument of type " + type_name(at) + " does not match " + type_name(pt) +
-                             " (" + poly_names(pt, b) + ")");
+                             " (" + poly_names(b) + ")");
   }
-  for (auto& [p, a] : b) check_type_arg(a, args.empty() ? call->pos : call->pos);
+  for (auto& [p, a] : b) check_type_arg(a, call->pos);
   if (adt_poly)
     for (auto* p : adt->tparams)
       if (!p->cfuncs.empty()) c.hidden.push_back(p);
@@ -270,12 +270,9 @@ void Compiler::instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
   c.ft->tparams.clear();
 }
 
-std::string Compiler::poly_names(Type* t, const Bindings& b) {
+std::string Compiler::poly_names(const Bindings& b) {
   std::string s;
-  for (auto& [p, a] : b) {
-    (void)t;
-    s += (s.empty() ? "" : ", ") + p->name + " is " + type_name(a);
-  }
+  for (auto& [p, a] : b) s += (s.empty() ? "" : ", ") + p->name + " is " + type_name(a);
   return s.empty() ? "nothing bound" : s;
 }
 
