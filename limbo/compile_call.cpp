@@ -49,8 +49,12 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     auto& names = imports_[static_cast<std::size_t>(table)].names;
     if (std::find(names.begin(), names.end(), c.mname) == names.end()) names.push_back(c.mname);
   }
+  Loc ref_idx;
+  if (c.fnref) modop = fn_ref_module(c.fnref, ref_idx);
   Loc fr = temp(t_int_);
-  if (c.poly_slot >= 0) {
+  if (c.fnref) {
+    emit(Op::mframe_, modop, Middle{MidMode::Fp, ref_idx.op.a}, fr.op);
+  } else if (c.poly_slot >= 0) {
     modop = fp(c.poly_slot);
     emit(Op::mframe_, modop, Middle{MidMode::Fp, c.poly_slot + 4}, fr.op);
   } else if (c.local) {
@@ -76,7 +80,9 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
-  if (c.poly_slot >= 0) {
+  if (c.fnref) {
+    emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Fp, ref_idx.op.a}, modop);
+  } else if (c.poly_slot >= 0) {
     emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Fp, c.poly_slot + 4}, modop);
   } else if (c.local) {
     std::int32_t at = emit(spawn ? Op::spawn_ : Op::call_, fr.op, imm(0));
@@ -130,8 +136,7 @@ CallTarget Compiler::call_target(const Expr* e) {
       c.mname = s->member;
       c.modexpr = s->modexpr;
       c.ft = s->type;
-    } else if (s->kind == Sym::Var && s->type->k == TK::Fn) {
-      unsupported(e->pos, "calling a function reference is");
+    } else if (fn_ref_target(callee, c)) {
     } else {
       fail(callee->pos, callee->op + " is not a function");
     }
@@ -155,10 +160,11 @@ CallTarget Compiler::call_target(const Expr* e) {
       Type* at = t->k == TK::Ref ? t->elem : t;
       if (at->k != TK::Adt && at->k != TK::Pick)
         fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      if (!at->adt->func_types.count(callee->op) && fn_ref_target(callee, c)) return c;
       adt_call_target(e, at->adt, callee->op, callee->a.get(), c);
       adt = at->adt;
     }
-  } else {
+  } else if (!fn_ref_target(callee, c)) {
     unsupported(e->pos, "this kind of call is");
   }
   if (!targs.empty() && c.ft && c.ft->tparams.empty())

@@ -83,7 +83,8 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
              : tn->kind == TypeNode::List  ? TK::List
                                            : TK::Chan;
       Type* e = resolve(tn->elem.get(), scope);
-      if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Error)
+      if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Fn &&
+          e->k != TK::Error)
         fail(tn->pos, "ref of non-adt type " + type_name(e) + " not supported");
       return mk(k, e);
     }

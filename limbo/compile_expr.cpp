@@ -312,6 +312,11 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     }
     case Expr::ModField:
       if (auto r = adt_con(e, dest)) return *r;
+      if (Type* mt = type_of(e->a.get()); mt->k == TK::Module) {
+        auto it = mt->mod->members.find(e->op);
+        if (it != mt->mod->members.end() && it->second.kind == ModMember::Func)
+          return gen_fn_value(e, dest);
+      }
       unsupported(e->pos, "module data access " + e->op + " is");
     case Expr::TupleLit:
       return gen_tuple_lit(e, dest);
@@ -375,7 +380,7 @@ Loc Compiler::gen_nil(const Loc* dest) {
 Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
-  if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
+  if (s->kind == Sym::Func) return gen_fn_value(e, dest);
   if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
   Loc l{s->loc, s->type};
   if (dest) {

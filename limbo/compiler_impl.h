@@ -113,6 +113,7 @@ struct CallTarget {
   std::map<Type*, Type*> bindings;
   std::vector<Type*> hidden;
   std::int32_t poly_slot = -1;
+  const Expr* fnref = nullptr;  // calling through this function reference (fn_refs.cpp)
 };
 
 struct ConstVal {
@@ -280,6 +281,11 @@ class Compiler {
   void gen_hidden_args(const CallTarget& c, const Operand& fr, std::int32_t off, const Pos& pos);
   Operand self_module();
   int poly_hidden_size(const CallTarget& c);
+
+  // ---- function references (fn_refs.cpp) ----
+  Loc gen_fn_value(const Expr* e, const Loc* dest);
+  bool fn_ref_target(const Expr* callee, CallTarget& c);
+  Operand fn_ref_module(const Expr* ref, Loc& idx);
 
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);

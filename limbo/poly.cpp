@@ -72,8 +72,11 @@ Type* Compiler::resolve_poly_fn(const TypeNode* tn, ModInfo* scope) {
 // variants); only reference types may be arguments.
 Type* Compiler::instance(Type* base, const std::vector<Type*>& targs, const Pos& pos) {
   if (targs.empty()) return base;
-  if ((base->k != TK::Adt && base->k != TK::Pick) || base->adt->tparams.empty())
+  if (base->k != TK::Adt && base->k != TK::Pick)
     fail(pos, type_name(base) + " has no type parameters");
+  // Inferno's compiler accepts and ignores arguments given to an adt without
+  // parameters (prep.b's `Prepedit: type Edit[string]`).
+  if (base->adt->tparams.empty()) return base;
   if (targs.size() != base->adt->tparams.size())
     fail(pos, base->adt->name + " takes " + std::to_string(base->adt->tparams.size()) +
                   " type arguments, " + std::to_string(targs.size()) + " given");
