@@ -2,8 +2,10 @@
 // with `()` after `f` and `P` for each use of a parameter, the .sbl's `P`
 // type, hidden (module, link index) arguments for functions a for clause
 // requires, called with mframe/mcall through the frame, and this module's
-// adt functions reached through "$self". (polymorphism.b and
-// poly_errors.b under programs/ run and refuse such code.)
+// adt functions reached through "$self"; programs of ours calling Inferno's
+// compiled Sort and Lists (with function references) and ours alike.
+// (polymorphism.b, fn_refs.b and poly_errors.b under programs/ run and
+// refuse such code.)
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -105,13 +107,45 @@ TEST(LimboPoly, SblRecordsTypeParametersAsP) {
   EXPECT_EQ(f->args[1].type.sub[0].kind, 'P');
 }
 
+namespace fs = std::filesystem;
+
+const fs::path kInferno = fs::path(DIS_SHARED_DIR) / "corpus" / "inferno";
+
+// What program prints when `lib` is the library at /dis/lib/NAME.dis.
+std::string run_with_library(const dis::Module& program, const dis::Module& lib,
+                             const std::string& name) {
+  fs::path root = fs::temp_directory_path() / ("limbo_poly_" + std::to_string(::getpid()));
+  fs::create_directories(root / "dis" / "lib");
+  dis::write_dis_file(lib, (root / "dis" / "lib" / (name + ".dis")).string());
+  std::ostringstream out, err;
+  dis::vm::Options vo;
+  vo.out = &out;
+  vo.err = &err;
+  vo.root = root.string();
+  dis::vm::VM vm(vo);
+  auto r = vm.run_module(program, "u.b", {"u"});
+  fs::remove_all(root);
+  return out.str() + "status " + std::to_string(r.status) + "\n" + err.str();
+}
+
+// The program run with Inferno's compiled library NAME and with ours
+// compiled from the same source: both print want.
+void expect_alike(const char* program, const std::string& name, const std::string& want) {
+  dis::limbo::CompileOptions opts;
+  opts.include_dirs.push_back((kInferno / "module").string());
+  dis::Module prog = dis::limbo::compile_source("u.b", program, opts);
+  dis::Module ours =
+      dis::limbo::compile_file((kInferno / "appl/lib" / (name + ".b")).string(), opts);
+  dis::Module theirs = dis::read_dis_file((kInferno / "ref/lib" / (name + ".dis")).string());
+  EXPECT_EQ(run_with_library(prog, theirs, name), want) << "with Inferno's " << name;
+  EXPECT_EQ(run_with_library(prog, ours, name), want) << "with our " << name;
+}
+
 // Our caller against Inferno's polymorphic module and against ours compiled
 // from the same source: the hidden arguments agree both ways (Sort calls
 // back into the caller's $self through them).
 TEST(LimboPoly, CallsInfernosSortModuleAndOursAlike) {
-  namespace fs = std::filesystem;
-  const fs::path inferno = fs::path(DIS_SHARED_DIR) / "corpus" / "inferno";
-  if (!fs::exists(inferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
   const char* user =
       "implement U;\n"
       "include \"sys.m\"; sys: Sys;\n"
@@ -132,27 +166,30 @@ TEST(LimboPoly, CallsInfernosSortModuleAndOursAlike) {
       "  for(i = 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
       "  sys->print(\"\\n\");\n"
       "}\n";
-  dis::limbo::CompileOptions opts;
-  opts.include_dirs.push_back((inferno / "module").string());
-  dis::Module prog = dis::limbo::compile_source("u.b", user, opts);
-  dis::Module ours = dis::limbo::compile_file((inferno / "appl/lib/sort.b").string(), opts);
-  auto run_with = [&](const dis::Module& sort) {
-    fs::path root = fs::temp_directory_path() / ("limbo_poly_" + std::to_string(::getpid()));
-    fs::create_directories(root / "dis" / "lib");
-    dis::write_dis_file(sort, (root / "dis/lib/sort.dis").string());
-    std::ostringstream out, err;
-    dis::vm::Options vo;
-    vo.out = &out;
-    vo.err = &err;
-    vo.root = root.string();
-    dis::vm::VM vm(vo);
-    auto r = vm.run_module(prog, "u.b", {"u"});
-    fs::remove_all(root);
-    return out.str() + "status " + std::to_string(r.status) + "\n" + err.str();
-  };
-  const std::string want = " a bb ccc dddd eeeee eeeee dddd ccc bb a\nstatus 0\n";
-  EXPECT_EQ(run_with(dis::read_dis_file((inferno / "ref/lib/sort.dis").string())), want);
-  EXPECT_EQ(run_with(ours), want);
+  expect_alike(user, "sort", " a bb ccc dddd eeeee eeeee dddd ccc bb a\nstatus 0\n");
+}
+
+// Function references handed to Inferno's polymorphic Lists (map, filter)
+// and to ours: the (module, index) object agrees with Inferno's.
+TEST(LimboPoly, PassesFunctionReferencesToListsAlike) {
+  if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  const char* user =
+      "implement U;\n"
+      "include \"sys.m\"; sys: Sys;\n"
+      "include \"draw.m\";\n"
+      "include \"lists.m\";\n"
+      "U: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
+      "twice(s: string): string { return s + s; }\n"
+      "short(s: string): int { return len s < 3; }\n"
+      "init(nil: ref Draw->Context, nil: list of string)\n"
+      "{\n"
+      "  sys = load Sys Sys->PATH;\n"
+      "  lists := load Lists Lists->PATH;\n"
+      "  l := lists->map(twice, \"a\" :: \"bc\" :: \"d\" :: nil);\n"
+      "  for(m := lists->filter(short, l); m != nil; m = tl m) sys->print(\" %s\", hd m);\n"
+      "  sys->print(\" %d\\n\", lists->allsat(short, lists->reverse(l)));\n"
+      "}\n";
+  expect_alike(user, "lists", " aa dd 0\nstatus 0\n");
 }
 
 }  // namespace
