@@ -192,4 +192,31 @@ TEST(LimboPoly, PassesFunctionReferencesToListsAlike) {
   expect_alike(user, "lists", " aa dd 0\nstatus 0\n");
 }
 
+// A polymorphic adt of Inferno's Tables instantiated with a ref adt and
+// with string, through Inferno's module and ours.
+TEST(LimboPoly, UsesTablesInstancesAlike) {
+  if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  const char* user =
+      "implement U;\n"
+      "include \"sys.m\"; sys: Sys;\n"
+      "include \"draw.m\";\n"
+      "include \"tables.m\";\n"
+      "  tables: Tables; Table, Strhash: import tables;\n"
+      "U: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
+      "P: adt { x, y: int; };\n"
+      "init(nil: ref Draw->Context, nil: list of string)\n"
+      "{\n"
+      "  sys = load Sys Sys->PATH;\n"
+      "  tables = load Tables Tables->PATH;\n"
+      "  t := Table[ref P].new(7, nil);\n"
+      "  for(i := 0; i < 20; i++) t.add(i, ref P(i, i * i));\n"
+      "  p := t.find(12);\n"
+      "  sys->print(\"%d %d %d\", p.y, t.del(12), t.find(12) == nil);\n"
+      "  h := Strhash[string].new(0, \"none\");\n"
+      "  h.add(\"k\", \"v\");\n"
+      "  sys->print(\" %s %s\\n\", h.find(\"k\"), h.find(\"j\"));\n"
+      "}\n";
+  expect_alike(user, "tables", "144 1 1 v none\nstatus 0\n");
+}
+
 }  // namespace
