@@ -823,7 +823,8 @@ void Compiler::finish_module() {
   m_.stack_extent = 0;
 }
 
-// Links sorted by bare name.
+// Links: the declared ones sorted by bare name, then those made for $self
+// in the order they were needed (as Inferno's compiler appends them).
 std::vector<FuncInfo*> Compiler::exported_in_order() {
   std::vector<FuncInfo*> ex;
   for (auto& f : funcs_)
@@ -832,8 +833,10 @@ std::vector<FuncInfo*> Compiler::exported_in_order() {
     auto d = n.find('.');
     return d == std::string::npos ? n : n.substr(d + 1);
   };
-  std::stable_sort(ex.begin(), ex.end(),
-                   [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
+  std::stable_sort(ex.begin(), ex.end(), [&](FuncInfo* a, FuncInfo* b) {
+    if (a->late_link != b->late_link) return a->late_link < b->late_link;
+    return bare(a->name) < bare(b->name);
+  });
   return ex;
 }
 

@@ -41,6 +41,7 @@ struct FuncInfo {
   std::int32_t desc = -1;  // frame descriptor
   std::int32_t pc = -1;
   bool exported = false;
+  int late_link = -1;  // exported only to be reached through $self: links after the module's
   std::vector<DebugVar> args, locals;  // for the .sbl fn table
 };
 
@@ -280,6 +281,8 @@ class Compiler {
   void alloc_poly_slots(FuncInfo& f);
   void gen_hidden_args(const CallTarget& c, const Operand& fr, std::int32_t off, const Pos& pos);
   Operand self_module();
+  void export_late(FuncInfo* f);  // a link for $self, after the declared ones
+  int late_links_ = 0;
   int poly_hidden_size(const CallTarget& c);
 
   // ---- function references (fn_refs.cpp) ----

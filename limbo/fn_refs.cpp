@@ -47,7 +47,7 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
   Operand mslot{AddrMode::IndFp, r.op.a, 0};
   Operand islot{AddrMode::IndFp, r.op.a, 4};
   if (local) {
-    local->exported = true;  // reached through the module's own links
+    export_late(local);
     emit(Op::movp_, self_module(), mslot);
     std::int32_t at = emit(Op::movw_, imm(0), islot);
     self_fixes_.push_back(SelfFix{at, local});

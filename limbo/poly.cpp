@@ -384,7 +384,7 @@ void Compiler::gen_hidden_args(const CallTarget& c, const Operand& fr, std::int3
       auto fn = ad->funcs.find(cf.name);
       if (fn == ad->funcs.end())
         fail(pos, "function " + ad->name + "." + cf.name + " is not defined");
-      fn->second->exported = true;  // reached through the module's own links
+      export_late(fn->second);
       emit(Op::movp_, self_module(), mslot);
       std::int32_t at_pc = emit(Op::movw_, imm(0), islot);
       self_fixes_.push_back(SelfFix{at_pc, fn->second});
@@ -405,6 +405,12 @@ Operand Compiler::self_module() {
   emit(Op::load_, str_const("$self"), Middle{MidMode::Imm, self_table_}, slot);
   place(done);
   return slot;
+}
+
+void Compiler::export_late(FuncInfo* f) {
+  if (f->exported) return;
+  f->exported = true;
+  f->late_link = late_links_++;
 }
 
 int Compiler::poly_hidden_size(const CallTarget& c) {
