@@ -75,6 +75,11 @@ TEST(LimboPoly, RequiredFunctionTravelsAsHiddenArguments) {
   // caller loads "$self" with an import table listing every link.
   const dis::Link* gt = link_named(m, "By.gt");
   ASSERT_NE(gt, nullptr);
+  // After the module's declared functions, as Inferno appends it.
+  ASSERT_EQ(m.links.size(), 3u);
+  EXPECT_EQ(m.links[0].name, "init");
+  EXPECT_EQ(m.links[1].name, "sort");
+  EXPECT_EQ(m.links[2].name, "By.gt");
   auto load = std::find_if(m.code.begin(), m.code.end(),
                            [](const dis::Instruction& i) { return i.op == dis::Op::load_; });
   ASSERT_NE(load, m.code.end());
