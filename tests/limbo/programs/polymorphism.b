@@ -24,6 +24,15 @@ Num: adt {
 	text: fn(a: self ref Num): string;
 };
 
+# An adt whose parameter must provide text: its functions receive it hidden.
+Shown: adt[T]
+	for { T => text: fn(x: self T): string; }
+{
+	v: T;
+	say: fn(s: self ref Shown[T]): string;
+	twice: fn(s: self ref Shown[T]): string;
+};
+
 Pair: adt[A, B] {
 	a: A;
 	b: B;
@@ -56,6 +65,27 @@ Num.gt(a: self ref Num, b: ref Num): int
 Num.text(a: self ref Num): string
 {
 	return a.name + "=" + string a.v;
+}
+
+Shown[T].say(s: self ref Shown[T]): string
+{
+	return "<" + s.v.text() + ">";
+}
+
+Shown[T].twice(s: self ref Shown[T]): string
+{
+	return s.say() + s.say();
+}
+
+isnil[T](x: T): int
+{
+	return x == nil;
+}
+
+report[T](x: T, c: chan of string)
+	for { T => text: fn(x: self T): string; }
+{
+	c <-= "spawned " + x.text();
 }
 
 rev[T](l: list of T): list of T
@@ -140,4 +170,16 @@ init(nil: ref Draw->Context, nil: list of string)
 	e := rev[string](nil);
 	sys->print("%d\n", len e);
 	# expect: 0
+	sh := ref Shown[ref Num](ref Num(8, "eight"));
+	sys->print("%s\n", sh.twice());
+	# expect: <eight=8><eight=8>
+	c := chan of string;
+	spawn report(ref Num(6, "six"), c);
+	sys->print("%s\n", <-c);
+	# expect: spawned six=6
+	sys->print("%d %d\n", isnil(sys), isnil(ref Num(0, nil)));
+	# expect: 0 0
+	nosys: Sys;
+	sys->print("%d\n", isnil(nosys));
+	# expect: 1
 }
