@@ -273,6 +273,7 @@ class Compiler {
   bool unify(Type* p, Type* a, Bindings& b);
   Type* subst(Type* t, const Bindings& b);
   Type* member_type(const Type* inst, Type* t);
+  static bool mentions(const Type* t, const Type* p);  // whether p occurs in t
   const Expr* inst_base(const Expr* e, std::vector<Type*>* targs);
   void instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
                    const std::vector<Type*>& explicit_args);

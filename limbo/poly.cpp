@@ -180,6 +180,19 @@ Type* Compiler::subst(Type* t, const Bindings& b) {
   }
 }
 
+bool Compiler::mentions(const Type* t, const Type* p) {
+  if (!t) return false;
+  if (t == p) return true;
+  if (mentions(t->elem, p)) return true;
+  for (auto* e : t->elems)
+    if (mentions(e, p)) return true;
+  for (auto& fp : t->params)
+    if (mentions(fp.type, p)) return true;
+  for (auto* e : t->targs)
+    if (mentions(e, p)) return true;
+  return false;
+}
+
 // A member's type as seen through an instance `Adt[args]` of its adt.
 Type* Compiler::member_type(const Type* inst, Type* t) {
   if (!inst || inst->targs.empty() || inst->targs.size() != inst->adt->tparams.size()) return t;
@@ -265,6 +278,14 @@ void Compiler::instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
   for (auto* p : ft->tparams)
     if (!p->cfuncs.empty()) c.hidden.push_back(p);
   c.bindings = b;
+  // A result naming a parameter nothing bound would be a value of no type.
+  auto unbound = [&](Type* p) {
+    if (!b.count(p) && mentions(ft->elem, p))
+      fail(call->pos, "cannot tell " + p->name + " from the arguments: give it in [...]");
+  };
+  if (adt_poly)
+    for (auto* p : adt->tparams) unbound(p);
+  for (auto* p : ft->tparams) unbound(p);
   c.ft = subst(ft, b);
   if (c.ft == ft && !ft->tparams.empty()) {  // nothing bound: still an instance
     c.ft = mk(TK::Fn);

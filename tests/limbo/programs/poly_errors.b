@@ -58,4 +58,6 @@ init(nil: ref Draw->Context, nil: list of string)
 	q: ref Tab[ref Plain] = ref Tab[ref Plain](p);
 	q.v = "s";	# error: 59
 	r: ref Tab[string] = q;	# error: 60
+	w := id(nil);	# error: 61
+	w2 := id[string](nil);
 }
