@@ -212,14 +212,23 @@ const Expr* Compiler::inst_base(const Expr* e, std::vector<Type*>* targs) {
       for (auto& a : e->targs) targs->push_back(resolve(a.get(), nullptr));
     return e->a.get();
   }
-  if (e->kind != Expr::Index || e->a->kind != Expr::Ident || e->b->kind != Expr::Ident) return e;
-  Sym* s = lookup(e->a->op);
-  bool generic =
-      s &&
-      ((s->kind == Sym::AdtName && !s->adt->tparams.empty()) ||
-       (s->kind == Sym::Imported && s->adt && !s->adt->tparams.empty()) ||
-       (s->kind == Sym::Func && s->type && !s->type->tparams.empty()) ||
-       (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn && !s->type->tparams.empty()));
+  if (e->kind != Expr::Index || e->b->kind != Expr::Ident) return e;
+  bool generic = false;
+  if (e->a->kind == Expr::Ident) {
+    Sym* s = lookup(e->a->op);
+    generic = s && ((s->kind == Sym::AdtName && !s->adt->tparams.empty()) ||
+                    (s->kind == Sym::Imported && s->adt && !s->adt->tparams.empty()) ||
+                    (s->kind == Sym::Func && s->type && !s->type->tparams.empty()) ||
+                    (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn &&
+                     !s->type->tparams.empty()));
+  } else if (e->a->kind == Expr::ModField) {  // m->f[T]
+    Type* mt = type_of(e->a->a.get());
+    if (mt->k == TK::Module) {
+      auto it = mt->mod->members.find(e->a->op);
+      generic = it != mt->mod->members.end() && it->second.kind == ModMember::Func &&
+                !it->second.type->tparams.empty();
+    }
+  }
   if (!generic) return e;
   if (targs) {
     TypeNode tn;

@@ -192,7 +192,7 @@ TEST(LimboPoly, PassesFunctionReferencesToListsAlike) {
       "  lists := load Lists Lists->PATH;\n"
       "  l := lists->map(twice, \"a\" :: \"bc\" :: \"d\" :: nil);\n"
       "  for(m := lists->filter(short, l); m != nil; m = tl m) sys->print(\" %s\", hd m);\n"
-      "  sys->print(\" %d\\n\", lists->allsat(short, lists->reverse(l)));\n"
+      "  sys->print(\" %d\\n\", lists->allsat(short, lists->reverse[string](l)));\n"
       "}\n";
   expect_alike(user, "lists", " aa dd 0\nstatus 0\n");
 }
