@@ -229,6 +229,10 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   if (want && e->kind == Expr::TupleLit &&
       (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)))
     return gen_construct(want, e->args, e->pos, dest);
+  // Its elements likewise (`cmds: array of Cmd = array[] of {('a', f), ...}`).
+  if (want && e->kind == Expr::ArrayLit && want->k == TK::Array &&
+      (want->elem->k == TK::Tuple || want->elem->k == TK::Adt))
+    return gen_array_lit(e, dest, want->elem);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);

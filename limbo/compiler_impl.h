@@ -420,7 +420,7 @@ class Compiler {
                                                 // variant) a type name denotes, else null
   Loc gen_cast(const Expr* e, const Loc* dest);
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
-  Loc gen_array_lit(const Expr* e, const Loc* dest);
+  Loc gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem = nullptr);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
   Loc index_loc(const Expr* e);
   // `s[i]` of a string, and its update by op ("+", "-"...) with rhs (null:

@@ -44,6 +44,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	h := sys->fildes;
 	sys->fprint(h(1), "%d\n", 42);
 	# expect: 42
+	cmds: array of Op;
+	cmds = array[] of {("plus", add), ("times", mul)};
+	sys->print("%s %d\n", cmds[1].name, cmds[1].f(3, 3));
+	# expect: times 9
 	g = nil;
 	if(g == nil)
 		sys->print("nil\n");
