@@ -427,13 +427,14 @@ void Compiler::gen_raise(const Stmt& s) {
 }
 
 void Compiler::gen_stmt_scoped(const Stmt& s) {
-  scopes_.emplace_back();
+  // Only braces open a scope: a name declared by an unbraced body
+  // (`if(r) n := f(); else n = g();`) belongs to the enclosing block, as
+  // Inferno's compiler scopes it.
   try {
     gen_stmt(s);
   } catch (CompileError&) {
   }
   release_temps();
-  scopes_.pop_back();
 }
 
 void Compiler::gen_for(const Stmt& s) {
