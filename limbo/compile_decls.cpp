@@ -163,6 +163,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       Sym* s = lookup(modname);
       ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
       if (!mod && s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+      if (!mod && !s) mod = declared_module_var(modname, scope);
       if (!mod) fail(tn->pos, "unknown module '" + modname + "'");
       auto it = mod->members.find(member);
       if (it == mod->members.end() || it->second.kind != ModMember::TypeName)
@@ -182,6 +183,24 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
     }
   }
   fail(tn->pos, "bad type");
+}
+
+// `ref sys->FD` before `sys: Sys` is declared (later at top level, or as a
+// member of the module being declared): the module type sys is declared
+// with, else null.
+ModInfo* Compiler::declared_module_var(const std::string& name, ModInfo* scope) {
+  auto search = [&](const std::vector<DeclP>& decls) -> ModInfo* {
+    for (auto& d : decls) {
+      if (d->kind != Decl::Var || !d->type || d->type->kind != TypeNode::Name) continue;
+      if (std::find(d->names.begin(), d->names.end(), name) == d->names.end()) continue;
+      Sym* t = lookup(d->type->name);
+      if (t && t->kind == Sym::ModType) return t->mod;
+    }
+    return nullptr;
+  };
+  if (scope && scope->decl)
+    if (ModInfo* m = search(scope->decl->mod_members)) return m;
+  return search(prog_.decls);
 }
 
 std::int32_t Compiler::mp_alloc(Type* t) {

@@ -300,6 +300,7 @@ class Compiler {
   Type* mk(TK k, Type* elem = nullptr);
   Type* resolve(const TypeNode* tn, ModInfo* scope);
   Sym* lookup(const std::string& name);
+  ModInfo* declared_module_var(const std::string& name, ModInfo* scope);
   void declare_globals();
   // declare_globals' passes and forms.
   std::vector<PendingAdt> declare_names();
