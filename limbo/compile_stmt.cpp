@@ -126,6 +126,14 @@ void Compiler::assign_expr(const Expr* e) {
   if (op == "=") {
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
+      if (t->k == TK::Error && rhs->kind == Expr::TupleLit &&
+          rhs->args.size() == lhs->args.size()) {
+        // `(a, b) = (nil, nil)`: the values take the names' types.
+        t = mk(TK::Tuple);
+        for (std::size_t i = 0; i < lhs->args.size(); ++i)
+          t->elems.push_back(
+              type_of(lhs->args[i]->kind == Expr::Nil ? rhs->args[i].get() : lhs->args[i].get()));
+      }
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);

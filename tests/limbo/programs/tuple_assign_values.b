@@ -1,7 +1,8 @@
 # A tuple assignment or declaration used as a value is the tuple, unpacked
 # on the way (Inferno's fs filters loop on `((d, r) := <-c).t0 != nil`);
 # a tuple literal sent or passed as an adt takes the adt's member types, so
-# its nils are typed; so does a module's tuple-valued con.
+# its nils are typed; so does a module's tuple-valued con, and a tuple of
+# nils assigned to names takes their types.
 implement T;
 include "sys.m";
 	sys: Sys;
@@ -46,4 +47,9 @@ init(nil: ref Draw->Context, nil: list of string)
 	(n1, nil, nil) := <-tc;
 	sys->print("%s %d %d %s\n", n0.name, len b0, z0, n1.name);
 	# expect: none 0 0 none
+	sa := "x";
+	la := "y" :: nil;
+	(sa, la) = (nil, nil);
+	sys->print("%d %d\n", len sa, la == nil);
+	# expect: 0 1
 }
