@@ -32,15 +32,35 @@ struct Param {
   Pos pos;
 };
 
+struct AdtMember {
+  enum Kind { Field, Func, Con };
+  Kind kind = Field;
+  std::string name;
+  TypeP type;  // field type or function type
+  bool cyclic = false;
+  ExprP value;  // Con
+  Pos pos;
+};
+
+// `for { T => f: fn(...); ... }`: the functions a type parameter must provide.
+struct TypeConstraint {
+  std::string tparam;
+  std::vector<AdtMember> funcs;
+  Pos pos;
+};
+
 struct TypeNode {
   enum Kind { Basic, Name, Dot, Arrow, Ref, Array, List, Chan, Tuple, Fn };
   Kind kind = Basic;
-  std::string name;           // Basic: int/big/byte/real/string; Name/Dot/Arrow: first part
-  std::string member;         // Dot: Adt.Tag or Mod.Adt; Arrow: Mod->Type
-  TypeP elem;                 // Ref/Array/List/Chan element, Fn result (null = none)
-  std::vector<TypeP> elems;   // Tuple
-  std::vector<Param> params;  // Fn
-  bool varargs = false;       // Fn: trailing `*`
+  std::string name;                  // Basic: int/big/byte/real/string; Name/Dot/Arrow: first part
+  std::string member;                // Dot: Adt.Tag or Mod.Adt; Arrow: Mod->Type
+  TypeP elem;                        // Ref/Array/List/Chan element, Fn result (null = none)
+  std::vector<TypeP> elems;          // Tuple
+  std::vector<Param> params;         // Fn
+  bool varargs = false;              // Fn: trailing `*`
+  std::vector<std::string> tparams;  // Fn: `fn[T, U]`
+  std::vector<TypeConstraint> constraints;  // Fn: its `for { ... }` clause
+  std::vector<TypeP> targs;                 // Name/Dot/Arrow: `Adt[int, T]`
   Pos pos;
 };
 
@@ -77,6 +97,7 @@ struct Expr {
     ChanNew,
     Load,
     TypeRef,  // a type used as an expression head (tagof Shape.Circle)
+    Inst,     // a[targs]: a polymorphic function or adt given its type arguments
   };
   Kind kind = IntLit;
   std::string op;  // operator, identifier name, field name
@@ -89,6 +110,7 @@ struct Expr {
   std::vector<ExprP> args;       // Call arguments, tuple elements, list elements
   TypeP type;                    // Cast, ArrayNew/ArrayLit/ChanNew element, Load module type name
   std::vector<ArrayInit> inits;  // ArrayLit
+  std::vector<TypeP> targs;      // Inst
   Pos pos;
 };
 
@@ -149,16 +171,6 @@ struct Stmt {
   Pos pos;
 };
 
-struct AdtMember {
-  enum Kind { Field, Func, Con };
-  Kind kind = Field;
-  std::string name;
-  TypeP type;  // field type or function type
-  bool cyclic = false;
-  ExprP value;  // Con
-  Pos pos;
-};
-
 struct PickVariant {
   std::vector<std::string> tags;  // `A or B =>`
   std::vector<AdtMember> fields;
@@ -177,8 +189,10 @@ struct Decl {
   ExprP value;                        // Con value, Var `:=` initializer, Import module expr
   std::vector<AdtMember> members;     // Adt data/functions/cons
   std::vector<PickVariant> variants;  // pick adt
-  std::vector<DeclP> mod_members;     // Module: member declarations
-  StmtP body;                         // Func
+  std::vector<std::string> tparams;   // Adt: `adt[T, U]`; Func: `Adt[T, U].fn`
+  std::vector<TypeConstraint> constraints;  // Adt: its `for { ... }` clause
+  std::vector<DeclP> mod_members;           // Module: member declarations
+  StmtP body;                               // Func
   Pos pos;
 };
 

@@ -16,7 +16,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   CallTarget c = call_target(e);
   if (c.construct) {
     if (spawn) fail(e->pos, "spawn needs a function call");
-    return gen_construct(c.construct->type, e->args, e->pos, dest);
+    return gen_construct(c.construct_type ? c.construct_type : c.construct->type, e->args, e->pos,
+                         dest);
   }
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
@@ -32,6 +33,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     off += type_size(t);
   }
   // Arguments containing calls are computed before the frame exists.
+  std::int32_t hidden_off = round_up(off, 4);
+  off = hidden_off + poly_hidden_size(c);
   std::vector<std::optional<Loc>> pre(args.size());
   for (std::size_t i = 0; i < args.size(); ++i)
     if (has_call(args[i])) {
@@ -46,8 +49,15 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     auto& names = imports_[static_cast<std::size_t>(table)].names;
     if (std::find(names.begin(), names.end(), c.mname) == names.end()) names.push_back(c.mname);
   }
+  Loc ref_idx;
+  if (c.fnref) modop = fn_ref_module(c.fnref, ref_idx);
   Loc fr = temp(t_int_);
-  if (c.local) {
+  if (c.fnref) {
+    emit(Op::mframe_, modop, Middle{MidMode::Fp, ref_idx.op.a}, fr.op);
+  } else if (c.poly_slot >= 0) {
+    modop = fp(c.poly_slot);
+    emit(Op::mframe_, modop, Middle{MidMode::Fp, c.poly_slot + 4}, fr.op);
+  } else if (c.local) {
     emit(Op::frame_, imm(c.local->desc), fr.op);
   } else if (c.ft->varargs) {
     emit(Op::frame_, imm(desc_for(round_up(off, 8), ptrs)), fr.op);
@@ -63,13 +73,18 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
       gen_to(args[i], ptypes[i], &slot);
     }
   }
+  gen_hidden_args(c, fr.op, hidden_off, e->pos);
   Type* rt = c.ft->elem ? c.ft->elem : t_none_;
   Loc r{imm(0), t_none_};
   if (rt->k != TK::None && !spawn) {
     r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
-  if (c.local) {
+  if (c.fnref) {
+    emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Fp, ref_idx.op.a}, modop);
+  } else if (c.poly_slot >= 0) {
+    emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Fp, c.poly_slot + 4}, modop);
+  } else if (c.local) {
     std::int32_t at = emit(spawn ? Op::spawn_ : Op::call_, fr.op, imm(0));
     call_fixes_.push_back(CallFix{at, c.local});
   } else {
@@ -86,8 +101,21 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
 // What a call calls: a function of this module or another's, an adt's
 // function (with its self value), or an adt's construction.
 CallTarget Compiler::call_target(const Expr* e) {
-  const Expr* callee = e->a.get();
   CallTarget c;
+  if (poly_call_target(e, c)) return c;
+  std::vector<Type*> targs;
+  const Expr* callee = inst_base(e->a.get(), &targs);
+  AdtInfo* adt = nullptr;
+  if (callee->kind == Expr::Field) {  // Tab[ref T].f(...)
+    const Expr* base = inst_base(callee->a.get(), &targs);
+    if (base != callee->a.get()) {
+      Sym* s = base->kind == Expr::Ident ? lookup(base->op) : nullptr;
+      if (!s || !s->adt) fail(callee->pos, "type arguments need a polymorphic adt");
+      adt_call_target(e, s->adt, callee->op, nullptr, c);
+      instantiate(e, c, s->adt, targs);
+      return c;
+    }
+  }
   if (callee->kind == Expr::Ident) {
     Sym* s = lookup(callee->op);
     if (!s) fail(callee->pos, "undefined function " + callee->op);
@@ -96,6 +124,10 @@ CallTarget Compiler::call_target(const Expr* e) {
       c.ft = s->type;
     } else if (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)) {
       c.construct = s->adt;
+      c.construct_type = instance(s->adt->type, targs, callee->pos);
+    } else if (s->kind == Sym::TypeAlias && s->type->k == TK::Adt && targs.empty()) {
+      c.construct = s->type->adt;
+      c.construct_type = s->type;
     } else if (s->kind == Sym::Imported && s->type && s->type->k == TK::Fn) {
       if (!s->modexpr)
         fail(callee->pos, callee->op + " was imported from module type " + s->mod->name +
@@ -104,8 +136,7 @@ CallTarget Compiler::call_target(const Expr* e) {
       c.mname = s->member;
       c.modexpr = s->modexpr;
       c.ft = s->type;
-    } else if (s->kind == Sym::Var && s->type->k == TK::Fn) {
-      unsupported(e->pos, "calling a function reference is");
+    } else if (fn_ref_target(callee, c)) {
     } else {
       fail(callee->pos, callee->op + " is not a function");
     }
@@ -123,16 +154,22 @@ CallTarget Compiler::call_target(const Expr* e) {
     Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
     if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
       adt_call_target(e, s->adt, callee->op, nullptr, c);
+      adt = s->adt;
     } else {
       Type* t = type_of(callee->a.get());
       Type* at = t->k == TK::Ref ? t->elem : t;
       if (at->k != TK::Adt && at->k != TK::Pick)
         fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      if (!at->adt->func_types.count(callee->op) && fn_ref_target(callee, c)) return c;
       adt_call_target(e, at->adt, callee->op, callee->a.get(), c);
+      adt = at->adt;
     }
-  } else {
+  } else if (!fn_ref_target(callee, c)) {
     unsupported(e->pos, "this kind of call is");
   }
+  if (!targs.empty() && c.ft && c.ft->tparams.empty())
+    fail(callee->pos, "type arguments given to a function that has no type parameters");
+  if (c.ft) instantiate(e, c, adt, targs);
   return c;
 }
 

@@ -83,7 +83,8 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
              : tn->kind == TypeNode::List  ? TK::List
                                            : TK::Chan;
       Type* e = resolve(tn->elem.get(), scope);
-      if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Error)
+      if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Fn &&
+          e->k != TK::Error)
         fail(tn->pos, "ref of non-adt type " + type_name(e) + " not supported");
       return mk(k, e);
     }
@@ -93,6 +94,8 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       return t;
     }
     case TypeNode::Fn: {
+      if (!tn->tparams.empty()) return resolve_poly_fn(tn, scope);
+      if (!tn->constraints.empty()) fail(tn->pos, "a for clause needs type parameters");
       Type* t = mk(TK::Fn);
       t->varargs = tn->varargs;
       for (auto& p : tn->params)
@@ -101,19 +104,23 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       return t;
     }
     case TypeNode::Name: {
+      if (Type* p = tparam_named(tn->name)) {
+        if (!tn->targs.empty()) fail(tn->pos, "type parameter " + tn->name + " takes no arguments");
+        return p;
+      }
       if (scope) {
         auto it = scope->members.find(tn->name);
         if (it != scope->members.end() && it->second.kind == ModMember::TypeName)
-          return it->second.type;
+          return resolve_instance(it->second.type, tn, scope);
       }
       Sym* s = lookup(tn->name);
-      if (s && s->kind == Sym::AdtName) return s->adt->type;
-      if (s && s->kind == Sym::TypeAlias) return s->type;
+      if (s && s->kind == Sym::AdtName) return resolve_instance(s->adt->type, tn, scope);
+      if (s && s->kind == Sym::TypeAlias) return resolve_instance(s->type, tn, scope);
       if (s && s->kind == Sym::ModType) return s->mod->type;
       if (s && s->kind == Sym::Imported) {
         auto it = s->mod->members.find(s->member);
         if (it != s->mod->members.end() && it->second.kind == ModMember::TypeName)
-          return it->second.type;
+          return resolve_instance(it->second.type, tn, scope);
       }
       fail(tn->pos, "unknown type '" + tn->name + "'");
     }
@@ -123,6 +130,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       n.kind = TypeNode::Name;
       n.name = tn->name;
       n.pos = tn->pos;
+      n.targs = tn->targs;
       base = resolve(&n, scope);
       if (base->k == TK::Adt && base->adt->is_pick) {
         auto& tags = base->adt->tags;
@@ -131,6 +139,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
           Type* t = mk(TK::Pick);
           t->adt = base->adt;
           t->tag = static_cast<int>(f - tags.begin());
+          t->targs = base->targs;
           return t;
         }
       }
@@ -154,6 +163,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       Sym* s = lookup(modname);
       ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
       if (!mod && s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+      if (!mod && !s) mod = declared_module_var(modname, scope);
       if (!mod) fail(tn->pos, "unknown module '" + modname + "'");
       auto it = mod->members.find(member);
       if (it == mod->members.end() || it->second.kind != ModMember::TypeName)
@@ -167,12 +177,30 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
         Type* p = mk(TK::Pick);
         p->adt = t->adt;
         p->tag = static_cast<int>(f - tags.begin());
-        return p;
+        return resolve_instance(p, tn, scope);
       }
-      return t;
+      return resolve_instance(t, tn, scope);
     }
   }
   fail(tn->pos, "bad type");
+}
+
+// `ref sys->FD` before `sys: Sys` is declared (later at top level, or as a
+// member of the module being declared): the module type sys is declared
+// with, else null.
+ModInfo* Compiler::declared_module_var(const std::string& name, ModInfo* scope) {
+  auto search = [&](const std::vector<DeclP>& decls) -> ModInfo* {
+    for (auto& d : decls) {
+      if (d->kind != Decl::Var || !d->type || d->type->kind != TypeNode::Name) continue;
+      if (std::find(d->names.begin(), d->names.end(), name) == d->names.end()) continue;
+      Sym* t = lookup(d->type->name);
+      if (t && t->kind == Sym::ModType) return t->mod;
+    }
+    return nullptr;
+  };
+  if (scope && scope->decl)
+    if (ModInfo* m = search(scope->decl->mod_members)) return m;
+  return search(prog_.decls);
 }
 
 std::int32_t Compiler::mp_alloc(Type* t) {
@@ -268,6 +296,7 @@ void Compiler::declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   a.is_pick = !d.variants.empty();
   a.type = mk(TK::Adt);
   a.type->adt = &a;
+  a.tparams = make_tparams(d.tparams, d.pos);
   for (auto& v : d.variants)
     for (auto& tag : v.tags) a.tags.push_back(tag);
 }
@@ -277,6 +306,11 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   // expression: iota counts along them.
   const Expr* group = nullptr;
   std::int64_t iota = 0;
+  TparamScope ts(*this, d.tparams, a.tparams);
+  try {
+    constrain(d.constraints, a.tparams, scope);
+  } catch (CompileError&) {
+  }
   for (auto& mbr : d.members) {
     try {
       if (mbr.kind == AdtMember::Field) {
@@ -527,7 +561,8 @@ void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
     const_mod_ = mod;
     auto v = const_eval(mm.value.get());
     const_mod_ = nullptr;
-    if (!v && mm.value->kind == Expr::Call) {  // adt-valued: built at each use
+    // Adt- or tuple-valued (`Nilentry: con (nil, nil, 0)`): built at each use.
+    if (!v && (mm.value->kind == Expr::Call || mm.value->kind == Expr::TupleLit)) {
       ModMember mem;
       mem.kind = ModMember::AdtCon;
       mem.value = mm.value.get();
@@ -646,13 +681,21 @@ void Compiler::declare_function(const Decl& d) {
   FuncInfo& f = funcs_.back();
   f.decl = &d;
   f.name = d.adt.empty() ? d.name : d.adt + "." + d.name;
-  f.type = resolve(d.type.get(), nullptr);
-  f.desc = static_cast<std::int32_t>(m_.types.size());
-  m_.types.push_back(TypeDesc{f.desc, 0, {}});
   if (!d.adt.empty()) {
     Sym* as = lookup(d.adt);
     if (!as || as->kind != Sym::AdtName) fail(d.pos, "unknown adt '" + d.adt + "'");
     f.adt = as->adt;
+    if (d.tparams.size() != f.adt->tparams.size())
+      fail(d.pos, "adt " + d.adt + " has " + std::to_string(f.adt->tparams.size()) +
+                      " type parameters, " + std::to_string(d.tparams.size()) + " given");
+  }
+  {
+    TparamScope ts(*this, d.tparams, f.adt ? f.adt->tparams : std::vector<Type*>{});
+    f.type = resolve(d.type.get(), nullptr);
+  }
+  f.desc = static_cast<std::int32_t>(m_.types.size());
+  m_.types.push_back(TypeDesc{f.desc, 0, {}});
+  if (f.adt) {
     auto ft = f.adt->func_types.find(d.name);
     if (ft == f.adt->func_types.end()) fail(d.pos, "adt " + d.adt + " has no function " + d.name);
     if (!same_type(ft->second, f.type))
@@ -748,6 +791,14 @@ void Compiler::finish_module() {
                      [&](auto& a, auto& b) { return bare(a) < bare(b); });
     sorted[i] = names;
     ImportTable tab;
+    if (!imports_[i].mod) {  // "$self": every link of this module, in link order
+      names = self_links();
+      for (auto* f : exported_in_order())
+        tab.push_back(Import{f->name, type_sig(sig_string(f->type)), sig_string(f->type)});
+      sorted[i] = names;
+      m_.imports.push_back(tab);
+      continue;
+    }
     for (auto& n : names) {
       std::string type = sig_string(imports_[i].mod->members[n].type);
       tab.push_back(Import{n, type_sig(type), type});
@@ -758,7 +809,18 @@ void Compiler::finish_module() {
     auto& names = sorted[static_cast<std::size_t>(fx.table)];
     auto idx =
         static_cast<std::int32_t>(std::find(names.begin(), names.end(), fx.name) - names.begin());
-    m_.code[static_cast<std::size_t>(fx.pc)].mid = Middle{MidMode::Imm, idx};
+    if (fx.in_src)
+      m_.code[static_cast<std::size_t>(fx.pc)].src = imm(idx);
+    else
+      m_.code[static_cast<std::size_t>(fx.pc)].mid = Middle{MidMode::Imm, idx};
+  }
+  {
+    auto links = exported_in_order();
+    for (auto& sf : self_fixes_) {
+      auto idx =
+          static_cast<std::int32_t>(std::find(links.begin(), links.end(), sf.f) - links.begin());
+      m_.code[static_cast<std::size_t>(sf.pc)].src = imm(idx);
+    }
   }
   for (auto& tf : table_fixes_)
     m_.data[tf.item].values[tf.index] = label_pc_[static_cast<std::size_t>(tf.label)];
@@ -767,17 +829,7 @@ void Compiler::finish_module() {
   m_.data_size = round_up(mp_size_, 4);
   m_.types[0] = TypeDesc{0, m_.data_size, make_map(mp_ptrs_)};
   m_.name = impl_name_;
-  // Links sorted by bare name.
-  std::vector<FuncInfo*> ex;
-  for (auto& f : funcs_)
-    if (f.exported) ex.push_back(&f);
-  auto bare = [](const std::string& n) {
-    auto d = n.find('.');
-    return d == std::string::npos ? n : n.substr(d + 1);
-  };
-  std::stable_sort(ex.begin(), ex.end(),
-                   [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
-  for (FuncInfo* f : ex)
+  for (FuncInfo* f : exported_in_order())
     m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
   for (auto& f : funcs_)
     if (f.name == "init" && f.exported) {
@@ -788,6 +840,29 @@ void Compiler::finish_module() {
   auto slash = base.rfind('/');
   m_.source_path = slash == std::string::npos ? base : base.substr(slash + 1);
   m_.stack_extent = 0;
+}
+
+// Links: the declared ones sorted by bare name, then those made for $self
+// in the order they were needed (as Inferno's compiler appends them).
+std::vector<FuncInfo*> Compiler::exported_in_order() {
+  std::vector<FuncInfo*> ex;
+  for (auto& f : funcs_)
+    if (f.exported) ex.push_back(&f);
+  auto bare = [](const std::string& n) {
+    auto d = n.find('.');
+    return d == std::string::npos ? n : n.substr(d + 1);
+  };
+  std::stable_sort(ex.begin(), ex.end(), [&](FuncInfo* a, FuncInfo* b) {
+    if (a->late_link != b->late_link) return a->late_link < b->late_link;
+    return bare(a->name) < bare(b->name);
+  });
+  return ex;
+}
+
+std::vector<std::string> Compiler::self_links() {
+  std::vector<std::string> out;
+  for (auto* f : exported_in_order()) out.push_back(f->name);
+  return out;
 }
 
 Module compile_source(const std::string& path, const std::string& source,

@@ -164,7 +164,7 @@ Type* Compiler::type_of(const Expr* e) {
   if (cached != type_cache_.end()) return cached->second;
   auto code = m_.code.size(), poss = m_.positions.size(), cf = call_fixes_.size(),
        jf = jump_fixes_.size(), ifx = import_fixes_.size(), tf = table_fixes_.size(),
-       er = errs_.size(), hs = m_.handlers.size();
+       sfx = self_fixes_.size(), er = errs_.size(), hs = m_.handlers.size();
   std::vector<bool> busy;
   for (auto& t : temps_) busy.push_back(t.busy);
   // Names, frame slots and labels made while generating are dropped too.
@@ -183,6 +183,7 @@ Type* Compiler::type_of(const Expr* e) {
   call_fixes_.resize(cf);
   jump_fixes_.resize(jf);
   import_fixes_.resize(ifx);
+  self_fixes_.resize(sfx);
   table_fixes_.resize(tf);
   errs_.resize(er);
   m_.handlers.resize(hs);
@@ -198,9 +199,40 @@ Type* Compiler::type_of(const Expr* e) {
 
 // ---- values ----
 
+// An imported or `Mod->` tuple-valued con (`Nilentry: con (nil, nil, 0)`):
+// its value expression, typed where it is used; else null.
+static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
+  ModInfo* mod = nullptr;
+  std::string name;
+  if (e->kind == Expr::Ident) {
+    Sym* s = c.lookup(e->op);
+    if (!s || s->kind != Sym::Imported) return nullptr;
+    mod = s->mod;
+    name = s->member;
+  } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
+    Sym* s = c.lookup(e->a->op);
+    if (s && s->kind == Sym::ModType) mod = s->mod;
+    if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+    name = e->op;
+  }
+  if (!mod) return nullptr;
+  auto it = mod->members.find(name);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return nullptr;
+  return it->second.value->kind == Expr::TupleLit ? it->second.value : nullptr;
+}
+
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
-  if (want && want->k == TK::Tuple && e->kind == Expr::TupleLit)
+  if (want && (want->k == TK::Tuple || want->k == TK::Adt))
+    if (const Expr* v = tuple_con_value(*this, e)) e = v;
+  // A tuple literal takes its members' types from where it goes (a tuple,
+  // or an adt whose data members it lists), so its nils are typed.
+  if (want && e->kind == Expr::TupleLit &&
+      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)))
     return gen_construct(want, e->args, e->pos, dest);
+  // Its elements likewise (`cmds: array of Cmd = array[] of {('a', f), ...}`).
+  if (want && e->kind == Expr::ArrayLit && want->k == TK::Array &&
+      (want->elem->k == TK::Tuple || want->elem->k == TK::Adt))
+    return gen_array_lit(e, dest, want->elem);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);
@@ -284,6 +316,11 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     }
     case Expr::ModField:
       if (auto r = adt_con(e, dest)) return *r;
+      if (Type* mt = type_of(e->a.get()); mt->k == TK::Module) {
+        auto it = mt->mod->members.find(e->op);
+        if (it != mt->mod->members.end() && it->second.kind == ModMember::Func)
+          return gen_fn_value(e, dest);
+      }
       unsupported(e->pos, "module data access " + e->op + " is");
     case Expr::TupleLit:
       return gen_tuple_lit(e, dest);
@@ -347,7 +384,7 @@ Loc Compiler::gen_nil(const Loc* dest) {
 Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
-  if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
+  if (s->kind == Sym::Func) return gen_fn_value(e, dest);
   if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
   Loc l{s->loc, s->type};
   if (dest) {
@@ -380,6 +417,18 @@ Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
 
 // An assignment used as a value.
 Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
+  if (e->a->kind == Expr::TupleLit && (e->op == ":=" || e->op == "=") &&
+      e->b->kind != Expr::TupleLit) {
+    // `((d, r) := <-c).t0`: the value is the tuple, unpacked on the way.
+    Type* t = type_of(e->b.get());
+    if (t->k == TK::Tuple) {
+      Loc v = temp(t);
+      gen_to(e->b.get(), t, &v);
+      tuple_assign(e->a.get(), v, e->op == ":=");
+      if (dest) move(v, *dest);
+      return dest ? *dest : v;
+    }
+  }
   assign_expr(e);
   if (e->op == ":=" || e->op == "<-=") {
     if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
@@ -643,7 +692,7 @@ std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
   auto it = mod->members.find(e->op);
   if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
   const Expr* call = it->second.value;
-  if (call->a->kind != Expr::Ident) return std::nullopt;
+  if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return std::nullopt;
   auto ti = mod->members.find(call->a->op);
   if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
       ti->second.type->k != TK::Adt)
@@ -823,13 +872,14 @@ Loc Compiler::lvalue(const Expr* e) {
         for (auto& f : ad.variants[ad.tag_variant[t->tag]].fields)
           if (f.name == e->op) fld = &f;
       if (!fld) fail(e->pos, "no field " + e->op + " in " + type_name(t));
+      Type* ft = member_type(t, fld->type);
       if (by_ref) {
         Operand p = direct(b);
         return Loc{
             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, fld->offset},
-            fld->type};
+            ft};
       }
-      return addr_of_field(b, fld->offset, fld->type);
+      return addr_of_field(b, fld->offset, ft);
     }
     default:
       break;

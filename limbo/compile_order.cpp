@@ -5,11 +5,11 @@
 namespace dis::limbo {
 
 Op index_op(const Type* et) {
-  return et->k == TK::Int    ? Op::indw_
-         : et->k == TK::Big  ? Op::indl_
-         : et->k == TK::Real ? Op::indf_
-         : et->k == TK::Byte ? Op::indb_
-                             : Op::indx_;
+  return et->k == TK::Int || et->k == TK::Poly ? Op::indw_
+         : et->k == TK::Big                    ? Op::indl_
+         : et->k == TK::Real                   ? Op::indf_
+         : et->k == TK::Byte                   ? Op::indb_
+                                               : Op::indx_;
 }
 
 std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {

@@ -30,6 +30,11 @@ void Compiler::compile_function(FuncInfo& f) {
   std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
+  // The definition's names for its adt's type parameters, then its own.
+  TparamScope adt_names(*this, f.decl->tparams, f.adt ? f.adt->tparams : std::vector<Type*>{});
+  std::vector<std::string> own;
+  for (auto* p : f.type->tparams) own.push_back(p->name);
+  TparamScope own_names(*this, own, f.type->tparams);
   const std::vector<Param>* decl_params =
       f.decl->type && f.decl->type->params.size() == f.type->params.size() ? &f.decl->type->params
                                                                            : nullptr;
@@ -46,6 +51,7 @@ void Compiler::compile_function(FuncInfo& f) {
       scopes_.back()[p.name] = s;
     }
   }
+  alloc_poly_slots(f);
   try {
     gen_block(*f.decl->body);
   } catch (CompileError&) {
@@ -120,6 +126,14 @@ void Compiler::assign_expr(const Expr* e) {
   if (op == "=") {
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
+      if (t->k == TK::Error && rhs->kind == Expr::TupleLit &&
+          rhs->args.size() == lhs->args.size()) {
+        // `(a, b) = (nil, nil)`: the values take the names' types.
+        t = mk(TK::Tuple);
+        for (std::size_t i = 0; i < lhs->args.size(); ++i)
+          t->elems.push_back(
+              type_of(lhs->args[i]->kind == Expr::Nil ? rhs->args[i].get() : lhs->args[i].get()));
+      }
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);
@@ -421,13 +435,14 @@ void Compiler::gen_raise(const Stmt& s) {
 }
 
 void Compiler::gen_stmt_scoped(const Stmt& s) {
-  scopes_.emplace_back();
+  // Only braces open a scope: a name declared by an unbraced body
+  // (`if(r) n := f(); else n = g();`) belongs to the enclosing block, as
+  // Inferno's compiler scopes it.
   try {
     gen_stmt(s);
   } catch (CompileError&) {
   }
   release_temps();
-  scopes_.pop_back();
 }
 
 void Compiler::gen_for(const Stmt& s) {

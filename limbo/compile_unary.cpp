@@ -55,9 +55,14 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
 // `ref Adt(...)` and `ref Adt.Tag(...)`: the object's type, else null.
 Type* Compiler::ref_call_type(const Expr* callee) {
   Type* ct = nullptr;
+  std::vector<Type*> targs;
+  callee = inst_base(callee, &targs);
   if (callee->kind == Expr::Ident) {
     Sym* s = lookup(callee->op);
-    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) ct = s->adt->type;
+    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt)))
+      ct = instance(s->adt->type, targs, callee->pos);
+    else if (s && s->kind == Sym::TypeAlias && s->type->k == TK::Adt && targs.empty())
+      ct = s->type;  // `Strs: type Tab[string]`
   } else if (callee->kind == Expr::Field && callee->a->kind == Expr::Ident) {
     Sym* s = lookup(callee->a->op);
     AdtInfo* ad =
@@ -102,6 +107,9 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
   std::vector<Field> fields = ad.fields;
   if (variant >= 0) {
     for (auto& f : ad.variants[variant].fields) fields.push_back(f);
+  }
+  for (auto& f : fields) f.type = member_type(ct, f.type);
+  if (variant >= 0) {
     emit(Op::movw_, imm(ct->tag), Operand{AddrMode::IndFp, r.op.a, 0});
   }
   if (a->args.size() != fields.size())
@@ -118,7 +126,7 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
     move(v, fd);
   }
   // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
-  r.t = mk(TK::Ref, ad.type);
+  r.t = mk(TK::Ref, variant >= 0 ? instance(ad.type, ct->targs, a->pos) : ct);
   if (dest && !(dest->op == r.op)) move(r, *dest);
   return dest ? *dest : r;
 }

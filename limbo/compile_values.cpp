@@ -107,7 +107,7 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   } else {
     layout_adt(*t->adt);
     if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
-    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
+    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, member_type(t, f.type));
   }
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
@@ -127,10 +127,11 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   return r;
 }
 
-Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest) {
-  // Element type from the first value; size from the explicit size or the count.
+Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
+  // Element type from where the array goes, else from the first value; size
+  // from the explicit size or the count.
   if (e->inits.empty()) fail(e->pos, "empty array initializer");
-  Type* et = type_of(e->inits[0].value.get());
+  Type* et = want_elem ? want_elem : type_of(e->inits[0].value.get());
   if (et->k == TK::Nil) fail(e->pos, "cannot infer the element type from nil");
   Type* at = mk(TK::Array, et);
   Loc r = dest && !is_ind(dest->op) && same_type(dest->t, at) ? *dest : temp(at);
@@ -144,11 +145,7 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest) {
     n = Loc{imm(static_cast<std::int32_t>(e->inits.size())), t_int_};
   }
   emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
-  Op ind = et->k == TK::Int    ? Op::indw_
-           : et->k == TK::Big  ? Op::indl_
-           : et->k == TK::Real ? Op::indf_
-           : et->k == TK::Byte ? Op::indb_
-                               : Op::indx_;
+  Op ind = index_op(et);
   Loc addr = temp(t_int_);
   auto store = [&](const Operand& idx, const Expr* val) {
     emit(ind, r.op, Middle{MidMode::Fp, addr.op.a}, idx);

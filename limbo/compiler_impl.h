@@ -41,6 +41,7 @@ struct FuncInfo {
   std::int32_t desc = -1;  // frame descriptor
   std::int32_t pc = -1;
   bool exported = false;
+  int late_link = -1;  // exported only to be reached through $self: links after the module's
   std::vector<DebugVar> args, locals;  // for the .sbl fn table
 };
 
@@ -106,6 +107,14 @@ struct CallTarget {
   Type* ft = nullptr;
   const Expr* self_arg = nullptr;
   AdtInfo* construct = nullptr;
+  Type* construct_type = nullptr;  // construct's instance when given type arguments
+  // Polymorphic callee (poly.cpp): the parameters bound at this call, those
+  // whose required functions are passed as hidden arguments; or a required
+  // function called through the current function's hidden slot poly_slot.
+  std::map<Type*, Type*> bindings;
+  std::vector<Type*> hidden;
+  std::int32_t poly_slot = -1;
+  const Expr* fnref = nullptr;  // calling through this function reference (fn_refs.cpp)
 };
 
 struct ConstVal {
@@ -173,6 +182,7 @@ class Compiler {
     std::int32_t pc;
     int table;
     std::string name;
+    bool in_src = false;  // the index is the source immediate (a hidden argument), not mid
   };
   std::vector<ImportFix> import_fixes_;
   struct CallFix {
@@ -225,6 +235,62 @@ class Compiler {
   void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
                            const Pos& pos);
 
+  // ---- polymorphism (poly.cpp) ----
+  using Bindings = std::map<Type*, Type*>;
+  std::vector<std::map<std::string, Type*>> tparam_scopes_;  // type parameters in scope
+  class TparamScope {                                        // names type parameters while it lives
+   public:
+    TparamScope(Compiler& c, const std::vector<std::string>& names,
+                const std::vector<Type*>& types);
+    ~TparamScope();
+    TparamScope(const TparamScope&) = delete;
+    TparamScope& operator=(const TparamScope&) = delete;
+
+   private:
+    Compiler& c_;
+  };
+  struct PolySlot {  // a hidden argument pair of the current function
+    Type* tparam;
+    std::string fn;
+    std::int32_t off;  // module value; the link index follows
+  };
+  std::vector<PolySlot> poly_slots_;
+  std::int32_t self_slot_ = -1;  // MP slot of the "$self" module value
+  int self_table_ = -1;          // its import table: all of the module's links
+  struct SelfFix {
+    std::int32_t pc;
+    FuncInfo* f;
+  };
+  std::vector<SelfFix> self_fixes_;
+  Type* tparam_named(const std::string& name) const;
+  std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);
+  void constrain(const std::vector<TypeConstraint>& clause, const std::vector<Type*>& tps,
+                 ModInfo* scope);
+  Type* resolve_poly_fn(const TypeNode* tn, ModInfo* scope);
+  Type* instance(Type* base, const std::vector<Type*>& targs, const Pos& pos);
+  Type* resolve_instance(Type* base, const TypeNode* tn, ModInfo* scope);
+  void check_type_arg(Type* a, const Pos& pos);
+  bool unify(Type* p, Type* a, Bindings& b);
+  Type* subst(Type* t, const Bindings& b);
+  Type* member_type(const Type* inst, Type* t);
+  static bool mentions(const Type* t, const Type* p);  // whether p occurs in t
+  const Expr* inst_base(const Expr* e, std::vector<Type*>* targs);
+  void instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
+                   const std::vector<Type*>& explicit_args);
+  std::string poly_names(const Bindings& b);  // "T is string, U is ..." for messages
+  bool poly_call_target(const Expr* call, CallTarget& c);
+  void alloc_poly_slots(FuncInfo& f);
+  void gen_hidden_args(const CallTarget& c, const Operand& fr, std::int32_t off, const Pos& pos);
+  Operand self_module();
+  void export_late(FuncInfo* f);  // a link for $self, after the declared ones
+  int late_links_ = 0;
+  int poly_hidden_size(const CallTarget& c);
+
+  // ---- function references (fn_refs.cpp) ----
+  Loc gen_fn_value(const Expr* e, const Loc* dest);
+  bool fn_ref_target(const Expr* callee, CallTarget& c);
+  Operand fn_ref_module(const Expr* ref, Loc& idx);
+
   // ---- diagnostics ----
   void error(const Pos& p, const std::string& msg);
   [[noreturn]] void fail(const Pos& p, const std::string& msg);
@@ -234,6 +300,7 @@ class Compiler {
   Type* mk(TK k, Type* elem = nullptr);
   Type* resolve(const TypeNode* tn, ModInfo* scope);
   Sym* lookup(const std::string& name);
+  ModInfo* declared_module_var(const std::string& name, ModInfo* scope);
   void declare_globals();
   // declare_globals' passes and forms.
   std::vector<PendingAdt> declare_names();
@@ -266,6 +333,8 @@ class Compiler {
   Operand big_const(std::int64_t v);
   Operand real_const(double v);
   int import_table(ModInfo* mod);
+  std::vector<FuncInfo*> exported_in_order();  // the link table's order
+  std::vector<std::string> self_links();
   void finish_module();
 
   // ---- code emission ----
@@ -352,7 +421,7 @@ class Compiler {
                                                 // variant) a type name denotes, else null
   Loc gen_cast(const Expr* e, const Loc* dest);
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
-  Loc gen_array_lit(const Expr* e, const Loc* dest);
+  Loc gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem = nullptr);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
   Loc index_loc(const Expr* e);
   // `s[i]` of a string, and its update by op ("+", "-"...) with rhs (null:

@@ -15,6 +15,7 @@ bool is_pointer(const Type* t) {
     case TK::Module:
     case TK::Fn:
     case TK::Nil:
+    case TK::Poly:
       return true;
     default:
       return false;
@@ -183,6 +184,11 @@ bool eq(const Type* a, const Type* b, AdtPairs& as, bool structural) {
         if (!eq(a->elems[i], b->elems[i], as, structural)) return false;
       return true;
     case TK::Adt:
+      // Instances differ by their arguments; a bare name (`self ref Tab`)
+      // stands for any.
+      if (a->targs.size() == b->targs.size())
+        for (std::size_t i = 0; i < a->targs.size(); ++i)
+          if (!eq(a->targs[i], b->targs[i], as, structural)) return false;
       return eq_adt(a->adt, b->adt, as, structural);
     case TK::Pick:
       if (!eq_adt(a->adt, b->adt, as, structural)) return false;
@@ -191,6 +197,8 @@ bool eq(const Type* a, const Type* b, AdtPairs& as, bool structural) {
                        b->adt->variants[b->adt->tag_variant[b->tag]].fields, as, structural);
     case TK::Module:
       return a->mod == b->mod || (structural && a->mod->name == b->mod->name);
+    case TK::Poly:  // a declaration's `fn[T]` and its definition's `f[T]` name it alike
+      return a->name == b->name;
     case TK::Fn:
       if (a->varargs != b->varargs || a->params.size() != b->params.size()) return false;
       for (std::size_t i = 0; i < a->params.size(); ++i)
@@ -253,7 +261,7 @@ struct Signer {
 
   void adt(const AdtInfo* a) {
     if (backref(Numbered{nullptr, a, -1, nullptr})) return;
-    out += "a(";
+    out += a->tparams.empty() ? "a(" : "a()(";
     fields(a->fields);
     if (a->is_pick) {
       out += ",";
@@ -360,9 +368,13 @@ struct Signer {
       case TK::Module:
         module(t->mod);
         break;
+      case TK::Poly:
+        out += "P";
+        break;
       case TK::Fn:
         out += "f";
         if (t->varargs) out += "*";
+        if (!t->tparams.empty()) out += "()";
         out += "(";
         for (std::size_t i = 0; i < t->params.size(); ++i) {
           if (i) out += ",";
@@ -407,6 +419,13 @@ std::string sig_string(const Type* t) {
   return s.out;
 }
 
+static std::string type_args_name(const std::vector<Type*>& targs) {
+  if (targs.empty()) return "";
+  std::string s = "[";
+  for (std::size_t i = 0; i < targs.size(); ++i) s += (i ? ", " : "") + type_name(targs[i]);
+  return s + "]";
+}
+
 std::string type_name(const Type* t) {
   if (!t) return "no type";
   switch (t->k) {
@@ -441,9 +460,11 @@ std::string type_name(const Type* t) {
       return s + ")";
     }
     case TK::Adt:
-      return t->adt->name;
+      return t->adt->name + type_args_name(t->targs);
     case TK::Pick:
-      return t->adt->name + "." + t->adt->tags[t->tag];
+      return t->adt->name + type_args_name(t->targs) + "." + t->adt->tags[t->tag];
+    case TK::Poly:
+      return t->name;
     case TK::Module:
       return t->mod->name;
     case TK::Fn: {

@@ -33,6 +33,7 @@ enum class TK : std::uint8_t {
   Pick,  // Pick: one variant `Adt.Tag` of a pick adt
   Module,
   Fn,
+  Poly,   // a type parameter: one pointer word holding any reference type
   Error,  // after a reported error: compatible with everything
 };
 
@@ -51,6 +52,10 @@ struct Type {
   ModInfo* mod = nullptr;       // Module
   std::vector<FnParam> params;  // Fn
   bool varargs = false;         // Fn
+  std::string name;             // Poly: the parameter's name
+  std::vector<FnParam> cfuncs;  // Poly: the functions its `for` clause requires
+  std::vector<Type*> tparams;   // Fn: its own type parameters (Poly types)
+  std::vector<Type*> targs;     // Adt, Pick: an instance's type arguments (empty: none given)
 };
 
 struct Field {
@@ -80,6 +85,7 @@ struct AdtInfo {
   std::map<std::string, FuncInfo*> funcs;
   std::map<std::string, Type*> func_types;  // declared member function types
   std::map<std::string, std::int64_t> cons;
+  std::vector<Type*> tparams;  // `adt[T, U]`: its type parameters (Poly types)
   std::int32_t size = 0, align = 1;
   std::int32_t desc = -1;  // heap descriptor for `ref Adt(...)`
   bool laid_out = false;

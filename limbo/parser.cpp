@@ -150,13 +150,21 @@ void Parser::top_decl(int depth) {
     return;
   }
   if (cur().kind != Tok::Ident) error_at(cur(), "expected declaration, found " + describe(cur()));
-  // Function definition: name( or Adt.name(
-  if (is_at(1, "(") || (is_at(1, ".") && peek(2).kind == Tok::Ident && is_at(3, "("))) {
+  // Function definition: name( or Adt.name(, polymorphic name[T]( or Adt[T].name(
+  if (is_at(1, "(") || is_at(1, "[") ||
+      (is_at(1, ".") && peek(2).kind == Tok::Ident && (is_at(3, "(") || is_at(3, "[")))) {
     auto d = std::make_shared<Decl>();
     d->kind = Decl::Func;
     d->pos = here();
     std::string first = ident();
-    if (accept(".")) {
+    if (is("[") && !is_at(peek_close(), ".")) {
+      d->name = first;  // fn_rest reads the function's own `[T]`
+    } else if (accept("[")) {
+      d->tparams = tparam_list();
+      expect(".");
+      d->adt = first;
+      d->name = ident();
+    } else if (accept(".")) {
       d->adt = first;
       d->name = ident();
     } else {
@@ -206,6 +214,8 @@ DeclP Parser::named_decl() {
   if (accept("adt")) {
     d->kind = Decl::Adt;
     d->name = d->names[0];
+    if (accept("[")) d->tparams = tparam_list();
+    if (accept("for")) d->constraints = for_clause();
     adt_body(*d);
     expect(";");
     finish(d->pos);
@@ -351,6 +361,13 @@ TypeP Parser::type() {
       t->kind = TypeNode::Dot;
       t->member = ident();
     }
+    if (accept("[")) {  // Adt[int, T], Mod->Adt[T]
+      t->targs = type_list();
+      if (t->kind == TypeNode::Name && accept(".")) {  // Adt[T].Tag
+        t->kind = TypeNode::Dot;
+        t->member = ident();
+      }
+    }
   } else {
     error_at(c, "expected type, found " + describe(c));
   }
@@ -363,6 +380,7 @@ TypeP Parser::fn_rest(Pos pos) {
   auto t = std::make_shared<TypeNode>();
   t->kind = TypeNode::Fn;
   t->pos = pos;
+  if (accept("[")) t->tparams = tparam_list();
   expect("(");
   if (!is(")")) {
     for (;;) {
@@ -397,8 +415,56 @@ TypeP Parser::fn_rest(Pos pos) {
       ident();
     }
   }
+  if (accept("for")) t->constraints = for_clause();
   finish(t->pos);
   return t;
+}
+
+// After `[`: `T, U]`, the names of type parameters.
+std::vector<std::string> Parser::tparam_list() {
+  std::vector<std::string> names{ident()};
+  while (accept(",")) names.push_back(ident());
+  expect("]");
+  return names;
+}
+
+// After `[` in a type or expression: `int, ref T]`, type arguments.
+std::vector<TypeP> Parser::type_list() {
+  std::vector<TypeP> types{type()};
+  while (accept(",")) types.push_back(type());
+  expect("]");
+  return types;
+}
+
+// The offset from the current `[` of the token after its matching `]`.
+std::size_t Parser::peek_close() const {
+  int depth = 0;
+  for (std::size_t k = 0;; ++k) {
+    const Token& t = peek(k);
+    if (t.kind == Tok::End) return k;
+    if (is_at(k, "[")) ++depth;
+    if (is_at(k, "]") && --depth == 0) return k + 1;
+  }
+}
+
+// After `for`: `{ T => f: fn(...); ... U => ... }`.
+std::vector<TypeConstraint> Parser::for_clause() {
+  std::vector<TypeConstraint> out;
+  expect("{");
+  while (!accept("}")) {
+    if (cur().kind == Tok::End) error_at(cur(), "unterminated for clause");
+    TypeConstraint c;
+    c.pos = here();
+    c.tparam = ident();
+    expect("=>");
+    while (cur().kind == Tok::Ident && !is_at(1, "=>")) adt_fields(c.funcs, false);
+    for (auto& f : c.funcs)
+      if (f.kind != AdtMember::Func)
+        error_at(toks_[p_ - 1], "a for clause declares only functions, not " + f.name);
+    finish(c.pos);
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 }  // namespace parsing

@@ -307,6 +307,13 @@ ExprP Parser::postfix(ExprP e) {
       expect(")");
       finish(f->pos);
       e = f;
+    } else if (is("[") && type_args_ahead()) {
+      ++p_;
+      auto f = mk(Expr::Inst, pos);
+      f->a = e;
+      f->targs = type_list();
+      finish(f->pos);
+      e = f;
     } else if (accept("[")) {
       ExprP lo;
       if (!is(":")) lo = expr();

@@ -100,6 +100,10 @@ class Parser {
 
   TypeP type();
   TypeP fn_rest(Pos pos);
+  std::vector<std::string> tparam_list();
+  std::vector<TypeP> type_list();
+  std::vector<TypeConstraint> for_clause();
+  std::size_t peek_close() const;
 
   // ---- statements ----
 
@@ -122,6 +126,21 @@ class Parser {
   }
 
   // ---- expressions ----
+
+  // At `[`: type arguments (`f[ref T]`, `Tab[string]`, `g[T, U]`) rather than
+  // an index. A lone name (`Tab[T]`) reads as an index; the compiler tells.
+  bool type_args_ahead() const {
+    const Token& t = peek(1);
+    if (t.kind == Tok::Keyword) {
+      if (t.text == "ref" || t.text == "array" || t.text == "list" || t.text == "chan" ||
+          t.text == "fn")
+        return true;
+      bool basic = t.text == "int" || t.text == "big" || t.text == "byte" || t.text == "real" ||
+                   t.text == "string";
+      return basic && (is_at(2, "]") || is_at(2, ","));
+    }
+    return t.kind == Tok::Ident && is_at(2, ",");
+  }
 
   ExprP mk(Expr::Kind k, Pos pos) {
     auto e = std::make_shared<Expr>();

@@ -53,6 +53,9 @@ class TypeTable {
       case TK::Nil:
         r.kind = 'N';
         break;
+      case TK::Poly:
+        r.kind = 'P';
+        break;
       case TK::Int:
         r.kind = 'i';
         break;

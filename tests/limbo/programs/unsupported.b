@@ -10,11 +10,15 @@ P: adt { a: int; };
 init(nil: ref Draw->Context, nil: list of string)
 {
 	sys = load Sys Sys->PATH;
-	f := init;		# error: 13
+	f := id;		# error: 13
 	a := array[4] of int;
 	a[1:2] = a[0:1];	# error: 15
 	p := P(1);
 	q := P(2);
 	z := p == q;		# error: 18
 	s := self;		# error: 19
+}
+id[T](x: T): T
+{
+	return x;
 }
