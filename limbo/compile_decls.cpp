@@ -578,25 +578,13 @@ void Compiler::declare_global_cons(const Decl& d) {
   }
 }
 
-// A global variable: its type from the declaration or the constant (or
-// constant array) initialising it, its place in module data.
+// A global variable: its type from the declaration or its initializer,
+// its place in module data. An initializer is a constant (of a basic type,
+// a tuple or adt of constants, or an array of them), written into the data
+// section as Inferno's compiler writes it; the language allows no other.
 void Compiler::declare_global_var(const Decl& d) {
-  Type* t = nullptr;
-  std::optional<ConstVal> init;
-  Type* declared = d.type ? resolve(d.type.get(), nullptr) : nullptr;
-  Type* array = d.value ? data_array_type(d.value.get(), declared) : nullptr;
-  if (array) {
-    t = array;
-  } else if (d.value && d.value->kind == Expr::Nil && declared && is_pointer(declared)) {
-    t = declared;  // pointers start nil
-  } else if (d.value) {
-    init = const_eval(d.value.get());
-    if (!init) unsupported(d.pos, "global initializer that is not a constant is");
-    t = con_type(init->k);
-    if (declared) t = declared;
-  } else {
-    t = declared;
-  }
+  Type* t = d.type ? resolve(d.type.get(), nullptr) : global_init_type(d.value.get());
+  if (!t) fail(d.pos, "global initializer is not a constant");
   for (auto& n : d.names) {
     if (globals_.count(n) && globals_[n].kind == Sym::Var) error(d.pos, "redeclaration of " + n);
     std::int32_t off = mp_alloc(t);
@@ -604,9 +592,11 @@ void Compiler::declare_global_var(const Decl& d) {
     Sym s{Sym::Var, t,      Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr,
           "",       nullptr};
     globals_[n] = s;
-    if (init) const_data(*init, t, off);
-    if (array && !array_data(d.value.get(), t, off))
-      unsupported(d.pos, "global array initializer that is not constant is");
+    std::size_t first = m_.data.size();
+    if (d.value && !const_elem_data(d.value.get(), t, off)) {
+      m_.data.resize(first);
+      fail(d.pos, "global initializer is not a constant of type " + type_name(t));
+    }
   }
 }
 

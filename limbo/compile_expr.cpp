@@ -635,20 +635,34 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
 // `sys->nulldir`: an adt-valued con of a module is its constructor call,
 // compiled where it is used (as Inferno's compiler does).
 std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
-  if (e->a->kind != Expr::Ident) return std::nullopt;
-  Sym* s = lookup(e->a->op);
-  ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
-  if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
-  if (!mod) return std::nullopt;
-  auto it = mod->members.find(e->op);
-  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
+  auto c = module_adt_con(e);
+  if (!c.call) return std::nullopt;
+  return gen_construct(c.type, c.call->args, c.call->pos, dest);
+}
+
+ModAdtCon Compiler::module_adt_con(const Expr* e) {
+  if (e->kind != Expr::ModField && e->kind != Expr::Ident) return {};
+  Sym* s = lookup(e->kind == Expr::Ident ? e->op : e->a->op);
+  if (!s) return {};
+  ModInfo* mod = nullptr;
+  std::string name = e->op;
+  if (e->kind == Expr::Ident && s->kind == Sym::Imported) {
+    mod = s->mod;
+    name = s->member;
+  } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
+    if (s->kind == Sym::ModType) mod = s->mod;
+    if (s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+  }
+  if (!mod) return {};
+  auto it = mod->members.find(name);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return {};
   const Expr* call = it->second.value;
-  if (call->a->kind != Expr::Ident) return std::nullopt;
+  if (call->a->kind != Expr::Ident) return {};
   auto ti = mod->members.find(call->a->op);
   if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
       ti->second.type->k != TK::Adt)
-    return std::nullopt;
-  return gen_construct(ti->second.type, call->args, call->pos, dest);
+    return {};
+  return ModAdtCon{call, mod, ti->second.type};
 }
 
 Type* Compiler::adt_type_named(const Expr* e) {
@@ -663,6 +677,12 @@ Type* Compiler::adt_type_named(const Expr* e) {
     }
     return s->kind == Sym::AdtName || s->kind == Sym::TypeAlias || s->kind == Sym::ModType;
   };
+  // `m->Adt` also names a type through a module variable m.
+  auto module_var = [&](const Expr* x) {
+    if (x->kind != Expr::Ident) return false;
+    Sym* s = lookup(x->op);
+    return s && s->kind == Sym::Var && s->type->k == TK::Module;
+  };
   TypeNode tn;
   tn.pos = e->pos;
   if (e->kind == Expr::Ident && type_sym(e)) {
@@ -672,7 +692,7 @@ Type* Compiler::adt_type_named(const Expr* e) {
     tn.kind = TypeNode::Dot;
     tn.name = e->a->op;
     tn.member = e->op;
-  } else if (e->kind == Expr::ModField && type_sym(e->a.get())) {
+  } else if (e->kind == Expr::ModField && (type_sym(e->a.get()) || module_var(e->a.get()))) {
     tn.kind = TypeNode::Arrow;
     tn.name = e->a->op;
     tn.member = e->op;

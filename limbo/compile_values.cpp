@@ -96,19 +96,8 @@ Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
 
 Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos,
                             const Loc* dest) {
-  std::vector<std::pair<std::int32_t, Type*>> slots;
-  if (t->k == TK::Tuple) {
-    std::int32_t off = 0;
-    for (auto* et : t->elems) {
-      off = round_up(off, type_align(et));
-      slots.emplace_back(off, et);
-      off += type_size(et);
-    }
-  } else {
-    layout_adt(*t->adt);
-    if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
-    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
-  }
+  if (t->k != TK::Tuple && t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
+  auto slots = value_slots(t);
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
                   " given, " + std::to_string(slots.size()) + " expected");

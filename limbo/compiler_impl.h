@@ -108,6 +108,14 @@ struct CallTarget {
   AdtInfo* construct = nullptr;
 };
 
+// An adt-valued con of a module (`Sys->nulldir`, or imported by name): its
+// constructor call, read in mod's scope, and the adt type; call null if none.
+struct ModAdtCon {
+  const Expr* call = nullptr;
+  ModInfo* mod = nullptr;
+  Type* type = nullptr;
+};
+
 struct ConstVal {
   TK k = TK::Int;
   std::int64_t i = 0;
@@ -247,9 +255,9 @@ class Compiler {
   void declare_function(const Decl& d);
   // Globals kept in the data section (global_data.cpp).
   void const_data(const ConstVal& v, Type* t, std::int32_t off);
-  Type* const_elem_type(const Expr* e);
+  const std::vector<ExprP>* composite_values(const Expr* e, ModInfo*& scope);
   bool const_elem_data(const Expr* e, Type* t, std::int32_t off);
-  Type* data_array_type(const Expr* e, Type* declared);
+  Type* global_init_type(const Expr* e);
   bool array_values(const Expr* e, std::vector<const Expr*>& out);
   bool array_data(const Expr* e, Type* t, std::int32_t off);
   void declare_module_types();  // type aliases of every module, in any order
@@ -339,6 +347,7 @@ class Compiler {
   Loc gen_pre_step(const Expr* e, const Loc* dest);
   Loc gen_negate(const Expr* e, const Loc& v, const Loc* dest);
   Loc gen_head(const Expr* e, const Loc& v, const Loc* dest);
+  // The adt (or pick variant) a type name denotes, else null.
   Type* adt_type_named(const Expr* e);
   // The type of a name declared by `name := rhs` whose value has type t
   // (decl_types.cpp).
@@ -347,9 +356,8 @@ class Compiler {
   Type* variant_ref_type(const Expr* e);
   // gen_to of such an expression for a variable of the variant's type.
   std::optional<Loc> gen_variant_to(const Expr* e, Type* want, const Loc* dest);
-  std::optional<Loc> adt_con(const Expr* e,
-                             const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
-                                                // variant) a type name denotes, else null
+  ModAdtCon module_adt_con(const Expr* e);
+  std::optional<Loc> adt_con(const Expr* e, const Loc* dest);  // Mod->adtcon, else nullopt
   Loc gen_cast(const Expr* e, const Loc* dest);
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
   Loc gen_array_lit(const Expr* e, const Loc* dest);

@@ -3,6 +3,7 @@
 // casts on them), computed as Inferno's compiler folds it.
 #include "compiler_impl.h"
 #include "const_cast_fold.h"
+#include "utf8.h"
 
 namespace dis::limbo {
 
@@ -149,6 +150,11 @@ std::optional<ConstVal> Compiler::const_field(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
+  if (e->op == "tagof") {  // of a pick adt's variant named by its type
+    Type* t = adt_type_named(e->a.get());
+    if (t && t->k == TK::Pick) return ConstVal{TK::Int, t->tag, 0, ""};
+    return std::nullopt;
+  }
   auto v = const_eval(e->a.get());
   if (!v) return std::nullopt;
   if (e->op == "-") {
@@ -162,6 +168,8 @@ std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
       return std::nullopt;
     return v;
   }
+  if (e->op == "len" && v->k == TK::String)
+    return ConstVal{TK::Int, static_cast<std::int64_t>(utf8_to_runes(v->s).size()), 0, ""};
   if (e->op == "+" && v->k != TK::String) return v;
   if (e->op == "~" && (v->k == TK::Int || v->k == TK::Big)) {
     v->i = ~v->i;
@@ -175,6 +183,8 @@ std::optional<ConstVal> Compiler::const_cast_of(const Expr* e) {
   if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
   const std::string& to = e->type->name;
   if (v->k == TK::String) return fold_string_cast(v->s, to);
+  if (to == "string" && (v->k == TK::Int || v->k == TK::Big))
+    return ConstVal{TK::String, 0, 0, std::to_string(v->i)};
   if (to == "int") {
     if (v->k == TK::Real) return std::nullopt;
     return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};

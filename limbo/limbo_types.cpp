@@ -67,6 +67,22 @@ std::int32_t type_size(const Type* t) {
   }
 }
 
+std::vector<std::pair<std::int32_t, Type*>> value_slots(const Type* t) {
+  std::vector<std::pair<std::int32_t, Type*>> slots;
+  if (t->k == TK::Tuple) {
+    std::int32_t off = 0;
+    for (auto* et : t->elems) {
+      off = (off + type_align(et) - 1) / type_align(et) * type_align(et);
+      slots.emplace_back(off, et);
+      off += type_size(et);
+    }
+  } else {
+    layout_adt(*t->adt);
+    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
+  }
+  return slots;
+}
+
 void layout_adt(AdtInfo& a) {
   if (a.laid_out) return;
   a.laid_out = true;

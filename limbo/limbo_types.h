@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dis::limbo {
@@ -114,6 +115,8 @@ void pointer_offsets(const Type* t, std::int32_t base, std::vector<std::int32_t>
 bool is_pointer(const Type* t);  // one pointer word (string, ref, array, list, chan, module, fn)
 bool has_pointers(const Type* t);
 void layout_adt(AdtInfo& a);
+// The members of a tuple or of a non-pick adt's value: offset and type each.
+std::vector<std::pair<std::int32_t, Type*>> value_slots(const Type* t);
 
 // A descriptor pointer map from pointer offsets (bit 0x80>>i of byte j marks
 // the word at 4*(8j+i)), trailing zero bytes dropped.
