@@ -602,9 +602,15 @@ void Compiler::declare_global_var(const Decl& d) {
 
 // `a, b: import m` at top level.
 void Compiler::declare_import(const Decl& d) {
+  for (auto& [n, sym] : imported_syms(d.names, d.value.get(), d.pos)) globals_[n] = sym;
+}
+
+// The names `a, b: import m` declares, at top level or in a block.
+std::vector<std::pair<std::string, Sym>> Compiler::imported_syms(
+    const std::vector<std::string>& names, const Expr* from, const Pos& pos) {
   // From a module type name only its types and constants are usable
   // (there is no module value to call through): modexpr stays null.
-  const Expr* from = d.value.get();
+  const Expr* value = from;
   ModInfo* mod = nullptr;
   if (from->kind == Expr::Ident) {
     Sym* ms = lookup(from->op);
@@ -614,19 +620,21 @@ void Compiler::declare_import(const Decl& d) {
     }
   }
   if (!mod) {
-    Type* mt = type_of(d.value.get());
+    Type* mt = type_of(value);
     if (mt->k != TK::Module)
-      fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+      fail(pos, "import from a value of type " + type_name(mt) + ", not a module");
     mod = mt->mod;
   }
-  for (auto& n : d.names) {
+  std::vector<std::pair<std::string, Sym>> out;
+  for (auto& n : names) {
     auto it = mod->members.find(n);
-    if (it == mod->members.end()) fail(d.pos, "module " + mod->name + " has no member " + n);
+    if (it == mod->members.end()) fail(pos, "module " + mod->name + " has no member " + n);
     Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
     if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
       s.adt = it->second.type->adt;
-    globals_[n] = s;
+    out.emplace_back(n, s);
   }
+  return out;
 }
 
 // A function definition: its frame descriptor, and its place as a global

@@ -225,8 +225,11 @@ void Compiler::gen_stmt(const Stmt& s) {
       gen_con_decl(s);
       return;
     case Stmt::TypeDecl:
+      gen_type_decl(s);
+      return;
     case Stmt::ImportDecl:
-      unsupported(s.pos, "type and import declarations inside functions are");
+      gen_import_decl(s);
+      return;
     case Stmt::Block:
       gen_block(s);
       return;
@@ -331,6 +334,17 @@ void Compiler::gen_con_decl(const Stmt& s) {
     sym.type = con_type(v->k);
     scopes_.back()[s.names[i]] = sym;
   }
+}
+
+void Compiler::gen_type_decl(const Stmt& s) {
+  Type* t = resolve(s.type.get(), nullptr);
+  for (auto& n : s.names)
+    scopes_.back()[n] =
+        Sym{Sym::TypeAlias, t, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
+}
+
+void Compiler::gen_import_decl(const Stmt& s) {
+  for (auto& [n, sym] : imported_syms(s.names, s.e.get(), s.pos)) scopes_.back()[n] = sym;
 }
 
 void Compiler::gen_if(const Stmt& s) {

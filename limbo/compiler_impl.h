@@ -252,6 +252,8 @@ class Compiler {
   void declare_global_cons(const Decl& d);
   void declare_global_var(const Decl& d);
   void declare_import(const Decl& d);
+  std::vector<std::pair<std::string, Sym>> imported_syms(const std::vector<std::string>& names,
+                                                         const Expr* from, const Pos& pos);
   void declare_function(const Decl& d);
   // Globals kept in the data section (global_data.cpp).
   void const_data(const ConstVal& v, Type* t, std::int32_t off);
@@ -383,6 +385,8 @@ class Compiler {
   void gen_expr_stmt(const Stmt& s);
   void gen_decl_stmt(const Stmt& s);
   void gen_con_decl(const Stmt& s);
+  void gen_type_decl(const Stmt& s);    // `T: type t;` in a block
+  void gen_import_decl(const Stmt& s);  // `a, b: import m;` in a block
   void gen_if(const Stmt& s);
   void gen_while(const Stmt& s);
   void gen_do_while(const Stmt& s);
