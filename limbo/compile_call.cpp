@@ -110,6 +110,10 @@ CallTarget Compiler::call_target(const Expr* e) {
       fail(callee->pos, callee->op + " is not a function");
     }
   } else if (callee->kind == Expr::ModField) {
+    if (Type* at = adt_type_named(callee); at && at->k == TK::Adt) {
+      c.construct = at->adt;  // `Sys->Qid(...)`: an adt of a module, named through it
+      return c;
+    }
     Type* mt = type_of(callee->a.get());
     if (mt->k != TK::Module) fail(callee->pos, "-> needs a module value, not " + type_name(mt));
     auto it = mt->mod->members.find(callee->op);

@@ -154,6 +154,8 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       Sym* s = lookup(modname);
       ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
       if (!mod && s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+      if (!mod && scope) mod = later_module_var(scope->decl->mod_members, modname);
+      if (!mod && !s) mod = later_module_var(prog_.decls, modname);
       if (!mod) fail(tn->pos, "unknown module '" + modname + "'");
       auto it = mod->members.find(member);
       if (it == mod->members.end() || it->second.kind != ModMember::TypeName)
@@ -399,6 +401,7 @@ void Compiler::declare_globals() {
     }
   }
   import_implemented_members();
+  declare_implemented_data();
   // Pass 3: cons, types, globals, imports, functions in order.
   for (auto& dp : prog_.decls) {
     const Decl& d = *dp;
@@ -600,6 +603,19 @@ void Compiler::declare_global_var(const Decl& d) {
   }
 }
 
+// `ref sys->FD` in a declaration read before `sys: Sys;`: the module of a
+// global (or a member of the module being declared) declared later, as Inferno's compiler resolves
+// such types once all declarations are read; null if there is none.
+ModInfo* Compiler::later_module_var(const std::vector<DeclP>& decls, const std::string& name) {
+  for (auto& d : decls) {
+    if (d->kind != Decl::Var || !d->type || d->type->kind != TypeNode::Name) continue;
+    if (std::find(d->names.begin(), d->names.end(), name) == d->names.end()) continue;
+    Sym* s = lookup(d->type->name);
+    return s && s->kind == Sym::ModType ? s->mod : nullptr;
+  }
+  return nullptr;
+}
+
 // `a, b: import m` at top level.
 void Compiler::declare_import(const Decl& d) {
   for (auto& [n, sym] : imported_syms(d.names, d.value.get(), d.pos)) globals_[n] = sym;
@@ -740,14 +756,15 @@ void Compiler::finish_module() {
     auto names = imports_[i].names;
     auto bare = [](const std::string& n) {
       auto d = n.find('.');
-      return d == std::string::npos ? n : n.substr(d + 1);
+      return d == 0 ? "" : d == std::string::npos ? n : n.substr(d + 1);  // ".mp" first
     };
     std::stable_sort(names.begin(), names.end(),
                      [&](auto& a, auto& b) { return bare(a) < bare(b); });
     sorted[i] = names;
     ImportTable tab;
     for (auto& n : names) {
-      std::string type = sig_string(imports_[i].mod->members[n].type);
+      std::string type = n == ".mp" ? data_sig_string(*imports_[i].mod)
+                                    : sig_string(imports_[i].mod->members[n].type);
       tab.push_back(Import{n, type_sig(type), type});
     }
     m_.imports.push_back(tab);
@@ -775,6 +792,8 @@ void Compiler::finish_module() {
   };
   std::stable_sort(ex.begin(), ex.end(),
                    [&](FuncInfo* a, FuncInfo* b) { return bare(a->name) < bare(b->name); });
+  if (impl_ && !module_data(*impl_).empty())
+    m_.links.push_back(Link{".mp", -1, -1, type_sig(data_sig_string(*impl_))});
   for (FuncInfo* f : ex)
     m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
   for (auto& f : funcs_)

@@ -284,7 +284,12 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     }
     case Expr::ModField:
       if (auto r = adt_con(e, dest)) return *r;
-      unsupported(e->pos, "module data access " + e->op + " is");
+      if (auto r = imported_data(e)) {
+        if (!dest) return *r;
+        move(*r, *dest);
+        return *dest;
+      }
+      fail(e->pos, "module has no data or constant " + e->op);
     case Expr::TupleLit:
       return gen_tuple_lit(e, dest);
     case Expr::ArrayNew:
@@ -348,8 +353,9 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
-  if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
-  Loc l{s->loc, s->type};
+  std::optional<Loc> data = imported_data(e);
+  if (s->kind != Sym::Var && !data) fail(e->pos, e->op + " is not a value");
+  Loc l = data ? *data : Loc{s->loc, s->type};
   if (dest) {
     move(l, *dest);
     return *dest;
@@ -795,9 +801,13 @@ Loc Compiler::lvalue(const Expr* e) {
       Sym* s = lookup(e->op);
       if (!s) fail(e->pos, "undefined identifier " + e->op);
       if (s->kind == Sym::Con) fail(e->pos, "cannot assign to constant " + e->op);
+      if (auto data = imported_data(e)) return *data;
       if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a variable");
       return Loc{s->loc, s->type};
     }
+    case Expr::ModField:
+      if (auto data = imported_data(e)) return *data;
+      break;
     case Expr::Index: {
       Type* at = type_of(e->a.get());
       if (at->k == TK::String) fail(e->pos, "string element is not addressable here");
@@ -809,7 +819,9 @@ Loc Compiler::lvalue(const Expr* e) {
     case Expr::Field: {
       if (e->a->kind == Expr::Ident) {
         Sym* s = lookup(e->a->op);
-        if (s && (s->kind == Sym::AdtName || s->kind == Sym::Imported))
+        bool data =
+            s && s->kind == Sym::Imported && s->mod->members[s->member].kind == ModMember::Var;
+        if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && !data)))
           fail(e->pos, e->a->op + "." + e->op + " is not a value");
       }
       Loc b = gen(e->a.get());

@@ -252,6 +252,13 @@ class Compiler {
   void declare_global_cons(const Decl& d);
   void declare_global_var(const Decl& d);
   void declare_import(const Decl& d);
+  // Module data (module_data.cpp): the implemented module's variables, first
+  // in its data; `m->x` and an imported x of another module's data.
+  void declare_implemented_data();
+  std::optional<Loc> module_data_member(const Expr* modexpr, ModInfo* mod, const std::string& name,
+                                        const Pos& pos);
+  std::optional<Loc> imported_data(const Expr* e);  // else nullopt
+  ModInfo* later_module_var(const std::vector<DeclP>& decls, const std::string& name);
   std::vector<std::pair<std::string, Sym>> imported_syms(const std::vector<std::string>& names,
                                                          const Expr* from, const Pos& pos);
   void declare_function(const Decl& d);

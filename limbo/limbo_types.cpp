@@ -293,25 +293,28 @@ struct Signer {
   void module(const ModInfo* m) {
     if (backref(Numbered{nullptr, nullptr, -1, m})) return;
     out += "m{";
-    std::vector<std::pair<std::string, const Type*>> vars, fns;
+    data(m);
+    std::vector<std::pair<std::string, const Type*>> fns;
     for (auto& [name, mem] : m->members) {
       std::string bare = name.substr(name.find('.') == std::string::npos ? 0 : name.find('.') + 1);
-      if (mem.kind == ModMember::Var) vars.emplace_back(bare, mem.type);
       if (mem.kind == ModMember::Func) fns.emplace_back(bare, mem.type);
     }
-    std::sort(vars.begin(), vars.end(), [](auto& x, auto& y) { return x.first < y.first; });
     std::stable_sort(fns.begin(), fns.end(), [](auto& x, auto& y) { return x.first < y.first; });
-    for (auto& [n, t] : vars) {
-      out += n + ":";
-      sign(t);
-      out += ";";
-    }
     for (auto& [n, t] : fns) {
       out += n + ":";
       sign(t);
       out += ";";
     }
     out += "}";
+  }
+
+  // A module's data members, `name:type;` each, sorted by name.
+  void data(const ModInfo* m) {
+    for (auto& [n, t] : module_data(*m)) {
+      out += n + ":";
+      sign(t);
+      out += ";";
+    }
   }
 
   void sign(const Type* t) {
@@ -415,6 +418,19 @@ bool assignable_type(const Type* to, const Type* from) {
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (!assignable_type(fields[i].type, from->elems[i])) return false;
   return true;
+}
+
+std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m) {
+  std::vector<std::pair<std::string, Type*>> vars;
+  for (auto& [name, mem] : m.members)  // a std::map: sorted by name already
+    if (mem.kind == ModMember::Var) vars.emplace_back(name, mem.type);
+  return vars;
+}
+
+std::string data_sig_string(const ModInfo& m) {
+  Signer s;
+  s.data(&m);
+  return s.out;
 }
 
 std::string sig_string(const Type* t) {

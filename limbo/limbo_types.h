@@ -124,6 +124,11 @@ std::vector<std::uint8_t> make_map(const std::vector<std::int32_t>& ptr_offsets)
 
 // Canonical signature string (DIS-FACTS.md 11) of a function or other type.
 std::string sig_string(const Type* t);
+// A module's data members (its variables) sorted by name, as Inferno's
+// compiler lays them out from offset 0 of the implementing module's data.
+std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m);
+// The signature string of that data, the `.mp` link's type (DIS-FACTS 11).
+std::string data_sig_string(const ModInfo& m);
 // Module value string `m{...}` members sorted as Inferno's compiler does.
 std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
 bool same_type(const Type* a, const Type* b);
