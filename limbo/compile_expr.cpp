@@ -199,7 +199,9 @@ Type* Compiler::type_of(const Expr* e) {
 // ---- values ----
 
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
-  if (want && want->k == TK::Tuple && e->kind == Expr::TupleLit)
+  // A tuple given for a tuple or adt (`return (0, nil);` for a Set) is built as one.
+  if (want && (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)) &&
+      e->kind == Expr::TupleLit)
     return gen_construct(want, e->args, e->pos, dest);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
   if (want && want->k != TK::Error) {
@@ -584,7 +586,10 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (op == "::") {
     Type* ht = type_of(e->a.get());
     Type* tt = type_of(e->b.get());
-    Type* lt = tt->k == TK::List ? tt : mk(TK::List, ht);
+    // `x :: nil` takes the list type of where it goes, so that a nil in x has a type.
+    Type* lt = tt->k == TK::List                                      ? tt
+               : dest && dest->t->k == TK::List && ht->k == TK::Error ? dest->t
+                                                                      : mk(TK::List, ht);
     Type* et = lt->elem;
     if (ht->k != TK::Nil) check_assignable(et, ht, e->pos, "list construction");
     if (tt->k != TK::Nil && tt->k != TK::List)

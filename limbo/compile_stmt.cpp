@@ -120,6 +120,15 @@ void Compiler::assign_expr(const Expr* e) {
   if (op == "=") {
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
+      // `(a, b) = (nil, x)`: nil takes its type from the variable it goes to.
+      if (t->k == TK::Error && rhs->kind == Expr::TupleLit &&
+          rhs->args.size() == lhs->args.size()) {
+        t = mk(TK::Tuple);
+        for (std::size_t i = 0; i < lhs->args.size(); ++i) {
+          const Expr* to = lhs->args[i].get();
+          t->elems.push_back(type_of(to->kind == Expr::Nil ? rhs->args[i].get() : to));
+        }
+      }
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);

@@ -1,0 +1,16 @@
+# A nil with nowhere to take a type from, or going where no pointer can.
+implement TupleNilErrors;
+include "sys.m";
+include "draw.m";
+TupleNilErrors: module {
+	init: fn(nil: ref Draw->Context, args: list of string);
+};
+init(nil: ref Draw->Context, nil: list of string)
+{
+	a := 1;
+	b := "s";
+	x := (nil, 1);	# error: 12
+	(a, b) = (nil, nil);	# error: 13
+	t: (int, string);
+	t = (nil, "s");	# error: 15
+}
