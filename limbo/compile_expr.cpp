@@ -388,6 +388,21 @@ Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
 
 // An assignment used as a value.
 Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
+  if (e->op == "=" && e->a->kind == Expr::Slice) {
+    // `(array[n] of T)[0:] = a`: the value is the array assigned into, from lo.
+    auto [arr, lo] = assign_slice(e->a.get(), e->b.get(), nullptr);
+    auto zero = const_eval(e->a->b.get());
+    if (zero && zero->k == TK::Int && zero->i == 0) {
+      if (dest) move(arr, *dest);
+      return dest ? *dest : arr;
+    }
+    Loc n = temp(t_int_);
+    emit(Op::lena_, arr.op, n.op);
+    Loc r = result_loc(arr.t, dest);
+    if (!(r.op == arr.op)) move(arr, r);
+    emit(Op::slicea_, lo.op, as_mid(n), r.op);
+    return r;
+  }
   assign_expr(e);
   if (e->op == ":=" || e->op == "<-=") {
     if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
@@ -877,17 +892,7 @@ Loc Compiler::lvalue(const Expr* e) {
 void Compiler::tuple_assign(const Expr* lhs, const Loc& val, bool declare) {
   if (val.t->k != TK::Tuple && val.t->k != TK::Adt)
     fail(lhs->pos, "cannot unpack " + type_name(val.t) + " into a tuple");
-  std::vector<std::pair<std::int32_t, Type*>> slots;
-  if (val.t->k == TK::Tuple) {
-    std::int32_t off = 0;
-    for (auto* et : val.t->elems) {
-      off = round_up(off, type_align(et));
-      slots.emplace_back(off, et);
-      off += type_size(et);
-    }
-  } else {
-    for (auto& f : val.t->adt->fields) slots.emplace_back(f.offset, f.type);
-  }
+  auto slots = value_slots(val.t);
   if (slots.size() != lhs->args.size())
     fail(lhs->pos, "tuple has " + std::to_string(slots.size()) + " elements, " +
                        std::to_string(lhs->args.size()) + " names given");
@@ -897,6 +902,10 @@ void Compiler::tuple_assign(const Expr* lhs, const Loc& val, bool declare) {
     if (x->kind == Expr::Nil) continue;
     if (x->kind == Expr::TupleLit) {
       tuple_assign(x, src, declare);
+      continue;
+    }
+    if (!declare && x->kind == Expr::Slice) {  // `(b[0:], n) = f()`
+      assign_slice(x, nullptr, &src);
       continue;
     }
     if (declare) {

@@ -146,13 +146,7 @@ void Compiler::assign_expr(const Expr* e) {
       return;
     }
     if (lhs->kind == Expr::Slice) {
-      Type* at = type_of(lhs->a.get());
-      if (at->k != TK::Array) fail(e->pos, "only array slices can be assigned to");
-      if (lhs->c) unsupported(e->pos, "assignment to a slice with an upper bound is");
-      Loc d = gen(lhs->a.get());
-      Loc lo = gen_to(lhs->b.get(), t_int_);
-      Loc src = gen_to(rhs, at);
-      emit(Op::slicela_, src.op, as_mid(lo), direct(d));
+      assign_slice(lhs, rhs, nullptr);
       return;
     }
     // A right side with calls runs before the element or field address is
@@ -343,6 +337,21 @@ void Compiler::gen_con_decl(const Stmt& s) {
     sym.type = con_type(v->k);
     scopes_.back()[s.names[i]] = sym;
   }
+}
+
+// `a[lo:] = b`: b's elements (rhs, else the value src) copied into a from
+// lo. Returns a and lo, for the assignment's value.
+std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value) {
+  Type* at = type_of(lhs->a.get());
+  if (at->k != TK::Array) fail(lhs->pos, "only array slices can be assigned to");
+  if (lhs->c) unsupported(lhs->pos, "assignment to a slice with an upper bound is");
+  Loc d = gen(lhs->a.get());
+  Loc lo = gen_to(lhs->b.get(), t_int_);
+  Loc src = rhs ? gen_to(rhs, at) : *value;
+  if (!rhs) check_assignable(at, src.t, lhs->pos, "assignment");
+  Operand a = direct(d);
+  emit(Op::slicela_, src.op, as_mid(lo), a);
+  return {Loc{a, at}, lo};
 }
 
 void Compiler::gen_type_decl(const Stmt& s) {

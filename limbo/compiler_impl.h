@@ -392,6 +392,8 @@ class Compiler {
   void gen_expr_stmt(const Stmt& s);
   void gen_decl_stmt(const Stmt& s);
   void gen_con_decl(const Stmt& s);
+  // `a[lo:] = b` (b the expression rhs, else value): a and lo.
+  std::pair<Loc, Loc> assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value);
   void gen_type_decl(const Stmt& s);    // `T: type t;` in a block
   void gen_import_decl(const Stmt& s);  // `a, b: import m;` in a block
   void gen_if(const Stmt& s);

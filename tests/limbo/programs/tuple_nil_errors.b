@@ -14,3 +14,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	t: (int, string);
 	t = (nil, "s");	# error: 15
 }
+f()
+{
+	s := "abc";
+	n: int;
+	(s[1:], n) = ("x", 1);	# error: 21
+	a := array[2] of int;
+	(a[0:], n) = (array[1] of string, 1);	# error: 23
+}
