@@ -663,7 +663,18 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
 std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
   auto c = module_adt_con(e);
   if (!c.call) return std::nullopt;
-  return gen_construct(c.type, c.call->args, c.call->pos, dest);
+  // Its values are constants of the module's scope (`Chans((CMap<<4) | 8)`).
+  ModInfo* outer = const_mod_;
+  const_mod_ = c.mod;
+  std::optional<Loc> r;
+  try {
+    r = gen_construct(c.type, c.call->args, c.call->pos, dest);
+  } catch (CompileError&) {
+    const_mod_ = outer;
+    throw;
+  }
+  const_mod_ = outer;
+  return r;
 }
 
 ModAdtCon Compiler::module_adt_con(const Expr* e) {

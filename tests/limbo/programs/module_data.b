@@ -17,7 +17,18 @@ ModuleData: module {
 	origin: Point;
 	big1: big;
 	table: array of int;
+	K: con 5;
+	corner: con Point(K << 1, (K | 2) + 1);
 };
+Other: module {
+	J: con 3;
+	Spot: adt {
+		a, b: int;
+	};
+	spot: con Spot(J << 2, J | 8);
+};
+far := ModuleData->corner;
+farspot := Other->spot;
 init(nil: ref Draw->Context, nil: list of string)
 {
 	sys = load Sys Sys->PATH;
@@ -37,6 +48,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	# an adt of another module, built through its module's name
 	q := Sys->Qid(big 7, 2, Sys->QTDIR);
 	sys->print("%bd %d %d\n", q.path, q.vers, q.qtype);	# expect: 7 2 128
+	# an adt con of a module: its values are read in the module's scope
+	c := ModuleData->corner;
+	sys->print("%d %d %d\n", c.x, c.y, far.x + far.y);	# expect: 10 8 18
+	s := Other->spot;
+	sys->print("%d %d %d\n", s.a, s.b, farspot.b);	# expect: 12 11 11
 	show(me);
 }
 show(m: ModuleData)
