@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "compiler_impl.h"
@@ -574,11 +575,33 @@ void Compiler::declare_global_cons(const Decl& d) {
     iota_ = static_cast<std::int64_t>(i);
     auto v = const_eval(d.value.get());
     iota_ = -1;
+    if (auto a = v ? std::nullopt : adt_con_sym(d.value.get())) {
+      globals_[d.names[i]] = *a;
+      continue;
+    }
     if (!v) fail(d.pos, "con value is not constant");
     Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
     s.type = con_type(v->k);
     globals_[d.names[i]] = s;
   }
+}
+
+std::optional<Sym> Compiler::adt_con_sym(const Expr* value) {
+  if (value->kind != Expr::Call) return std::nullopt;
+  Type* t = adt_type_named(value->a.get());
+  if (!t || t->k != TK::Adt || t->adt->is_pick) return std::nullopt;
+  std::function<bool(const Expr*)> constant = [&](const Expr* v) {
+    if (v->kind == Expr::TupleLit || v->kind == Expr::Call)
+      return std::all_of(v->args.begin(), v->args.end(),
+                         [&](const ExprP& a) { return constant(a.get()); });
+    return v->kind == Expr::Nil || const_eval(v).has_value();
+  };
+  if (!constant(value)) return std::nullopt;
+  Sym s;
+  s.kind = Sym::AdtCon;
+  s.type = t;
+  s.adtcon = value;
+  return s;
 }
 
 // A global variable: its type from the declaration or its initializer,

@@ -355,6 +355,7 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) unsupported(e->pos, "function reference " + e->op + " is");
+  if (s->kind == Sym::AdtCon) return gen_construct(s->type, s->adtcon->args, e->pos, dest);
   std::optional<Loc> data = imported_data(e);
   if (s->kind != Sym::Var && !data) fail(e->pos, e->op + " is not a value");
   Loc l = data ? *data : Loc{s->loc, s->type};

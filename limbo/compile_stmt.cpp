@@ -328,6 +328,10 @@ void Compiler::gen_con_decl(const Stmt& s) {
     iota_ = static_cast<std::int64_t>(i);
     auto v = const_eval(s.e.get());
     iota_ = -1;
+    if (auto a = v ? std::nullopt : adt_con_sym(s.e.get())) {
+      scopes_.back()[s.names[i]] = *a;
+      continue;
+    }
     if (!v) fail(s.pos, "con value is not constant");
     Sym sym;
     sym.kind = Sym::Con;

@@ -51,7 +51,9 @@ struct Loc {
 };
 
 struct Sym {
-  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported };
+  // AdtCon: `Z: con Point(0, 0)`, an adt-valued con of this module, built
+  // where it is used; its fields fold as constants (`Z.x`).
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon };
   Kind kind = Var;
   Type* type = nullptr;
   Operand loc;            // Var: Mp or Fp slot
@@ -63,6 +65,7 @@ struct Sym {
   ModInfo* mod = nullptr;
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
+  const Expr* adtcon = nullptr;   // AdtCon: the `Adt(...)` call
 };
 
 // A declared exception (exception_values.cpp).
@@ -250,6 +253,7 @@ class Compiler {
   void declare_module_cons(const Decl& mm, ModInfo* mod);
   void import_implemented_members();
   void declare_global_cons(const Decl& d);
+  std::optional<Sym> adt_con_sym(const Expr* value);  // `con Adt(...)`, else nullopt
   void declare_global_var(const Decl& d);
   void declare_import(const Decl& d);
   // Module data (module_data.cpp): the implemented module's variables, first

@@ -142,6 +142,11 @@ std::optional<ConstVal> Compiler::const_field(const Expr* e) {
     mod = s->type->mod;
   if (mod)
     if (auto v = module_con(*mod, e->op)) return v;
+  if (s && s->kind == Sym::AdtCon && e->kind == Expr::Field) {  // `Minwinsize.x`
+    auto& fields = s->type->adt->fields;
+    for (std::size_t i = 0; i < fields.size() && i < s->adtcon->args.size(); ++i)
+      if (fields[i].name == e->op) return const_eval(s->adtcon->args[i].get());
+  }
   if (s && s->kind == Sym::AdtName && e->kind == Expr::Field) {
     auto it = s->adt->cons.find(e->op);
     if (it != s->adt->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
@@ -213,6 +218,11 @@ std::optional<ConstVal> Compiler::const_binary(const Expr* e) {
     return ConstVal{TK::String, 0, 0, a->s + b->s};
   if (a->k == TK::Real && b->k == TK::Real) return fold_real(op, a->r, b->r);
   if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
+  if (a->k == TK::Byte) {  // byte arithmetic: on the value, kept to 8 bits
+    auto r = fold_integer(op, ConstVal{TK::Int, a->i, 0, ""}, ConstVal{TK::Int, b->i, 0, ""});
+    if (r) *r = ConstVal{TK::Byte, r->i & 0xff, 0, ""};
+    return r;
+  }
   if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;
   return fold_integer(op, *a, *b);
 }

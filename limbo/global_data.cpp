@@ -35,6 +35,10 @@ const std::vector<ExprP>* Compiler::composite_values(const Expr* e, ModInfo*& sc
     Type* t = adt_type_named(e->a.get());
     return t && t->k == TK::Adt ? &e->args : nullptr;
   }
+  if (e->kind == Expr::Ident) {
+    Sym* s = lookup(e->op);
+    if (s && s->kind == Sym::AdtCon) return &s->adtcon->args;
+  }
   auto c = module_adt_con(e);
   scope = c.mod;
   return c.call ? &c.call->args : nullptr;
@@ -90,6 +94,10 @@ Type* Compiler::global_init_type(const Expr* e) {
     case Expr::Call: {
       Type* t = adt_type_named(e->a.get());
       return t && t->k == TK::Adt ? t : nullptr;
+    }
+    case Expr::Ident: {
+      Sym* s = lookup(e->op);
+      return s && s->kind == Sym::AdtCon ? s->type : module_adt_con(e).type;
     }
     default:
       return module_adt_con(e).type;
