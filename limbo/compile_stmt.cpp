@@ -373,12 +373,12 @@ void Compiler::gen_if(const Stmt& s) {
   std::int32_t lelse = new_label();
   gen_cond(s.e.get(), false, lelse);
   release_temps();
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   if (s.else_body) {
     std::int32_t lend = new_label();
     jump(Op::jmp_, Operand{}, Middle{}, lend);
     place(lelse);
-    gen_stmt_scoped(*s.else_body);
+    gen_body(*s.else_body);
     place(lend);
   } else {
     place(lelse);
@@ -392,7 +392,7 @@ void Compiler::gen_while(const Stmt& s) {
   if (s.e) gen_cond(s.e.get(), false, end);
   release_temps();
   loops_.push_back(LoopCtx{s.label, end, top, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   set_pos(s.pos);
   jump(Op::jmp_, Operand{}, Middle{}, top);
@@ -403,7 +403,7 @@ void Compiler::gen_do_while(const Stmt& s) {
   std::int32_t top = new_label(), cont = new_label(), end = new_label();
   place(top);
   loops_.push_back(LoopCtx{s.label, end, cont, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   place(cont);
   set_pos(s.e ? s.e->pos : s.pos);
@@ -456,14 +456,15 @@ void Compiler::gen_raise(const Stmt& s) {
   }
 }
 
-void Compiler::gen_stmt_scoped(const Stmt& s) {
-  scopes_.emplace_back();
+// The body of an if, a loop or an arm. Only braces open a scope: a name
+// declared by an unbraced body (`if(c) x := 1; else x = 0;`) belongs to
+// the enclosing block, as in Inferno's compiler.
+void Compiler::gen_body(const Stmt& s) {
   try {
     gen_stmt(s);
   } catch (CompileError&) {
   }
   release_temps();
-  scopes_.pop_back();
 }
 
 void Compiler::gen_for(const Stmt& s) {
@@ -484,7 +485,7 @@ void Compiler::gen_for(const Stmt& s) {
     release_temps();
   }
   loops_.push_back(LoopCtx{s.label, end, cont, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   place(cont);
   if (s.step) {
@@ -595,7 +596,7 @@ void Compiler::gen_case(const Stmt& s) {
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
-    gen_stmt_scoped(*s.arms[i].body);
+    gen_body(*s.arms[i].body);
     jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
@@ -811,7 +812,7 @@ void Compiler::gen_exception(const Stmt& s) {
   std::int32_t end = new_label();
   std::int32_t pc1 = pc();
   std::size_t first_ptr = frame_ptrs_.size();
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   std::int32_t pc2 = pc();
   jump(Op::jmp_, Operand{}, Middle{}, end);
   Handler h;

@@ -407,7 +407,7 @@ class Compiler {
   void gen_return(const Stmt& s);
   void gen_raise(const Stmt& s);
   void gen_block(const Stmt& s);
-  void gen_stmt_scoped(const Stmt& s);
+  void gen_body(const Stmt& s);
   void set_pos(const Pos& p);
   void gen_case(const Stmt& s);
   void gen_pick(const Stmt& s);

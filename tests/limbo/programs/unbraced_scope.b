@@ -1,0 +1,36 @@
+# Only braces open a scope: a name declared in an unbraced if, else, loop
+# or arm body belongs to the enclosing block (Inferno's programs rely on
+# `if(c) x := 1; else x = 0;`).
+implement UnbracedScope;
+include "sys.m";
+	sys: Sys;
+include "draw.m";
+UnbracedScope: module {
+	init: fn(nil: ref Draw->Context, args: list of string);
+};
+init(nil: ref Draw->Context, nil: list of string)
+{
+	sys = load Sys Sys->PATH;
+	if(len "ab" > 1)
+		x := 1;
+	else
+		x = 0;
+	sys->print("%d\n", x);	# expect: 1
+	if(len "ab" > 5)
+		s := "long";
+	else
+		s = "short";
+	sys->print("%s\n", s);	# expect: short
+	for(i := 0; i < 3; i++)
+		last := i * 10;
+	sys->print("%d %d\n", i, last);	# expect: 3 20
+	while(i > 0)
+		n := i--;
+	sys->print("%d\n", n);	# expect: 1
+	{
+		inner := 5;
+		inner++;
+	}
+	inner := "outer";
+	sys->print("%s\n", inner);	# expect: outer
+}
