@@ -318,14 +318,18 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   }
 }
 
-void Compiler::declare_module_types() {
+void Compiler::declare_module_types(bool modules) {
   struct Pending {
     ModInfo* mod;
     const Decl* decl;
   };
   std::vector<Pending> pending;
   for (auto& dp : prog_.decls) {
-    if (dp->kind != Decl::Module) continue;
+    // Top-level aliases too (mod null), so that adts may use them (`bool: type
+    // int;`); one that needs an import waits for pass 3, which reports it.
+    if (dp->kind == Decl::Type && !globals_.count(dp->name))
+      pending.push_back(Pending{nullptr, dp.get()});
+    if (dp->kind != Decl::Module || !modules) continue;
     ModInfo* mod = lookup(dp->name)->mod;
     for (auto& mm : dp->mod_members)
       if (mm->kind == Decl::Type) pending.push_back(Pending{mod, mm.get()});
@@ -335,12 +339,17 @@ void Compiler::declare_module_types() {
   for (bool quiet = true;;) {
     std::vector<Pending> left;
     for (auto& p : pending) {
+      if (!quiet && !p.mod) continue;
       auto errs = errs_.size();
       try {
         ModMember mem;
         mem.kind = ModMember::TypeName;
         mem.type = resolve(p.decl->type.get(), p.mod);
-        p.mod->members[p.decl->name] = mem;
+        if (p.mod)
+          p.mod->members[p.decl->name] = mem;
+        else
+          globals_[p.decl->name] =
+              Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
       } catch (CompileError&) {
         if (quiet) errs_.resize(errs);
         left.push_back(p);
@@ -387,8 +396,9 @@ void Compiler::declare_globals() {
   // Pass 2: module members (types may name other modules' types). Type
   // names first, so members may use those declared after them (sh.m's Cmd),
   // and the type names imported at top level, so declarations may use them.
-  declare_module_types();
+  declare_module_types(true);
   import_type_names();
+  declare_module_types(false);  // top-level aliases naming imported types
   for (auto& dp : prog_.decls)
     if (dp->kind == Decl::Module) declare_module_members(*dp);
   for (auto& pa : adts) resolve_adt(*pa.adt, *pa.decl, pa.scope);
@@ -412,6 +422,7 @@ void Compiler::declare_globals() {
           declare_global_cons(d);
           break;
         case Decl::Type:
+          if (globals_.count(d.name) && globals_[d.name].kind == Sym::TypeAlias) break;
           globals_[d.name] = Sym{Sym::TypeAlias,
                                  resolve(d.type.get(), nullptr),
                                  {},

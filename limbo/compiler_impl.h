@@ -273,8 +273,9 @@ class Compiler {
   Type* global_init_type(const Expr* e);
   bool array_values(const Expr* e, std::vector<const Expr*>& out);
   bool array_data(const Expr* e, Type* t, std::int32_t off);
-  void declare_module_types();  // type aliases of every module, in any order
-  void import_type_names();     // top-level imports of type names, before adts resolve
+  // Type aliases of every module (modules true) and of the top level, in any order.
+  void declare_module_types(bool modules);
+  void import_type_names();  // top-level imports of type names, before adts resolve
   void declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void compile_function(FuncInfo& f);
