@@ -373,6 +373,7 @@ class Compiler {
   ModAdtCon module_adt_con(const Expr* e);
   std::optional<Loc> adt_con(const Expr* e, const Loc* dest);  // Mod->adtcon, else nullopt
   Loc gen_cast(const Expr* e, const Loc* dest);
+  bool whole_value(Type* t, const std::vector<ExprP>& args);  // `Adt(v)` of an Adt v
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
   Loc gen_array_lit(const Expr* e, const Loc* dest);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
