@@ -125,10 +125,22 @@ CallTarget Compiler::call_target(const Expr* e) {
     c.ft = it->second.type;
   } else if (callee->kind == Expr::Field) {
     Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
+    Type* mt = callee->a->kind == Expr::ModField ? type_of(callee->a->a.get()) : nullptr;
+    Type* madt = mt && mt->k == TK::Module ? adt_type_named(callee->a.get()) : nullptr;
     if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
       adt_call_target(e, s->adt, callee->op, nullptr, c);
+    } else if (madt && madt->k == TK::Adt) {  // `draw->Font.open(...)`: through the module value
+      adt_call_target(e, madt->adt, callee->op, nullptr, c, callee->a->a.get());
+    } else if (const Expr* self = module_self(callee->a.get())) {
+      // `bufio->f.gets(...)`: f's adt function called through the module value bufio
+      Type* t = type_of(self);
+      Type* at = t->k == TK::Ref ? t->elem : t;
+      if (at->k != TK::Adt && at->k != TK::Pick)
+        fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      adt_call_target(e, at->adt, callee->op, self, c, callee->a->a.get());
     } else {
       Type* t = type_of(callee->a.get());
+      if (t->k == TK::Error) gen(callee->a.get());  // reports why
       Type* at = t->k == TK::Ref ? t->elem : t;
       if (at->k != TK::Adt && at->k != TK::Pick)
         fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
@@ -140,20 +152,39 @@ CallTarget Compiler::call_target(const Expr* e) {
   return c;
 }
 
+// In `m->v.f(...)`, v when it is not a member of module value m but a
+// name in scope: the self argument; else null.
+const Expr* Compiler::module_self(const Expr* e) {
+  if (e->kind != Expr::ModField) return nullptr;
+  Type* mt = type_of(e->a.get());
+  if (mt->k != TK::Module || mt->mod->members.count(e->op)) return nullptr;
+  Sym* s = lookup(e->op);
+  if (!s || s->kind != Sym::Var) return nullptr;
+  auto self = std::make_shared<Expr>();
+  self->kind = Expr::Ident;
+  self->op = e->op;
+  self->pos = e->pos;
+  synthetic_.push_back(self);
+  return self.get();
+}
+
 // `Adt.f(...)` or `v.f(...)` (self the adt value): ad's function `name`.
 void Compiler::adt_call_target(const Expr* e, AdtInfo* ad, const std::string& name,
-                               const Expr* self, CallTarget& c) {
+                               const Expr* self, CallTarget& c, const Expr* modexpr) {
   auto it = ad->func_types.find(name);
   if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
   c.ft = it->second;
   c.self_arg = self;
-  if (ad->owner && ad->owner != impl_) {
-    Sym* imp = lookup(ad->name);
-    if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
-      fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+  if (ad->owner && (ad->owner != impl_ || modexpr)) {
+    if (!modexpr) {
+      Sym* imp = lookup(ad->name);
+      if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
+        fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+      modexpr = imp->modexpr;
+    }
     c.mod = ad->owner;
     c.mname = ad->name + "." + name;
-    c.modexpr = imp->modexpr;
+    c.modexpr = modexpr;
   } else {
     auto f = ad->funcs.find(name);
     if (f == ad->funcs.end()) fail(e->pos, "function " + ad->name + "." + name + " is not defined");
