@@ -134,6 +134,20 @@ std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_field(const Expr* e) {
+  if (e->kind == Expr::Field) {  // an adt's con, named through its adt or one of its values
+    const Sym* s = e->a->kind == Expr::Ident ? lookup(e->a->op) : nullptr;
+    AdtInfo* ad = s && (s->kind == Sym::AdtName || s->kind == Sym::Imported) ? s->adt : nullptr;
+    // (Through a value only inside a function: type_of outside one may add constants.)
+    if (!ad && fn_ && !(s && (s->kind == Sym::ModType || s->kind == Sym::AdtCon))) {
+      Type* t = type_of(e->a.get());
+      if (t->k == TK::Ref) t = t->elem;
+      if (t->k == TK::Adt || t->k == TK::Pick) ad = t->adt;
+    }
+    if (ad) {
+      auto it = ad->cons.find(e->op);
+      if (it != ad->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
+    }
+  }
   if (e->a->kind != Expr::Ident) return std::nullopt;
   Sym* s = lookup(e->a->op);
   ModInfo* mod = nullptr;
