@@ -441,6 +441,9 @@ void Compiler::declare_globals() {
         case Decl::Import:
           declare_import(d);
           break;
+        case Decl::Init:
+          init_global(d);
+          break;
         case Decl::Func:
           declare_function(d);
           break;
@@ -648,6 +651,20 @@ ModInfo* Compiler::later_module_var(const std::vector<DeclP>& decls, const std::
     return s && s->kind == Sym::ModType ? s->mod : nullptr;
   }
   return nullptr;
+}
+
+// `name = constant;` at top level: the initial value of module data (or of
+// another global), written into the data section.
+void Compiler::init_global(const Decl& d) {
+  auto it = globals_.find(d.names[0]);
+  if (it == globals_.end() || it->second.kind != Sym::Var || it->second.loc.mode != AddrMode::Mp)
+    fail(d.pos, "top-level assignment to " + d.names[0] + ", which is not a global variable");
+  Sym& s = it->second;
+  std::size_t first = m_.data.size();
+  if (!const_elem_data(d.value.get(), s.type, s.loc.a)) {
+    m_.data.resize(first);
+    fail(d.pos, "top-level assignment needs a constant of type " + type_name(s.type));
+  }
 }
 
 // `a, b: import m` at top level.

@@ -255,6 +255,7 @@ class Compiler {
   void declare_global_cons(const Decl& d);
   std::optional<Sym> adt_con_sym(const Expr* value);  // `con Adt(...)`, else nullopt
   void declare_global_var(const Decl& d);
+  void init_global(const Decl& d);  // `name = constant;` at top level
   void declare_import(const Decl& d);
   // Module data (module_data.cpp): the implemented module's variables, first
   // in its data; `m->x` and an imported x of another module's data.

@@ -169,6 +169,18 @@ void Parser::top_decl(int depth) {
     prog_.decls.push_back(d);
     return;
   }
+  if (is_at(1, "=")) {  // `name = constant;`: module data's initial value
+    auto d = std::make_shared<Decl>();
+    d->kind = Decl::Init;
+    d->pos = here();
+    d->names.push_back(ident());
+    expect("=");
+    d->value = expr();
+    expect(";");
+    finish(d->pos);
+    prog_.decls.push_back(d);
+    return;
+  }
   prog_.decls.push_back(named_decl());
 }
 

@@ -17,6 +17,8 @@ ModuleData: module {
 	origin: Point;
 	big1: big;
 	table: array of int;
+	greeting: string;
+	primes: array of int;
 	K: con 5;
 	corner: con Point(K << 1, (K | 2) + 1);
 };
@@ -28,6 +30,8 @@ Other: module {
 	spot: con Spot(J << 2, J | 8);
 };
 far := ModuleData->corner;
+greeting = "hello";
+primes = array[] of {2, 3, 5, 7};
 farspot := Other->spot;
 init(nil: ref Draw->Context, nil: list of string)
 {
@@ -37,6 +41,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	name = "data";
 	table = array[] of {10, 20, 30};
 	sys->print("%d %s %d\n", me->count, me->name, me->table[2]);	# expect: 3 data 30
+	# top-level assignments gave module data its first values
+	sys->print("%s %d %d\n", me->greeting, len primes, me->primes[3]);	# expect: hello 4 7
 	me->count += 4;
 	me->origin = Point(5, 6);
 	me->big1 = big 1 << 40;

@@ -7,12 +7,15 @@ ModuleDataErrors: module {
 	init: fn(nil: ref Draw->Context, args: list of string);
 	count: int;
 };
+nosuch = 1;	# error: 10
+count = len "abc" + n;	# error: 11
+n := 2;
 init(nil: ref Draw->Context, nil: list of string)
 {
-	x := ModuleDataErrors->count;	# error: 12
-	n := 3;
-	y := n->count;	# error: 14
+	x := ModuleDataErrors->count;	# error: 15
+	k := 3;
+	y := k->count;	# error: 17
 	me := load ModuleDataErrors SELF;
-	z := me->nosuch;	# error: 16
-	me->count = "s";	# error: 17
+	z := me->nosuch;	# error: 19
+	me->count = "s";	# error: 20
 }
