@@ -131,13 +131,13 @@ CallTarget Compiler::call_target(const Expr* e) {
       adt_call_target(e, s->adt, callee->op, nullptr, c);
     } else if (madt && madt->k == TK::Adt) {  // `draw->Font.open(...)`: through the module value
       adt_call_target(e, madt->adt, callee->op, nullptr, c, callee->a->a.get());
-    } else if (const Expr* self = module_self(callee->a.get())) {
+    } else if (auto [self, mexpr] = module_self(callee->a.get()); self) {
       // `bufio->f.gets(...)`: f's adt function called through the module value bufio
       Type* t = type_of(self);
       Type* at = t->k == TK::Ref ? t->elem : t;
       if (at->k != TK::Adt && at->k != TK::Pick)
         fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
-      adt_call_target(e, at->adt, callee->op, self, c, callee->a->a.get());
+      adt_call_target(e, at->adt, callee->op, self, c, mexpr);
     } else {
       Type* t = type_of(callee->a.get());
       if (t->k == TK::Error) gen(callee->a.get());  // reports why
@@ -153,19 +153,31 @@ CallTarget Compiler::call_target(const Expr* e) {
 }
 
 // In `m->v.f(...)`, v when it is not a member of module value m but a
-// name in scope: the self argument; else null.
-const Expr* Compiler::module_self(const Expr* e) {
-  if (e->kind != Expr::ModField) return nullptr;
+// name in scope, or a selection from one (`g.bufio->g.bout.flush()` reads
+// g.bout): the self argument and m; else nulls.
+std::pair<const Expr*, const Expr*> Compiler::module_self(const Expr* e) {
+  std::vector<const Expr*> fields;  // the selections after the name, outermost first
+  while (e->kind == Expr::Field) {
+    fields.push_back(e);
+    e = e->a.get();
+  }
+  if (e->kind != Expr::ModField) return {};
   Type* mt = type_of(e->a.get());
-  if (mt->k != TK::Module || mt->mod->members.count(e->op)) return nullptr;
+  if (mt->k != TK::Module || mt->mod->members.count(e->op)) return {};
   Sym* s = lookup(e->op);
-  if (!s || s->kind != Sym::Var) return nullptr;
+  if (!s || s->kind != Sym::Var) return {};
   auto self = std::make_shared<Expr>();
   self->kind = Expr::Ident;
   self->op = e->op;
   self->pos = e->pos;
   synthetic_.push_back(self);
-  return self.get();
+  for (auto f = fields.rbegin(); f != fields.rend(); ++f) {
+    auto sel = std::make_shared<Expr>(**f);
+    sel->a = self;
+    synthetic_.push_back(sel);
+    self = sel;
+  }
+  return {self.get(), e->a.get()};
 }
 
 // `Adt.f(...)` or `v.f(...)` (self the adt value): ad's function `name`.

@@ -344,7 +344,7 @@ class Compiler {
   Loc gen_call(const Expr* e, const Loc* dest);
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   CallTarget call_target(const Expr* call);
-  const Expr* module_self(const Expr* e);
+  std::pair<const Expr*, const Expr*> module_self(const Expr* e);  // self and module value
   std::vector<ExprP> synthetic_;  // expressions the compiler made, kept while it runs
   // modexpr: the module value of `m->Adt.f(...)`, else found through the adt's import.
   void adt_call_target(const Expr* call, AdtInfo* ad, const std::string& name, const Expr* self,

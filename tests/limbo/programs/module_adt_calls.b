@@ -1,6 +1,6 @@
 # Adt functions called through a module value: `m->Adt.f(...)` (no import
 # needed) and `m->v.f(...)` with v a value in scope (Inferno's programs
-# write `bufio->f.gets('\n')`).
+# write `bufio->f.gets('\n')` and `g.bufio->g.bout.flush()`).
 implement ModuleAdtCalls;
 include "sys.m";
 	sys: Sys;
@@ -22,6 +22,10 @@ Counter.bump(c: self ref Counter, by: int): int
 	c.n += by;
 	return c.n;
 }
+Holder: adt {
+	m: ModuleAdtCalls;
+	c: ref Counter;
+};
 init(nil: ref Draw->Context, nil: list of string)
 {
 	sys = load Sys Sys->PATH;
@@ -31,4 +35,7 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("%d\n", me->c.bump(2));	# expect: 7
 	sys->print("%d %d\n", me->c.bump(3), c.n);	# expect: 10 10
 	sys->print("%d\n", Counter.new(1).bump(1));	# expect: 2
+	# `h.m->h.c.bump()`: the selection after -> is read in the caller's scope
+	h := ref Holder(me, c);
+	sys->print("%d\n", h.m->h.c.bump(5));	# expect: 15
 }
