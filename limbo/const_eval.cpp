@@ -121,7 +121,9 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
-  if (e->op == "iota" && iota_ >= 0 && !lookup("iota")) return ConstVal{TK::Int, iota_, 0, ""};
+  // In a con declaration iota is the counter, whatever else bears the name
+  // (Inferno's limbo has a global `iota: ref Decl`).
+  if (e->op == "iota" && iota_ >= 0) return ConstVal{TK::Int, iota_, 0, ""};
   if (const_mod_)
     if (auto v = module_con(*const_mod_, e->op)) return v;
   Sym* s = lookup(e->op);

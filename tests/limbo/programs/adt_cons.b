@@ -21,6 +21,7 @@ WRAP: con byte 16rF0 + byte 16r20;
 MAGIC: con "!<arch>\n";
 MAGLEN: con len MAGIC;
 origin := Minsize;
+iota: string;	# a variable may bear the name: in a con declaration iota is the counter
 sizes := array[] of {Minsize, (1, 2)};
 init(nil: ref Draw->Context, nil: list of string)
 {
@@ -32,6 +33,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("%d\n", p.x);	# expect: 200
 	sys->print("%d %d\n", origin.y, sizes[0].x + sizes[1].y);	# expect: 42 102
 	sys->print("%d %d %d\n", int FTEXT, int WRAP, MAGLEN);	# expect: 8 16 8
+	Lo, Mid, Hi: con iota;
+	sys->print("%d %d %d\n", Lo, Mid, Hi);	# expect: 0 1 2
 	Local: con Point(7, 8);
 	q := Local;
 	sys->print("%d %d\n", q.x, Local.y);	# expect: 7 8
