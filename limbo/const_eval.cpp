@@ -136,6 +136,18 @@ std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_field(const Expr* e) {
+  if (e->kind == Expr::Field && e->a->kind == Expr::ModField) {  // `(Draw->GREY1).desc`
+    auto c = module_adt_con(e->a.get());
+    std::size_t n = c.call ? std::min(c.type->adt->fields.size(), c.call->args.size()) : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (c.type->adt->fields[i].name != e->op) continue;
+      ModInfo* outer = const_mod_;
+      const_mod_ = c.mod;
+      auto v = const_eval(c.call->args[i].get());
+      const_mod_ = outer;
+      return v;
+    }
+  }
   if (e->kind == Expr::Field) {  // an adt's con, named through its adt or one of its values
     const Sym* s = e->a->kind == Expr::Ident ? lookup(e->a->op) : nullptr;
     AdtInfo* ad = s && (s->kind == Sym::AdtName || s->kind == Sym::Imported) ? s->adt : nullptr;

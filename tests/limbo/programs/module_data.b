@@ -57,6 +57,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	# an adt con of a module: its values are read in the module's scope
 	c := ModuleData->corner;
 	sys->print("%d %d %d\n", c.x, c.y, far.x + far.y);	# expect: 10 8 18
+	case 12 {
+	(Other->spot).a =>	# a field of a module's adt con is a constant
+		sys->print("case %d\n", Other->spot.b);	# expect: case 11
+	}
 	s := Other->spot;
 	sys->print("%d %d %d\n", s.a, s.b, farspot.b);	# expect: 12 11 11
 	show(me);
