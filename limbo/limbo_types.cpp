@@ -402,9 +402,44 @@ bool same_type(const Type* a, const Type* b) {
   return eq(a, b, as, false);
 }
 
+namespace {
+
+// The data members of a tuple or non-pick adt, else null.
+const std::vector<Type*>* members(const Type* t, std::vector<Type*>& store) {
+  if (t->k == TK::Tuple) return &t->elems;
+  if (t->k != TK::Adt || t->adt->is_pick) return nullptr;
+  store.clear();
+  for (auto& f : t->adt->fields) store.push_back(f.type);
+  return &store;
+}
+
+// Types with the same values: equal, or tuples and adts whose members are
+// (`array of (int, int)` holds what `array of Subexp` does, Subexp being an
+// adt of two ints); element types of arrays, lists and channels likewise.
+bool interchangeable(const Type* a, const Type* b) {
+  AdtPairs as;
+  if (eq(a, b, as, true)) return true;
+  if (!a || !b) return false;
+  if (a->k == b->k && (a->k == TK::Array || a->k == TK::List || a->k == TK::Chan))
+    return interchangeable(a->elem, b->elem);
+  std::vector<Type*> sa, sb;
+  const auto* ma = members(a, sa);
+  const auto* mb = members(b, sb);
+  if (!ma || !mb || ma->size() != mb->size() || (a->k == TK::Adt && b->k == TK::Adt)) return false;
+  for (std::size_t i = 0; i < ma->size(); ++i)
+    if (!interchangeable((*ma)[i], (*mb)[i])) return false;
+  return true;
+}
+
+}  // namespace
+
 bool assignable_type(const Type* to, const Type* from) {
   AdtPairs as;
   if (eq(to, from, as, true)) return true;
+  if (to && from && to->k == from->k &&
+      (to->k == TK::Array || to->k == TK::List || to->k == TK::Chan))
+    return interchangeable(to->elem, from->elem);
+  if (to && from && to->k == TK::Tuple && from->k == TK::Adt) return interchangeable(to, from);
   if (!to || !from || from->k != TK::Tuple) return false;
   if (to->k == TK::Tuple) {
     if (to->elems.size() != from->elems.size()) return false;

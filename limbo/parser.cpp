@@ -349,6 +349,7 @@ TypeP Parser::type() {
     t->elems.push_back(type());
     while (accept(",")) t->elems.push_back(type());
     expect(")");
+    if (t->elems.size() == 1) return t->elems[0];  // `(list of int)`: parentheses only
   } else if (c.kind == Tok::Ident) {
     t->name = ident();
     t->kind = TypeNode::Name;
