@@ -204,6 +204,13 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
       e->kind == Expr::TupleLit)
     return gen_construct(want, e->args, e->pos, dest);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
+  // `(a, nil) :: nil` given for a list: the list built where it goes, so
+  // that the nil takes its type from the list's element.
+  if (want && want->k == TK::List && !dest && e->kind == Expr::Binary && e->op == "::" &&
+      type_of(e)->k == TK::Error) {
+    Loc l = temp(want);
+    return gen(e, &l);
+  }
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);
     if (v && v->k == TK::Int &&

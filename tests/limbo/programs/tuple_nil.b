@@ -13,6 +13,9 @@ Set: adt {
 	a: array of int;
 };
 Globp: type (string, int);
+Redirs: adt {
+	r: list of (string, string, int);
+};
 globp: Globp;
 name := "x";
 args: list of string;
@@ -36,6 +39,9 @@ init(nil: ref Draw->Context, nil: list of string)
 	m = (nil, "v" :: nil) :: nil;
 	(k, v) := hd m;
 	sys->print("%d %s\n", k == nil, hd v);	# expect: 1 v
+	rl := ref Redirs(("f", nil, 2) :: nil);
+	(f, g, h) := hd rl.r;
+	sys->print("%s %d %d\n", f, g == nil, h);	# expect: f 1 2
 }
 mkset(n: int): Set
 {
