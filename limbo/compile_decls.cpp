@@ -397,6 +397,7 @@ void Compiler::declare_globals() {
   // names first, so members may use those declared after them (sh.m's Cmd),
   // and the type names imported at top level, so declarations may use them.
   declare_module_types(true);
+  import_implemented_members();  // its type names, for the program's adts (regex.b's refRex)
   import_type_names();
   declare_module_types(false);  // top-level aliases naming imported types
   for (auto& dp : prog_.decls)

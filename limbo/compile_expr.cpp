@@ -786,6 +786,10 @@ const Conversion* find_conversion(TK from, TK to) {
 
 Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   Type* to = resolve(e->type.get(), nullptr);
+  if (e->a->kind == Expr::Nil && is_pointer(to)) {  // `array of byte nil`: a typed nil
+    Loc n = gen_nil(dest);
+    return Loc{n.op, to};
+  }
   Loc v = gen(e->a.get());
   Type* from = v.t;
   if (same_type(to, from)) {

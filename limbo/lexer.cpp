@@ -196,7 +196,10 @@ class Lexer {
     if (c == '\'') {
       ++p_;
       t.kind = Tok::CharLit;
-      if (peek() == '\'' || peek() == '\n' || p_ >= s_.size()) {
+      if (peek() == '\'' && peek(1) == '\'') {  // `'''`: the quote itself
+        t.ival = '\'';
+        ++p_;
+      } else if (peek() == '\'' || peek() == '\n' || p_ >= s_.size()) {
         error(t.line, t.col, "empty character constant");
       } else {
         t.ival = char_in_quotes(t.line, t.col);
