@@ -609,6 +609,9 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (op == "::") {
     Type* ht = type_of(e->a.get());
     Type* tt = type_of(e->b.get());
+    // `ref Rmsg.Flush(t) :: flushes` onto a list of that variant: the head is one.
+    if (Type* vt = variant_ref_type(e->a.get()); vt && tt->k == TK::List && same_type(tt->elem, vt))
+      ht = vt;
     // `x :: nil` takes the list type of where it goes, so that a nil in x has a type.
     Type* lt = tt->k == TK::List                                      ? tt
                : dest && dest->t->k == TK::List && ht->k == TK::Error ? dest->t
