@@ -411,6 +411,14 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
     emit(Op::slicea_, lo.op, as_mid(n), r.op);
     return r;
   }
+  if (e->op == ":=" && e->a->kind == Expr::TupleLit) {
+    // `((a, b) := <-c).t0`: the value is the tuple unpacked.
+    Loc v = gen(e->b.get());
+    if (v.op.mode == AddrMode::Imm) fail(e->pos, "cannot unpack " + type_name(v.t));
+    tuple_assign(e->a.get(), v, true);
+    if (dest) move(v, *dest);
+    return dest ? *dest : v;
+  }
   assign_expr(e);
   if (e->op == ":=" || e->op == "<-=") {
     if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);

@@ -97,10 +97,7 @@ void Compiler::assign_expr(const Expr* e) {
       return;
     }
     if (lhs->kind == Expr::TupleLit) {
-      Type* t = type_of(rhs);
-      Loc v = gen(rhs);
-      if (v.op.mode == AddrMode::Imm) fail(e->pos, "cannot unpack " + type_name(t));
-      tuple_assign(lhs, v, true);
+      gen_assign_value(e, nullptr);  // unpacks, its value unused
       return;
     }
     fail(e->pos, "only names can be declared with :=");
