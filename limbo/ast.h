@@ -180,7 +180,8 @@ struct Decl;
 using DeclP = std::shared_ptr<Decl>;
 
 struct Decl {
-  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func, Exception };
+  // Init: `name = constant;` at top level, initialising module data.
+  enum Kind { Implement, Module, Adt, Con, Type, Var, Import, Func, Exception, Init };
   Kind kind = Var;
   std::vector<std::string> names;     // Implement/Var/Con/Import: the names
   std::string name;                   // Module/Adt/Type/Func name (Func: bare)

@@ -141,6 +141,10 @@ CallTarget Compiler::call_target(const Expr* e) {
       fail(callee->pos, callee->op + " is not a function");
     }
   } else if (callee->kind == Expr::ModField) {
+    if (Type* at = adt_type_named(callee); at && at->k == TK::Adt) {
+      c.construct = at->adt;  // `Sys->Qid(...)`: an adt of a module, named through it
+      return c;
+    }
     Type* mt = type_of(callee->a.get());
     if (mt->k != TK::Module) fail(callee->pos, "-> needs a module value, not " + type_name(mt));
     auto it = mt->mod->members.find(callee->op);
@@ -152,11 +156,25 @@ CallTarget Compiler::call_target(const Expr* e) {
     c.ft = it->second.type;
   } else if (callee->kind == Expr::Field) {
     Sym* s = callee->a->kind == Expr::Ident ? lookup(callee->a->op) : nullptr;
+    Type* mt = callee->a->kind == Expr::ModField ? type_of(callee->a->a.get()) : nullptr;
+    Type* madt = mt && mt->k == TK::Module ? adt_type_named(callee->a.get()) : nullptr;
     if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
       adt_call_target(e, s->adt, callee->op, nullptr, c);
       adt = s->adt;
+    } else if (madt && madt->k == TK::Adt) {  // `draw->Font.open(...)`: through the module value
+      adt_call_target(e, madt->adt, callee->op, nullptr, c, callee->a->a.get());
+      adt = madt->adt;
+    } else if (auto [self, mexpr] = module_self(callee->a.get()); self) {
+      // `bufio->f.gets(...)`: f's adt function called through the module value bufio
+      Type* t = type_of(self);
+      Type* at = t->k == TK::Ref ? t->elem : t;
+      if (at->k != TK::Adt && at->k != TK::Pick)
+        fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
+      adt_call_target(e, at->adt, callee->op, self, c, mexpr);
+      adt = at->adt;
     } else {
       Type* t = type_of(callee->a.get());
+      if (t->k == TK::Error) gen(callee->a.get());  // reports why
       Type* at = t->k == TK::Ref ? t->elem : t;
       if (at->k != TK::Adt && at->k != TK::Pick)
         fail(callee->pos, "cannot call ." + callee->op + " on " + type_name(t));
@@ -173,20 +191,51 @@ CallTarget Compiler::call_target(const Expr* e) {
   return c;
 }
 
+// In `m->v.f(...)`, v when it is not a member of module value m but a
+// name in scope, or a selection from one (`g.bufio->g.bout.flush()` reads
+// g.bout): the self argument and m; else nulls.
+std::pair<const Expr*, const Expr*> Compiler::module_self(const Expr* e) {
+  std::vector<const Expr*> fields;  // the selections after the name, outermost first
+  while (e->kind == Expr::Field) {
+    fields.push_back(e);
+    e = e->a.get();
+  }
+  if (e->kind != Expr::ModField) return {};
+  Type* mt = type_of(e->a.get());
+  if (mt->k != TK::Module || mt->mod->members.count(e->op)) return {};
+  Sym* s = lookup(e->op);
+  if (!s || s->kind != Sym::Var) return {};
+  auto self = std::make_shared<Expr>();
+  self->kind = Expr::Ident;
+  self->op = e->op;
+  self->pos = e->pos;
+  synthetic_.push_back(self);
+  for (auto f = fields.rbegin(); f != fields.rend(); ++f) {
+    auto sel = std::make_shared<Expr>(**f);
+    sel->a = self;
+    synthetic_.push_back(sel);
+    self = sel;
+  }
+  return {self.get(), e->a.get()};
+}
+
 // `Adt.f(...)` or `v.f(...)` (self the adt value): ad's function `name`.
 void Compiler::adt_call_target(const Expr* e, AdtInfo* ad, const std::string& name,
-                               const Expr* self, CallTarget& c) {
+                               const Expr* self, CallTarget& c, const Expr* modexpr) {
   auto it = ad->func_types.find(name);
   if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
   c.ft = it->second;
   c.self_arg = self;
-  if (ad->owner && ad->owner != impl_) {
-    Sym* imp = lookup(ad->name);
-    if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
-      fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+  if (ad->owner && (ad->owner != impl_ || modexpr)) {
+    if (!modexpr) {
+      Sym* imp = lookup(ad->name);
+      if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
+        fail(e->pos, "adt " + ad->name + " must be imported from a module value to call " + name);
+      modexpr = imp->modexpr;
+    }
     c.mod = ad->owner;
     c.mname = ad->name + "." + name;
-    c.modexpr = imp->modexpr;
+    c.modexpr = modexpr;
   } else {
     auto f = ad->funcs.find(name);
     if (f == ad->funcs.end()) fail(e->pos, "function " + ad->name + "." + name + " is not defined");

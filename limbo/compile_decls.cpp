@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "compiler_impl.h"
@@ -349,14 +350,18 @@ void Compiler::resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope) {
   }
 }
 
-void Compiler::declare_module_types() {
+void Compiler::declare_module_types(bool modules) {
   struct Pending {
     ModInfo* mod;
     const Decl* decl;
   };
   std::vector<Pending> pending;
   for (auto& dp : prog_.decls) {
-    if (dp->kind != Decl::Module) continue;
+    // Top-level aliases too (mod null), so that adts may use them (`bool: type
+    // int;`); one that needs an import waits for pass 3, which reports it.
+    if (dp->kind == Decl::Type && !globals_.count(dp->name))
+      pending.push_back(Pending{nullptr, dp.get()});
+    if (dp->kind != Decl::Module || !modules) continue;
     ModInfo* mod = lookup(dp->name)->mod;
     for (auto& mm : dp->mod_members)
       if (mm->kind == Decl::Type) pending.push_back(Pending{mod, mm.get()});
@@ -366,12 +371,17 @@ void Compiler::declare_module_types() {
   for (bool quiet = true;;) {
     std::vector<Pending> left;
     for (auto& p : pending) {
+      if (!quiet && !p.mod) continue;
       auto errs = errs_.size();
       try {
         ModMember mem;
         mem.kind = ModMember::TypeName;
         mem.type = resolve(p.decl->type.get(), p.mod);
-        p.mod->members[p.decl->name] = mem;
+        if (p.mod)
+          p.mod->members[p.decl->name] = mem;
+        else
+          globals_[p.decl->name] =
+              Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
       } catch (CompileError&) {
         if (quiet) errs_.resize(errs);
         left.push_back(p);
@@ -418,8 +428,10 @@ void Compiler::declare_globals() {
   // Pass 2: module members (types may name other modules' types). Type
   // names first, so members may use those declared after them (sh.m's Cmd),
   // and the type names imported at top level, so declarations may use them.
-  declare_module_types();
+  declare_module_types(true);
+  import_implemented_members();  // its type names, for the program's adts (regex.b's refRex)
   import_type_names();
+  declare_module_types(false);  // top-level aliases naming imported types
   for (auto& dp : prog_.decls)
     if (dp->kind == Decl::Module) declare_module_members(*dp);
   for (auto& pa : adts) resolve_adt(*pa.adt, *pa.decl, pa.scope);
@@ -433,6 +445,7 @@ void Compiler::declare_globals() {
     }
   }
   import_implemented_members();
+  declare_implemented_data();
   // Pass 3: cons, types, globals, imports, functions in order.
   for (auto& dp : prog_.decls) {
     const Decl& d = *dp;
@@ -442,6 +455,7 @@ void Compiler::declare_globals() {
           declare_global_cons(d);
           break;
         case Decl::Type:
+          if (globals_.count(d.name) && globals_[d.name].kind == Sym::TypeAlias) break;
           globals_[d.name] = Sym{Sym::TypeAlias,
                                  resolve(d.type.get(), nullptr),
                                  {},
@@ -459,6 +473,9 @@ void Compiler::declare_globals() {
           break;
         case Decl::Import:
           declare_import(d);
+          break;
+        case Decl::Init:
+          init_global(d);
           break;
         case Decl::Func:
           declare_function(d);
@@ -606,6 +623,10 @@ void Compiler::declare_global_cons(const Decl& d) {
     iota_ = static_cast<std::int64_t>(i);
     auto v = const_eval(d.value.get());
     iota_ = -1;
+    if (auto a = v ? std::nullopt : adt_con_sym(d.value.get())) {
+      globals_[d.names[i]] = *a;
+      continue;
+    }
     if (!v) fail(d.pos, "con value is not constant");
     Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
     s.type = con_type(v->k);
@@ -613,25 +634,31 @@ void Compiler::declare_global_cons(const Decl& d) {
   }
 }
 
-// A global variable: its type from the declaration or the constant (or
-// constant array) initialising it, its place in module data.
+std::optional<Sym> Compiler::adt_con_sym(const Expr* value) {
+  if (value->kind != Expr::Call) return std::nullopt;
+  Type* t = adt_type_named(value->a.get());
+  if (!t || t->k != TK::Adt || t->adt->is_pick) return std::nullopt;
+  std::function<bool(const Expr*)> constant = [&](const Expr* v) {
+    if (v->kind == Expr::TupleLit || v->kind == Expr::Call)
+      return std::all_of(v->args.begin(), v->args.end(),
+                         [&](const ExprP& a) { return constant(a.get()); });
+    return v->kind == Expr::Nil || const_eval(v).has_value();
+  };
+  if (!constant(value)) return std::nullopt;
+  Sym s;
+  s.kind = Sym::AdtCon;
+  s.type = t;
+  s.adtcon = value;
+  return s;
+}
+
+// A global variable: its type from the declaration or its initializer,
+// its place in module data. An initializer is a constant (of a basic type,
+// a tuple or adt of constants, or an array of them), written into the data
+// section as Inferno's compiler writes it; the language allows no other.
 void Compiler::declare_global_var(const Decl& d) {
-  Type* t = nullptr;
-  std::optional<ConstVal> init;
-  Type* declared = d.type ? resolve(d.type.get(), nullptr) : nullptr;
-  Type* array = d.value ? data_array_type(d.value.get(), declared) : nullptr;
-  if (array) {
-    t = array;
-  } else if (d.value && d.value->kind == Expr::Nil && declared && is_pointer(declared)) {
-    t = declared;  // pointers start nil
-  } else if (d.value) {
-    init = const_eval(d.value.get());
-    if (!init) unsupported(d.pos, "global initializer that is not a constant is");
-    t = con_type(init->k);
-    if (declared) t = declared;
-  } else {
-    t = declared;
-  }
+  Type* t = d.type ? resolve(d.type.get(), nullptr) : global_init_type(d.value.get());
+  if (!t) fail(d.pos, "global initializer is not a constant");
   for (auto& n : d.names) {
     if (globals_.count(n) && globals_[n].kind == Sym::Var) error(d.pos, "redeclaration of " + n);
     std::int32_t off = mp_alloc(t);
@@ -639,17 +666,39 @@ void Compiler::declare_global_var(const Decl& d) {
     Sym s{Sym::Var, t,      Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr,
           "",       nullptr};
     globals_[n] = s;
-    if (init) const_data(*init, t, off);
-    if (array && !array_data(d.value.get(), t, off))
-      unsupported(d.pos, "global array initializer that is not constant is");
+    std::size_t first = m_.data.size();
+    if (d.value && !const_elem_data(d.value.get(), t, off)) {
+      m_.data.resize(first);
+      fail(d.pos, "global initializer is not a constant of type " + type_name(t));
+    }
+  }
+}
+
+// `name = constant;` at top level: the initial value of module data (or of
+// another global), written into the data section.
+void Compiler::init_global(const Decl& d) {
+  auto it = globals_.find(d.names[0]);
+  if (it == globals_.end() || it->second.kind != Sym::Var || it->second.loc.mode != AddrMode::Mp)
+    fail(d.pos, "top-level assignment to " + d.names[0] + ", which is not a global variable");
+  Sym& s = it->second;
+  std::size_t first = m_.data.size();
+  if (!const_elem_data(d.value.get(), s.type, s.loc.a)) {
+    m_.data.resize(first);
+    fail(d.pos, "top-level assignment needs a constant of type " + type_name(s.type));
   }
 }
 
 // `a, b: import m` at top level.
 void Compiler::declare_import(const Decl& d) {
+  for (auto& [n, sym] : imported_syms(d.names, d.value.get(), d.pos)) globals_[n] = sym;
+}
+
+// The names `a, b: import m` declares, at top level or in a block.
+std::vector<std::pair<std::string, Sym>> Compiler::imported_syms(
+    const std::vector<std::string>& names, const Expr* from, const Pos& pos) {
   // From a module type name only its types and constants are usable
   // (there is no module value to call through): modexpr stays null.
-  const Expr* from = d.value.get();
+  const Expr* value = from;
   ModInfo* mod = nullptr;
   if (from->kind == Expr::Ident) {
     Sym* ms = lookup(from->op);
@@ -659,19 +708,21 @@ void Compiler::declare_import(const Decl& d) {
     }
   }
   if (!mod) {
-    Type* mt = type_of(d.value.get());
+    Type* mt = type_of(value);
     if (mt->k != TK::Module)
-      fail(d.pos, "import from a value of type " + type_name(mt) + ", not a module");
+      fail(pos, "import from a value of type " + type_name(mt) + ", not a module");
     mod = mt->mod;
   }
-  for (auto& n : d.names) {
+  std::vector<std::pair<std::string, Sym>> out;
+  for (auto& n : names) {
     auto it = mod->members.find(n);
-    if (it == mod->members.end()) fail(d.pos, "module " + mod->name + " has no member " + n);
+    if (it == mod->members.end()) fail(pos, "module " + mod->name + " has no member " + n);
     Sym s{Sym::Imported, it->second.type, {}, 0, 0, "", nullptr, nullptr, mod, n, from};
     if (it->second.kind == ModMember::TypeName && it->second.type->k == TK::Adt)
       s.adt = it->second.type->adt;
-    globals_[n] = s;
+    out.emplace_back(n, s);
   }
+  return out;
 }
 
 // A function definition: its frame descriptor, and its place as a global
@@ -785,7 +836,7 @@ void Compiler::finish_module() {
     auto names = imports_[i].names;
     auto bare = [](const std::string& n) {
       auto d = n.find('.');
-      return d == std::string::npos ? n : n.substr(d + 1);
+      return d == 0 ? "" : d == std::string::npos ? n : n.substr(d + 1);  // ".mp" first
     };
     std::stable_sort(names.begin(), names.end(),
                      [&](auto& a, auto& b) { return bare(a) < bare(b); });
@@ -800,7 +851,8 @@ void Compiler::finish_module() {
       continue;
     }
     for (auto& n : names) {
-      std::string type = sig_string(imports_[i].mod->members[n].type);
+      std::string type = n == ".mp" ? data_sig_string(*imports_[i].mod)
+                                    : sig_string(imports_[i].mod->members[n].type);
       tab.push_back(Import{n, type_sig(type), type});
     }
     m_.imports.push_back(tab);
@@ -829,6 +881,9 @@ void Compiler::finish_module() {
   m_.data_size = round_up(mp_size_, 4);
   m_.types[0] = TypeDesc{0, m_.data_size, make_map(mp_ptrs_)};
   m_.name = impl_name_;
+  // Module data first (".mp" sorts before every name), then the functions.
+  if (impl_ && !module_data(*impl_).empty())
+    m_.links.push_back(Link{".mp", -1, -1, type_sig(data_sig_string(*impl_))});
   for (FuncInfo* f : exported_in_order())
     m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
   for (auto& f : funcs_)

@@ -234,6 +234,13 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
       (want->elem->k == TK::Tuple || want->elem->k == TK::Adt))
     return gen_array_lit(e, dest, want->elem);
   if (auto v = gen_variant_to(e, want, dest)) return *v;
+  // `(a, nil) :: nil` given for a list: the list built where it goes, so
+  // that the nil takes its type from the list's element.
+  if (want && want->k == TK::List && !dest && e->kind == Expr::Binary && e->op == "::" &&
+      type_of(e)->k == TK::Error) {
+    Loc l = temp(want);
+    return gen(e, &l);
+  }
   if (want && want->k != TK::Error) {
     auto v = const_eval(e);
     if (v && v->k == TK::Int &&
@@ -321,7 +328,12 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
         if (it != mt->mod->members.end() && it->second.kind == ModMember::Func)
           return gen_fn_value(e, dest);
       }
-      unsupported(e->pos, "module data access " + e->op + " is");
+      if (auto r = imported_data(e)) {
+        if (!dest) return *r;
+        move(*r, *dest);
+        return *dest;
+      }
+      fail(e->pos, "module has no data or constant " + e->op);
     case Expr::TupleLit:
       return gen_tuple_lit(e, dest);
     case Expr::ArrayNew:
@@ -385,8 +397,10 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) return gen_fn_value(e, dest);
-  if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a value");
-  Loc l{s->loc, s->type};
+  if (s->kind == Sym::AdtCon) return gen_construct(s->type, s->adtcon->args, e->pos, dest);
+  std::optional<Loc> data = imported_data(e);
+  if (s->kind != Sym::Var && !data) fail(e->pos, e->op + " is not a value");
+  Loc l = data ? *data : Loc{s->loc, s->type};
   if (dest) {
     move(l, *dest);
     return *dest;
@@ -417,11 +431,26 @@ Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
 
 // An assignment used as a value.
 Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
+  if (e->op == "=" && e->a->kind == Expr::Slice) {
+    // `(array[n] of T)[0:] = a`: the value is the array assigned into, from lo.
+    auto [arr, lo] = assign_slice(e->a.get(), e->b.get(), nullptr);
+    auto zero = const_eval(e->a->b.get());
+    if (zero && zero->k == TK::Int && zero->i == 0) {
+      if (dest) move(arr, *dest);
+      return dest ? *dest : arr;
+    }
+    Loc n = temp(t_int_);
+    emit(Op::lena_, arr.op, n.op);
+    Loc r = result_loc(arr.t, dest);
+    if (!(r.op == arr.op)) move(arr, r);
+    emit(Op::slicea_, lo.op, as_mid(n), r.op);
+    return r;
+  }
   if (e->a->kind == Expr::TupleLit && (e->op == ":=" || e->op == "=") &&
       e->b->kind != Expr::TupleLit) {
     // `((d, r) := <-c).t0`: the value is the tuple, unpacked on the way.
     Type* t = type_of(e->b.get());
-    if (t->k == TK::Tuple) {
+    if (t->k == TK::Tuple || (t->k == TK::Adt && !t->adt->is_pick)) {
       Loc v = temp(t);
       gen_to(e->b.get(), t, &v);
       tuple_assign(e->a.get(), v, e->op == ":=");
@@ -627,7 +656,13 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (op == "::") {
     Type* ht = type_of(e->a.get());
     Type* tt = type_of(e->b.get());
-    Type* lt = tt->k == TK::List ? tt : mk(TK::List, ht);
+    // `ref Rmsg.Flush(t) :: flushes` onto a list of that variant: the head is one.
+    if (Type* vt = variant_ref_type(e->a.get()); vt && tt->k == TK::List && same_type(tt->elem, vt))
+      ht = vt;
+    // `x :: nil` takes the list type of where it goes, so that a nil in x has a type.
+    Type* lt = tt->k == TK::List                                      ? tt
+               : dest && dest->t->k == TK::List && ht->k == TK::Error ? dest->t
+                                                                      : mk(TK::List, ht);
     Type* et = lt->elem;
     if (ht->k != TK::Nil) check_assignable(et, ht, e->pos, "list construction");
     if (tt->k != TK::Nil && tt->k != TK::List)
@@ -684,20 +719,45 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
 // `sys->nulldir`: an adt-valued con of a module is its constructor call,
 // compiled where it is used (as Inferno's compiler does).
 std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
-  if (e->a->kind != Expr::Ident) return std::nullopt;
-  Sym* s = lookup(e->a->op);
-  ModInfo* mod = s && s->kind == Sym::ModType ? s->mod : nullptr;
-  if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
-  if (!mod) return std::nullopt;
-  auto it = mod->members.find(e->op);
-  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return std::nullopt;
+  auto c = module_adt_con(e);
+  if (!c.call) return std::nullopt;
+  // Its values are constants of the module's scope (`Chans((CMap<<4) | 8)`).
+  ModInfo* outer = const_mod_;
+  const_mod_ = c.mod;
+  std::optional<Loc> r;
+  try {
+    r = gen_construct(c.type, c.call->args, c.call->pos, dest);
+  } catch (CompileError&) {
+    const_mod_ = outer;
+    throw;
+  }
+  const_mod_ = outer;
+  return r;
+}
+
+ModAdtCon Compiler::module_adt_con(const Expr* e) {
+  if (e->kind != Expr::ModField && e->kind != Expr::Ident) return {};
+  Sym* s = lookup(e->kind == Expr::Ident ? e->op : e->a->op);
+  if (!s) return {};
+  ModInfo* mod = nullptr;
+  std::string name = e->op;
+  if (e->kind == Expr::Ident && s->kind == Sym::Imported) {
+    mod = s->mod;
+    name = s->member;
+  } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
+    if (s->kind == Sym::ModType) mod = s->mod;
+    if (s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
+  }
+  if (!mod) return {};
+  auto it = mod->members.find(name);
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return {};
   const Expr* call = it->second.value;
-  if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return std::nullopt;
+  if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return {};
   auto ti = mod->members.find(call->a->op);
   if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
       ti->second.type->k != TK::Adt)
-    return std::nullopt;
-  return gen_construct(ti->second.type, call->args, call->pos, dest);
+    return {};
+  return ModAdtCon{call, mod, ti->second.type};
 }
 
 Type* Compiler::adt_type_named(const Expr* e) {
@@ -712,6 +772,12 @@ Type* Compiler::adt_type_named(const Expr* e) {
     }
     return s->kind == Sym::AdtName || s->kind == Sym::TypeAlias || s->kind == Sym::ModType;
   };
+  // `m->Adt` also names a type through a module variable m.
+  auto module_var = [&](const Expr* x) {
+    if (x->kind != Expr::Ident) return false;
+    Sym* s = lookup(x->op);
+    return s && s->kind == Sym::Var && s->type->k == TK::Module;
+  };
   TypeNode tn;
   tn.pos = e->pos;
   if (e->kind == Expr::Ident && type_sym(e)) {
@@ -721,7 +787,7 @@ Type* Compiler::adt_type_named(const Expr* e) {
     tn.kind = TypeNode::Dot;
     tn.name = e->a->op;
     tn.member = e->op;
-  } else if (e->kind == Expr::ModField && type_sym(e->a.get())) {
+  } else if (e->kind == Expr::ModField && (type_sym(e->a.get()) || module_var(e->a.get()))) {
     tn.kind = TypeNode::Arrow;
     tn.name = e->a->op;
     tn.member = e->op;
@@ -770,6 +836,10 @@ const Conversion* find_conversion(TK from, TK to) {
 
 Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   Type* to = resolve(e->type.get(), nullptr);
+  if (e->a->kind == Expr::Nil && is_pointer(to)) {  // `array of byte nil`: a typed nil
+    Loc n = gen_nil(dest);
+    return Loc{n.op, to};
+  }
   Loc v = gen(e->a.get());
   Type* from = v.t;
   if (same_type(to, from)) {
@@ -824,9 +894,13 @@ Loc Compiler::lvalue(const Expr* e) {
       Sym* s = lookup(e->op);
       if (!s) fail(e->pos, "undefined identifier " + e->op);
       if (s->kind == Sym::Con) fail(e->pos, "cannot assign to constant " + e->op);
+      if (auto data = imported_data(e)) return *data;
       if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a variable");
       return Loc{s->loc, s->type};
     }
+    case Expr::ModField:
+      if (auto data = imported_data(e)) return *data;
+      break;
     case Expr::Index: {
       Type* at = type_of(e->a.get());
       if (at->k == TK::String) fail(e->pos, "string element is not addressable here");
@@ -838,7 +912,9 @@ Loc Compiler::lvalue(const Expr* e) {
     case Expr::Field: {
       if (e->a->kind == Expr::Ident) {
         Sym* s = lookup(e->a->op);
-        if (s && (s->kind == Sym::AdtName || s->kind == Sym::Imported))
+        bool data =
+            s && s->kind == Sym::Imported && s->mod->members[s->member].kind == ModMember::Var;
+        if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && !data)))
           fail(e->pos, e->a->op + "." + e->op + " is not a value");
       }
       Loc b = gen(e->a.get());
@@ -890,17 +966,7 @@ Loc Compiler::lvalue(const Expr* e) {
 void Compiler::tuple_assign(const Expr* lhs, const Loc& val, bool declare) {
   if (val.t->k != TK::Tuple && val.t->k != TK::Adt)
     fail(lhs->pos, "cannot unpack " + type_name(val.t) + " into a tuple");
-  std::vector<std::pair<std::int32_t, Type*>> slots;
-  if (val.t->k == TK::Tuple) {
-    std::int32_t off = 0;
-    for (auto* et : val.t->elems) {
-      off = round_up(off, type_align(et));
-      slots.emplace_back(off, et);
-      off += type_size(et);
-    }
-  } else {
-    for (auto& f : val.t->adt->fields) slots.emplace_back(f.offset, f.type);
-  }
+  auto slots = value_slots(val.t);
   if (slots.size() != lhs->args.size())
     fail(lhs->pos, "tuple has " + std::to_string(slots.size()) + " elements, " +
                        std::to_string(lhs->args.size()) + " names given");
@@ -910,6 +976,10 @@ void Compiler::tuple_assign(const Expr* lhs, const Loc& val, bool declare) {
     if (x->kind == Expr::Nil) continue;
     if (x->kind == Expr::TupleLit) {
       tuple_assign(x, src, declare);
+      continue;
+    }
+    if (!declare && x->kind == Expr::Slice) {  // `(b[0:], n) = f()`
+      assign_slice(x, nullptr, &src);
       continue;
     }
     if (declare) {

@@ -126,13 +126,14 @@ void Compiler::assign_expr(const Expr* e) {
   if (op == "=") {
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
+      // `(a, b) = (nil, x)`: nil takes its type from the variable it goes to.
       if (t->k == TK::Error && rhs->kind == Expr::TupleLit &&
           rhs->args.size() == lhs->args.size()) {
-        // `(a, b) = (nil, nil)`: the values take the names' types.
         t = mk(TK::Tuple);
-        for (std::size_t i = 0; i < lhs->args.size(); ++i)
-          t->elems.push_back(
-              type_of(lhs->args[i]->kind == Expr::Nil ? rhs->args[i].get() : lhs->args[i].get()));
+        for (std::size_t i = 0; i < lhs->args.size(); ++i) {
+          const Expr* to = lhs->args[i].get();
+          t->elems.push_back(type_of(to->kind == Expr::Nil ? rhs->args[i].get() : to));
+        }
       }
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
@@ -151,13 +152,7 @@ void Compiler::assign_expr(const Expr* e) {
       return;
     }
     if (lhs->kind == Expr::Slice) {
-      Type* at = type_of(lhs->a.get());
-      if (at->k != TK::Array) fail(e->pos, "only array slices can be assigned to");
-      if (lhs->c) unsupported(e->pos, "assignment to a slice with an upper bound is");
-      Loc d = gen(lhs->a.get());
-      Loc lo = gen_to(lhs->b.get(), t_int_);
-      Loc src = gen_to(rhs, at);
-      emit(Op::slicela_, src.op, as_mid(lo), direct(d));
+      assign_slice(lhs, rhs, nullptr);
       return;
     }
     // A right side with calls runs before the element or field address is
@@ -239,8 +234,11 @@ void Compiler::gen_stmt(const Stmt& s) {
       gen_con_decl(s);
       return;
     case Stmt::TypeDecl:
+      gen_type_decl(s);
+      return;
     case Stmt::ImportDecl:
-      unsupported(s.pos, "type and import declarations inside functions are");
+      gen_import_decl(s);
+      return;
     case Stmt::Block:
       gen_block(s);
       return;
@@ -336,6 +334,10 @@ void Compiler::gen_con_decl(const Stmt& s) {
     iota_ = static_cast<std::int64_t>(i);
     auto v = const_eval(s.e.get());
     iota_ = -1;
+    if (auto a = v ? std::nullopt : adt_con_sym(s.e.get())) {
+      scopes_.back()[s.names[i]] = *a;
+      continue;
+    }
     if (!v) fail(s.pos, "con value is not constant");
     Sym sym;
     sym.kind = Sym::Con;
@@ -347,16 +349,42 @@ void Compiler::gen_con_decl(const Stmt& s) {
   }
 }
 
+// `a[lo:] = b`: b's elements (rhs, else the value src) copied into a from
+// lo. Returns a and lo, for the assignment's value.
+std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value) {
+  Type* at = type_of(lhs->a.get());
+  if (at->k != TK::Array) fail(lhs->pos, "only array slices can be assigned to");
+  if (lhs->c) unsupported(lhs->pos, "assignment to a slice with an upper bound is");
+  Loc d = gen(lhs->a.get());
+  Loc lo = gen_to(lhs->b.get(), t_int_);
+  Loc src = rhs ? gen_to(rhs, at) : *value;
+  if (!rhs) check_assignable(at, src.t, lhs->pos, "assignment");
+  Operand a = direct(d);
+  emit(Op::slicela_, src.op, as_mid(lo), a);
+  return {Loc{a, at}, lo};
+}
+
+void Compiler::gen_type_decl(const Stmt& s) {
+  Type* t = resolve(s.type.get(), nullptr);
+  for (auto& n : s.names)
+    scopes_.back()[n] =
+        Sym{Sym::TypeAlias, t, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
+}
+
+void Compiler::gen_import_decl(const Stmt& s) {
+  for (auto& [n, sym] : imported_syms(s.names, s.e.get(), s.pos)) scopes_.back()[n] = sym;
+}
+
 void Compiler::gen_if(const Stmt& s) {
   std::int32_t lelse = new_label();
   gen_cond(s.e.get(), false, lelse);
   release_temps();
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   if (s.else_body) {
     std::int32_t lend = new_label();
     jump(Op::jmp_, Operand{}, Middle{}, lend);
     place(lelse);
-    gen_stmt_scoped(*s.else_body);
+    gen_body(*s.else_body);
     place(lend);
   } else {
     place(lelse);
@@ -370,7 +398,7 @@ void Compiler::gen_while(const Stmt& s) {
   if (s.e) gen_cond(s.e.get(), false, end);
   release_temps();
   loops_.push_back(LoopCtx{s.label, end, top, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   set_pos(s.pos);
   jump(Op::jmp_, Operand{}, Middle{}, top);
@@ -381,7 +409,7 @@ void Compiler::gen_do_while(const Stmt& s) {
   std::int32_t top = new_label(), cont = new_label(), end = new_label();
   place(top);
   loops_.push_back(LoopCtx{s.label, end, cont, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   place(cont);
   set_pos(s.e ? s.e->pos : s.pos);
@@ -434,10 +462,10 @@ void Compiler::gen_raise(const Stmt& s) {
   }
 }
 
-void Compiler::gen_stmt_scoped(const Stmt& s) {
-  // Only braces open a scope: a name declared by an unbraced body
-  // (`if(r) n := f(); else n = g();`) belongs to the enclosing block, as
-  // Inferno's compiler scopes it.
+// The body of an if, a loop or an arm. Only braces open a scope: a name
+// declared by an unbraced body (`if(c) x := 1; else x = 0;`) belongs to
+// the enclosing block, as in Inferno's compiler.
+void Compiler::gen_body(const Stmt& s) {
   try {
     gen_stmt(s);
   } catch (CompileError&) {
@@ -463,7 +491,7 @@ void Compiler::gen_for(const Stmt& s) {
     release_temps();
   }
   loops_.push_back(LoopCtx{s.label, end, cont, false});
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   loops_.pop_back();
   place(cont);
   if (s.step) {
@@ -574,7 +602,7 @@ void Compiler::gen_case(const Stmt& s) {
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
-    gen_stmt_scoped(*s.arms[i].body);
+    gen_body(*s.arms[i].body);
     jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
@@ -790,7 +818,7 @@ void Compiler::gen_exception(const Stmt& s) {
   std::int32_t end = new_label();
   std::int32_t pc1 = pc();
   std::size_t first_ptr = frame_ptrs_.size();
-  gen_stmt_scoped(*s.body);
+  gen_body(*s.body);
   std::int32_t pc2 = pc();
   jump(Op::jmp_, Operand{}, Middle{}, end);
   Handler h;

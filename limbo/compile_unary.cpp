@@ -112,7 +112,11 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
   if (variant >= 0) {
     emit(Op::movw_, imm(ct->tag), Operand{AddrMode::IndFp, r.op.a, 0});
   }
-  if (a->args.size() != fields.size())
+  if (variant < 0 && whole_value(ct, a->args)) {  // `ref Adt(v)` of an Adt v: a copy
+    Loc fd{Operand{r.op.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, r.op.a, 0}, ct};
+    move(gen_to(a->args[0].get(), ct), fd);
+    fields.clear();
+  } else if (a->args.size() != fields.size())
     fail(a->pos, "wrong number of values for " + type_name(ct) + ": " +
                      std::to_string(a->args.size()) + " given, " + std::to_string(fields.size()) +
                      " expected");

@@ -94,21 +94,21 @@ Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
   return r;
 }
 
+// `Adt(v)` with v an Adt itself (`IPaddr(a)`): the parenthesized value is
+// the whole tuple of values, copied.
+bool Compiler::whole_value(Type* t, const std::vector<ExprP>& args) {
+  if (args.size() != 1 || t->k != TK::Adt) return false;
+  Type* at = type_of(args[0].get());
+  return at->k == TK::Adt && at->adt == t->adt;
+}
+
 Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos,
                             const Loc* dest) {
-  std::vector<std::pair<std::int32_t, Type*>> slots;
-  if (t->k == TK::Tuple) {
-    std::int32_t off = 0;
-    for (auto* et : t->elems) {
-      off = round_up(off, type_align(et));
-      slots.emplace_back(off, et);
-      off += type_size(et);
-    }
-  } else {
-    layout_adt(*t->adt);
-    if (t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
-    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, member_type(t, f.type));
-  }
+  if (t->k != TK::Tuple && t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
+  if (whole_value(t, args)) return gen_to(args[0].get(), t, dest);
+  auto slots = value_slots(t);
+  if (t->k == TK::Adt)  // an instance's members have its type arguments
+    for (auto& sl : slots) sl.second = member_type(t, sl.second);
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
                   " given, " + std::to_string(slots.size()) + " expected");
@@ -141,8 +141,20 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
   if (e->a) {
     n = gen_to(e->a.get(), t_int_);
   } else {
-    if (keyed) fail(e->pos, "array with keyed initializers needs a size");
-    n = Loc{imm(static_cast<std::int32_t>(e->inits.size())), t_int_};
+    // The size is one past the largest index given (the language's rule).
+    std::int64_t next = 0, top = 0;
+    for (auto& in : e->inits) {
+      if (in.star) fail(e->pos, "array with a `*` initializer needs a size");
+      if (in.keys.empty()) ++next;
+      for (std::size_t k = 0; k < in.keys.size(); ++k) {
+        auto hi = const_eval((in.highs[k] ? in.highs[k] : in.keys[k]).get());
+        if (!hi || hi->k != TK::Int || hi->i < 0 || hi->i >= (1 << 30))
+          fail(in.keys[k]->pos, "array index must be a non-negative int constant");
+        next = hi->i + 1;
+      }
+      top = std::max(top, next);
+    }
+    n = Loc{word_const(keyed ? top : static_cast<std::int64_t>(e->inits.size())), t_int_};
   }
   emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, r.op);
   Op ind = index_op(et);

@@ -52,7 +52,9 @@ struct Loc {
 };
 
 struct Sym {
-  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported };
+  // AdtCon: `Z: con Point(0, 0)`, an adt-valued con of this module, built
+  // where it is used; its fields fold as constants (`Z.x`).
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon };
   Kind kind = Var;
   Type* type = nullptr;
   Operand loc;            // Var: Mp or Fp slot
@@ -64,6 +66,7 @@ struct Sym {
   ModInfo* mod = nullptr;
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
+  const Expr* adtcon = nullptr;   // AdtCon: the `Adt(...)` call
 };
 
 // A declared exception (exception_values.cpp).
@@ -115,6 +118,14 @@ struct CallTarget {
   std::vector<Type*> hidden;
   std::int32_t poly_slot = -1;
   const Expr* fnref = nullptr;  // calling through this function reference (fn_refs.cpp)
+};
+
+// An adt-valued con of a module (`Sys->nulldir`, or imported by name): its
+// constructor call, read in mod's scope, and the adt type; call null if none.
+struct ModAdtCon {
+  const Expr* call = nullptr;
+  ModInfo* mod = nullptr;
+  Type* type = nullptr;
 };
 
 struct ConstVal {
@@ -309,18 +320,29 @@ class Compiler {
   void declare_module_cons(const Decl& mm, ModInfo* mod);
   void import_implemented_members();
   void declare_global_cons(const Decl& d);
+  std::optional<Sym> adt_con_sym(const Expr* value);  // `con Adt(...)`, else nullopt
   void declare_global_var(const Decl& d);
+  void init_global(const Decl& d);  // `name = constant;` at top level
   void declare_import(const Decl& d);
+  // Module data (module_data.cpp): the implemented module's variables, first
+  // in its data; `m->x` and an imported x of another module's data.
+  void declare_implemented_data();
+  std::optional<Loc> module_data_member(const Expr* modexpr, ModInfo* mod, const std::string& name,
+                                        const Pos& pos);
+  std::optional<Loc> imported_data(const Expr* e);  // else nullopt
+  std::vector<std::pair<std::string, Sym>> imported_syms(const std::vector<std::string>& names,
+                                                         const Expr* from, const Pos& pos);
   void declare_function(const Decl& d);
   // Globals kept in the data section (global_data.cpp).
   void const_data(const ConstVal& v, Type* t, std::int32_t off);
-  Type* const_elem_type(const Expr* e);
+  const std::vector<ExprP>* composite_values(const Expr* e, ModInfo*& scope);
   bool const_elem_data(const Expr* e, Type* t, std::int32_t off);
-  Type* data_array_type(const Expr* e, Type* declared);
+  Type* global_init_type(const Expr* e);
   bool array_values(const Expr* e, std::vector<const Expr*>& out);
   bool array_data(const Expr* e, Type* t, std::int32_t off);
-  void declare_module_types();  // type aliases of every module, in any order
-  void import_type_names();     // top-level imports of type names, before adts resolve
+  // Type aliases of every module (modules true) and of the top level, in any order.
+  void declare_module_types(bool modules);
+  void import_type_names();  // top-level imports of type names, before adts resolve
   void declare_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void resolve_adt(AdtInfo& a, const Decl& d, ModInfo* scope);
   void compile_function(FuncInfo& f);
@@ -390,8 +412,11 @@ class Compiler {
   Loc gen_call(const Expr* e, const Loc* dest);
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   CallTarget call_target(const Expr* call);
+  std::pair<const Expr*, const Expr*> module_self(const Expr* e);  // self and module value
+  std::vector<ExprP> synthetic_;  // expressions the compiler made, kept while it runs
+  // modexpr: the module value of `m->Adt.f(...)`, else found through the adt's import.
   void adt_call_target(const Expr* call, AdtInfo* ad, const std::string& name, const Expr* self,
-                       CallTarget& c);
+                       CallTarget& c, const Expr* modexpr = nullptr);
   void call_args(const Expr* call, const CallTarget& c, std::vector<const Expr*>& args,
                  std::vector<Type*>& ptypes);
   Loc gen_binary(const Expr* e, const Loc* dest);
@@ -408,6 +433,7 @@ class Compiler {
   Loc gen_pre_step(const Expr* e, const Loc* dest);
   Loc gen_negate(const Expr* e, const Loc& v, const Loc* dest);
   Loc gen_head(const Expr* e, const Loc& v, const Loc* dest);
+  // The adt (or pick variant) a type name denotes, else null.
   Type* adt_type_named(const Expr* e);
   // The type of a name declared by `name := rhs` whose value has type t
   // (decl_types.cpp).
@@ -416,10 +442,10 @@ class Compiler {
   Type* variant_ref_type(const Expr* e);
   // gen_to of such an expression for a variable of the variant's type.
   std::optional<Loc> gen_variant_to(const Expr* e, Type* want, const Loc* dest);
-  std::optional<Loc> adt_con(const Expr* e,
-                             const Loc* dest);  // Mod->adtcon, else nullopt  // the adt (or pick
-                                                // variant) a type name denotes, else null
+  ModAdtCon module_adt_con(const Expr* e);
+  std::optional<Loc> adt_con(const Expr* e, const Loc* dest);  // Mod->adtcon, else nullopt
   Loc gen_cast(const Expr* e, const Loc* dest);
+  bool whole_value(Type* t, const std::vector<ExprP>& args);  // `Adt(v)` of an Adt v
   Loc gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos, const Loc* dest);
   Loc gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem = nullptr);
   Loc addr_of_field(const Loc& base, std::int32_t off, Type* ft);
@@ -444,6 +470,10 @@ class Compiler {
   void gen_expr_stmt(const Stmt& s);
   void gen_decl_stmt(const Stmt& s);
   void gen_con_decl(const Stmt& s);
+  // `a[lo:] = b` (b the expression rhs, else value): a and lo.
+  std::pair<Loc, Loc> assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value);
+  void gen_type_decl(const Stmt& s);    // `T: type t;` in a block
+  void gen_import_decl(const Stmt& s);  // `a, b: import m;` in a block
   void gen_if(const Stmt& s);
   void gen_while(const Stmt& s);
   void gen_do_while(const Stmt& s);
@@ -451,7 +481,7 @@ class Compiler {
   void gen_return(const Stmt& s);
   void gen_raise(const Stmt& s);
   void gen_block(const Stmt& s);
-  void gen_stmt_scoped(const Stmt& s);
+  void gen_body(const Stmt& s);
   void set_pos(const Pos& p);
   void gen_case(const Stmt& s);
   void gen_pick(const Stmt& s);

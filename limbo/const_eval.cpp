@@ -3,6 +3,7 @@
 // casts on them), computed as Inferno's compiler folds it.
 #include "compiler_impl.h"
 #include "const_cast_fold.h"
+#include "utf8.h"
 
 namespace dis::limbo {
 
@@ -120,7 +121,9 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
-  if (e->op == "iota" && iota_ >= 0 && !lookup("iota")) return ConstVal{TK::Int, iota_, 0, ""};
+  // In a con declaration iota is the counter, whatever else bears the name
+  // (Inferno's limbo has a global `iota: ref Decl`).
+  if (e->op == "iota" && iota_ >= 0) return ConstVal{TK::Int, iota_, 0, ""};
   if (const_mod_)
     if (auto v = module_con(*const_mod_, e->op)) return v;
   Sym* s = lookup(e->op);
@@ -133,6 +136,32 @@ std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_field(const Expr* e) {
+  if (e->kind == Expr::Field && e->a->kind == Expr::ModField) {  // `(Draw->GREY1).desc`
+    auto c = module_adt_con(e->a.get());
+    std::size_t n = c.call ? std::min(c.type->adt->fields.size(), c.call->args.size()) : 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (c.type->adt->fields[i].name != e->op) continue;
+      ModInfo* outer = const_mod_;
+      const_mod_ = c.mod;
+      auto v = const_eval(c.call->args[i].get());
+      const_mod_ = outer;
+      return v;
+    }
+  }
+  if (e->kind == Expr::Field) {  // an adt's con, named through its adt or one of its values
+    const Sym* s = e->a->kind == Expr::Ident ? lookup(e->a->op) : nullptr;
+    AdtInfo* ad = s && (s->kind == Sym::AdtName || s->kind == Sym::Imported) ? s->adt : nullptr;
+    // (Through a value only inside a function: type_of outside one may add constants.)
+    if (!ad && fn_ && !(s && (s->kind == Sym::ModType || s->kind == Sym::AdtCon))) {
+      Type* t = type_of(e->a.get());
+      if (t->k == TK::Ref) t = t->elem;
+      if (t->k == TK::Adt || t->k == TK::Pick) ad = t->adt;
+    }
+    if (ad) {
+      auto it = ad->cons.find(e->op);
+      if (it != ad->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
+    }
+  }
   if (e->a->kind != Expr::Ident) return std::nullopt;
   Sym* s = lookup(e->a->op);
   ModInfo* mod = nullptr;
@@ -141,6 +170,11 @@ std::optional<ConstVal> Compiler::const_field(const Expr* e) {
     mod = s->type->mod;
   if (mod)
     if (auto v = module_con(*mod, e->op)) return v;
+  if (s && s->kind == Sym::AdtCon && e->kind == Expr::Field) {  // `Minwinsize.x`
+    auto& fields = s->type->adt->fields;
+    for (std::size_t i = 0; i < fields.size() && i < s->adtcon->args.size(); ++i)
+      if (fields[i].name == e->op) return const_eval(s->adtcon->args[i].get());
+  }
   if (s && s->kind == Sym::AdtName && e->kind == Expr::Field) {
     auto it = s->adt->cons.find(e->op);
     if (it != s->adt->cons.end()) return ConstVal{TK::Int, it->second, 0, ""};
@@ -149,6 +183,11 @@ std::optional<ConstVal> Compiler::const_field(const Expr* e) {
 }
 
 std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
+  if (e->op == "tagof") {  // of a pick adt's variant named by its type
+    Type* t = adt_type_named(e->a.get());
+    if (t && t->k == TK::Pick) return ConstVal{TK::Int, t->tag, 0, ""};
+    return std::nullopt;
+  }
   auto v = const_eval(e->a.get());
   if (!v) return std::nullopt;
   if (e->op == "-") {
@@ -162,6 +201,8 @@ std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
       return std::nullopt;
     return v;
   }
+  if (e->op == "len" && v->k == TK::String)
+    return ConstVal{TK::Int, static_cast<std::int64_t>(utf8_to_runes(v->s).size()), 0, ""};
   if (e->op == "+" && v->k != TK::String) return v;
   if (e->op == "~" && (v->k == TK::Int || v->k == TK::Big)) {
     v->i = ~v->i;
@@ -175,6 +216,8 @@ std::optional<ConstVal> Compiler::const_cast_of(const Expr* e) {
   if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
   const std::string& to = e->type->name;
   if (v->k == TK::String) return fold_string_cast(v->s, to);
+  if (to == "string" && (v->k == TK::Int || v->k == TK::Big))
+    return ConstVal{TK::String, 0, 0, std::to_string(v->i)};
   if (to == "int") {
     if (v->k == TK::Real) return std::nullopt;
     return ConstVal{TK::Int, static_cast<std::int32_t>(v->i), 0, ""};
@@ -203,6 +246,11 @@ std::optional<ConstVal> Compiler::const_binary(const Expr* e) {
     return ConstVal{TK::String, 0, 0, a->s + b->s};
   if (a->k == TK::Real && b->k == TK::Real) return fold_real(op, a->r, b->r);
   if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
+  if (a->k == TK::Byte) {  // byte arithmetic: on the value, kept to 8 bits
+    auto r = fold_integer(op, ConstVal{TK::Int, a->i, 0, ""}, ConstVal{TK::Int, b->i, 0, ""});
+    if (r) *r = ConstVal{TK::Byte, r->i & 0xff, 0, ""};
+    return r;
+  }
   if (a->k != TK::Int && a->k != TK::Big) return std::nullopt;
   return fold_integer(op, *a, *b);
 }

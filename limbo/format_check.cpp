@@ -95,8 +95,10 @@ void Compiler::check_format(const Expr* call) {
       return false;
     }
     Type* t = type_of(call->args[next++].get());
-    // `%ux` prints a pointer's address (Inferno's Tk code does).
-    bool address = unsigned_flag && want == TK::Int && is_pointer(t);
+    // `%ux` and `%x` print a pointer's address (Inferno's Tk code, cook and mk do).
+    char verb = spec.back();
+    bool address =
+        (unsigned_flag || verb == 'x' || verb == 'X') && want == TK::Int && is_pointer(t);
     if (t->k != want && t->k != TK::Error && !address) {
       error(call->pos, "format '" + spec + "' incompatible with argument of type " + type_name(t));
       return false;

@@ -25,46 +25,43 @@ void Compiler::const_data(const ConstVal& v, Type* t, std::int32_t off) {
                                ""});
 }
 
-// The type of a constant element (a basic constant, or a tuple of them), or
-// null when the element needs code.
-Type* Compiler::const_elem_type(const Expr* e) {
-  if (e->kind == Expr::TupleLit) {
-    Type* t = mk(TK::Tuple);
-    for (auto& a : e->args) {
-      Type* et = const_elem_type(a.get());
-      if (!et || et->k == TK::Tuple) return nullptr;
-      t->elems.push_back(et);
-    }
-    return t;
+// The members of a constant tuple or adt value: a tuple, `Adt(...)`,
+// `(Adt)(...)` or an adt-valued con of a module (`Sys->nulldir`, whose
+// values are read in that module's scope), else null.
+const std::vector<ExprP>* Compiler::composite_values(const Expr* e, ModInfo*& scope) {
+  scope = nullptr;
+  if (e->kind == Expr::TupleLit) return &e->args;
+  if (e->kind == Expr::Call) {
+    Type* t = adt_type_named(e->a.get());
+    return t && t->k == TK::Adt ? &e->args : nullptr;
   }
-  auto v = const_eval(e);
-  if (!v) return nullptr;
-  switch (v->k) {
-    case TK::String:
-      return t_string_;
-    case TK::Real:
-      return t_real_;
-    case TK::Big:
-      return t_big_;
-    case TK::Byte:
-      return t_byte_;
-    default:
-      return t_int_;
+  if (e->kind == Expr::Ident) {
+    Sym* s = lookup(e->op);
+    if (s && s->kind == Sym::AdtCon) return &s->adtcon->args;
   }
+  auto c = module_adt_con(e);
+  scope = c.mod;
+  return c.call ? &c.call->args : nullptr;
 }
 
-// Writes one constant element of type t at off; false when it is not one.
+// Writes the constant value e of type t at off (relative to the array
+// being filled, if any); false when e is not a constant of that type.
 bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
   if (e->kind == Expr::Nil) return is_pointer(t);  // `new` leaves pointers nil
-  if (t->k == TK::Tuple) {
-    if (e->kind != Expr::TupleLit || e->args.size() != t->elems.size()) return false;
-    std::int32_t at = 0;
-    for (std::size_t i = 0; i < t->elems.size(); ++i) {
-      at = round_up(at, type_align(t->elems[i]));
-      if (!const_elem_data(e->args[i].get(), t->elems[i], off + at)) return false;
-      at += type_size(t->elems[i]);
-    }
-    return true;
+  if (t->k == TK::Array)
+    return (e->kind == Expr::ArrayLit || e->kind == Expr::ArrayNew) && array_data(e, t, off);
+  if (t->k == TK::Tuple || (t->k == TK::Adt && !t->adt->is_pick)) {
+    ModInfo* scope = nullptr;
+    const std::vector<ExprP>* vals = composite_values(e, scope);
+    auto slots = value_slots(t);
+    if (!vals || vals->size() != slots.size()) return false;
+    ModInfo* outer = const_mod_;
+    if (scope) const_mod_ = scope;
+    bool ok = true;
+    for (std::size_t i = 0; ok && i < slots.size(); ++i)
+      ok = const_elem_data((*vals)[i].get(), slots[i].second, off + slots[i].first);
+    const_mod_ = outer;
+    return ok;
   }
   auto v = const_eval(e);
   if (!v) return false;
@@ -75,17 +72,36 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
   return true;
 }
 
-// The array type of a global initializer Inferno keeps in data, or null.
-Type* Compiler::data_array_type(const Expr* e, Type* declared) {
-  if (e->kind == Expr::ArrayNew) {
-    auto n = const_eval(e->a.get());
-    if (!n || n->k != TK::Int || n->i < 0) return nullptr;
-    return mk(TK::Array, resolve(e->type.get(), nullptr));
+// The type of a global declared by `name := e`: a constant's, the type of a
+// constant tuple, adt or array made of them, else null.
+Type* Compiler::global_init_type(const Expr* e) {
+  if (auto v = const_eval(e)) return v->k == TK::Byte ? t_byte_ : con_type(v->k);
+  switch (e->kind) {
+    case Expr::ArrayNew:
+      return mk(TK::Array, resolve(e->type.get(), nullptr));
+    case Expr::ArrayLit: {
+      Type* et = e->inits.empty() ? nullptr : global_init_type(e->inits[0].value.get());
+      return et ? mk(TK::Array, et) : nullptr;
+    }
+    case Expr::TupleLit: {
+      Type* t = mk(TK::Tuple);
+      for (auto& a : e->args) {
+        t->elems.push_back(global_init_type(a.get()));
+        if (!t->elems.back()) return nullptr;
+      }
+      return t;
+    }
+    case Expr::Call: {
+      Type* t = adt_type_named(e->a.get());
+      return t && t->k == TK::Adt ? t : nullptr;
+    }
+    case Expr::Ident: {
+      Sym* s = lookup(e->op);
+      return s && s->kind == Sym::AdtCon ? s->type : module_adt_con(e).type;
+    }
+    default:
+      return module_adt_con(e).type;
   }
-  if (e->kind != Expr::ArrayLit || e->inits.empty()) return nullptr;
-  if (declared && declared->k == TK::Array) return declared;
-  Type* et = const_elem_type(e->inits[0].value.get());
-  return et ? mk(TK::Array, et) : nullptr;
 }
 
 // Element i's value expression for each index of a literal, or false when
@@ -124,7 +140,9 @@ bool Compiler::array_data(const Expr* e, Type* t, std::int32_t off) {
   Type* et = t->elem;
   std::vector<const Expr*> vals;
   if (e->kind == Expr::ArrayNew) {
-    vals.resize(static_cast<std::size_t>(const_eval(e->a.get())->i));
+    auto n = const_eval(e->a.get());
+    if (!n || n->k != TK::Int || n->i < 0 || n->i > (1 << 24)) return false;
+    vals.resize(static_cast<std::size_t>(n->i));
   } else if (!array_values(e, vals)) {
     return false;
   }

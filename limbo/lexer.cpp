@@ -196,7 +196,10 @@ class Lexer {
     if (c == '\'') {
       ++p_;
       t.kind = Tok::CharLit;
-      if (peek() == '\'' || peek() == '\n' || p_ >= s_.size()) {
+      if (peek() == '\'' && peek(1) == '\'') {  // `'''`: the quote itself
+        t.ival = '\'';
+        ++p_;
+      } else if (peek() == '\'' || peek() == '\n' || p_ >= s_.size()) {
         error(t.line, t.col, "empty character constant");
       } else {
         t.ival = char_in_quotes(t.line, t.col);
@@ -254,13 +257,20 @@ class Lexer {
       t.text = "r";  // written with a radix
       return;
     }
+    // `1.e-30`: an exponent right after the point.
+    auto exponent_at = [&](std::size_t at) {
+      auto c = [&](std::size_t i) { return i < s_.size() ? s_[i] : '\0'; };
+      if (c(at) != 'e' && c(at) != 'E') return false;
+      std::size_t d = c(at + 1) == '+' || c(at + 1) == '-' ? at + 2 : at + 1;
+      return std::isdigit(static_cast<unsigned char>(c(d))) != 0;
+    };
     bool real = false;
     if (peek() == '.' && std::isdigit(static_cast<unsigned char>(peek(1)))) {
       real = true;
       ++p_;
       while (std::isdigit(static_cast<unsigned char>(peek()))) ++p_;
-    } else if (peek() == '.' && !std::isalpha(static_cast<unsigned char>(peek(1))) &&
-               peek(1) != '.') {
+    } else if (peek() == '.' && peek(1) != '.' &&
+               (!std::isalpha(static_cast<unsigned char>(peek(1))) || exponent_at(p_ + 1))) {
       real = true;
       ++p_;
     }

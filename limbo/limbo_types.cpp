@@ -68,6 +68,22 @@ std::int32_t type_size(const Type* t) {
   }
 }
 
+std::vector<std::pair<std::int32_t, Type*>> value_slots(const Type* t) {
+  std::vector<std::pair<std::int32_t, Type*>> slots;
+  if (t->k == TK::Tuple) {
+    std::int32_t off = 0;
+    for (auto* et : t->elems) {
+      off = (off + type_align(et) - 1) / type_align(et) * type_align(et);
+      slots.emplace_back(off, et);
+      off += type_size(et);
+    }
+  } else {
+    layout_adt(*t->adt);
+    for (auto& f : t->adt->fields) slots.emplace_back(f.offset, f.type);
+  }
+  return slots;
+}
+
 void layout_adt(AdtInfo& a) {
   if (a.laid_out) return;
   a.laid_out = true;
@@ -285,25 +301,28 @@ struct Signer {
   void module(const ModInfo* m) {
     if (backref(Numbered{nullptr, nullptr, -1, m})) return;
     out += "m{";
-    std::vector<std::pair<std::string, const Type*>> vars, fns;
+    data(m);
+    std::vector<std::pair<std::string, const Type*>> fns;
     for (auto& [name, mem] : m->members) {
       std::string bare = name.substr(name.find('.') == std::string::npos ? 0 : name.find('.') + 1);
-      if (mem.kind == ModMember::Var) vars.emplace_back(bare, mem.type);
       if (mem.kind == ModMember::Func) fns.emplace_back(bare, mem.type);
     }
-    std::sort(vars.begin(), vars.end(), [](auto& x, auto& y) { return x.first < y.first; });
     std::stable_sort(fns.begin(), fns.end(), [](auto& x, auto& y) { return x.first < y.first; });
-    for (auto& [n, t] : vars) {
-      out += n + ":";
-      sign(t);
-      out += ";";
-    }
     for (auto& [n, t] : fns) {
       out += n + ":";
       sign(t);
       out += ";";
     }
     out += "}";
+  }
+
+  // A module's data members, `name:type;` each, sorted by name.
+  void data(const ModInfo* m) {
+    for (auto& [n, t] : module_data(*m)) {
+      out += n + ":";
+      sign(t);
+      out += ";";
+    }
   }
 
   void sign(const Type* t) {
@@ -395,9 +414,44 @@ bool same_type(const Type* a, const Type* b) {
   return eq(a, b, as, false);
 }
 
+namespace {
+
+// The data members of a tuple or non-pick adt, else null.
+const std::vector<Type*>* members(const Type* t, std::vector<Type*>& store) {
+  if (t->k == TK::Tuple) return &t->elems;
+  if (t->k != TK::Adt || t->adt->is_pick) return nullptr;
+  store.clear();
+  for (auto& f : t->adt->fields) store.push_back(f.type);
+  return &store;
+}
+
+// Types with the same values: equal, or tuples and adts whose members are
+// (`array of (int, int)` holds what `array of Subexp` does, Subexp being an
+// adt of two ints); element types of arrays, lists and channels likewise.
+bool interchangeable(const Type* a, const Type* b) {
+  AdtPairs as;
+  if (eq(a, b, as, true)) return true;
+  if (!a || !b) return false;
+  if (a->k == b->k && (a->k == TK::Array || a->k == TK::List || a->k == TK::Chan))
+    return interchangeable(a->elem, b->elem);
+  std::vector<Type*> sa, sb;
+  const auto* ma = members(a, sa);
+  const auto* mb = members(b, sb);
+  if (!ma || !mb || ma->size() != mb->size() || (a->k == TK::Adt && b->k == TK::Adt)) return false;
+  for (std::size_t i = 0; i < ma->size(); ++i)
+    if (!interchangeable((*ma)[i], (*mb)[i])) return false;
+  return true;
+}
+
+}  // namespace
+
 bool assignable_type(const Type* to, const Type* from) {
   AdtPairs as;
   if (eq(to, from, as, true)) return true;
+  if (to && from && to->k == from->k &&
+      (to->k == TK::Array || to->k == TK::List || to->k == TK::Chan))
+    return interchangeable(to->elem, from->elem);
+  if (to && from && to->k == TK::Tuple && from->k == TK::Adt) return interchangeable(to, from);
   if (!to || !from || from->k != TK::Tuple) return false;
   if (to->k == TK::Tuple) {
     if (to->elems.size() != from->elems.size()) return false;
@@ -411,6 +465,19 @@ bool assignable_type(const Type* to, const Type* from) {
   for (std::size_t i = 0; i < fields.size(); ++i)
     if (!assignable_type(fields[i].type, from->elems[i])) return false;
   return true;
+}
+
+std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m) {
+  std::vector<std::pair<std::string, Type*>> vars;
+  for (auto& [name, mem] : m.members)  // a std::map: sorted by name already
+    if (mem.kind == ModMember::Var) vars.emplace_back(name, mem.type);
+  return vars;
+}
+
+std::string data_sig_string(const ModInfo& m) {
+  Signer s;
+  s.data(&m);
+  return s.out;
 }
 
 std::string sig_string(const Type* t) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dis::limbo {
@@ -120,6 +121,8 @@ void pointer_offsets(const Type* t, std::int32_t base, std::vector<std::int32_t>
 bool is_pointer(const Type* t);  // one pointer word (string, ref, array, list, chan, module, fn)
 bool has_pointers(const Type* t);
 void layout_adt(AdtInfo& a);
+// The members of a tuple or of a non-pick adt's value: offset and type each.
+std::vector<std::pair<std::int32_t, Type*>> value_slots(const Type* t);
 
 // A descriptor pointer map from pointer offsets (bit 0x80>>i of byte j marks
 // the word at 4*(8j+i)), trailing zero bytes dropped.
@@ -127,6 +130,11 @@ std::vector<std::uint8_t> make_map(const std::vector<std::int32_t>& ptr_offsets)
 
 // Canonical signature string (DIS-FACTS.md 11) of a function or other type.
 std::string sig_string(const Type* t);
+// A module's data members (its variables) sorted by name, as Inferno's
+// compiler lays them out from offset 0 of the implementing module's data.
+std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m);
+// The signature string of that data, the `.mp` link's type (DIS-FACTS 11).
+std::string data_sig_string(const ModInfo& m);
 // Module value string `m{...}` members sorted as Inferno's compiler does.
 std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
 bool same_type(const Type* a, const Type* b);

@@ -177,6 +177,18 @@ void Parser::top_decl(int depth) {
     prog_.decls.push_back(d);
     return;
   }
+  if (is_at(1, "=")) {  // `name = constant;`: module data's initial value
+    auto d = std::make_shared<Decl>();
+    d->kind = Decl::Init;
+    d->pos = here();
+    d->names.push_back(ident());
+    expect("=");
+    d->value = expr();
+    expect(";");
+    finish(d->pos);
+    prog_.decls.push_back(d);
+    return;
+  }
   prog_.decls.push_back(named_decl());
 }
 
@@ -347,6 +359,7 @@ TypeP Parser::type() {
     t->elems.push_back(type());
     while (accept(",")) t->elems.push_back(type());
     expect(")");
+    if (t->elems.size() == 1) return t->elems[0];  // `(list of int)`: parentheses only
   } else if (c.kind == Tok::Ident) {
     t->name = ident();
     t->kind = TypeNode::Name;

@@ -57,4 +57,37 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"basename", {"/x/y.b", ".b"}}, Case{"tokenize", {"a,b;;c", ",;"}}),
     [](const ::testing::TestParamInfo<Case>& p) { return p.param.name + std::to_string(p.index); });
 
+// Module data of Inferno's own IP library (dis/lib/ip.dis, compiled by
+// Inferno): our importer finds its variables at the offsets Inferno's
+// compiler laid them out at, and the `.mp` signatures agree (else load fails).
+TEST(InfernoModuleData, ReadsInfernoLibraryData) {
+  if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  const std::string src = R"(implement Ipd;
+include "sys.m";
+	sys: Sys;
+include "draw.m";
+include "ip.m";
+	ip: IP;
+	IPaddr: import ip;
+Ipd: module {
+	init: fn(nil: ref Draw->Context, args: list of string);
+};
+init(nil: ref Draw->Context, nil: list of string)
+{
+	sys = load Sys Sys->PATH;
+	ip = load IP IP->PATH;
+	ip->init();
+	sys->print("%s %s %s %d\n", ip->allbits.text(), ip->noaddr.text(), ip->v4bcast.text(),
+		len ip->v4prefix);
+	selfv4: import ip;
+	sys->print("%d\n", selfv4.isv4());
+}
+)";
+  dis::limbo::CompileOptions opts;
+  opts.include_dirs.push_back((kInferno / "module").string());
+  dis::Module m = dis::limbo::compile_source("ipd.b", src, opts);
+  EXPECT_EQ(run(m, "ipd.dis", Case{"ipd", {}}),
+            "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff :: 255.255.255.255 12\n1\nstatus 0\n");
+}
+
 }  // namespace

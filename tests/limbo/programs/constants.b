@@ -18,6 +18,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->print("%d %d %d %d\n", HEX, BIN, NL, 'A');	# expect: 255 11 10 65
 	sys->print("%s|\n", `raw\n`);	# expect: raw\n|
 	sys->print("%g %g\n", 2.5e2, .25);	# expect: 250 .25
+	sys->print("%g %g\n", 1.e-3, 2.E+2);	# expect: .001 200
+	sys->print("%c%c\n", ''', '\'');	# expect: ''
 	sys->print("%d %d\n", 2**10, -3**2);	# expect: 1024 9
 	x := 7;
 	x **= 2;

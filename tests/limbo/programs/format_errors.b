@@ -24,4 +24,6 @@ init(nil: ref Draw->Context, nil: list of string)
 	sys->fprint(sys->fildes(1), "%bd\n", 3);	# error: 24
 	s = sys->sprint("%*d", "w", 1);		# error: 25
 	a = sys->aprint("%g", "x");		# error: 26
+	s = sys->sprint("%x %X", sys, a);	# an address: accepted
+	s = sys->sprint("%d", sys);		# error: 28
 }
