@@ -199,14 +199,14 @@ Type* Compiler::type_of(const Expr* e) {
 
 // ---- values ----
 
-// An imported or `Mod->` tuple-valued con (`Nilentry: con (nil, nil, 0)`):
-// its value expression, typed where it is used; else null.
-static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
+// The con a module declares that `e` names (an imported name, or
+// `Mod->c` / `m->c` through a module type or value), with its module.
+static std::pair<ModInfo*, const ModMember*> module_con(Compiler& c, const Expr* e) {
   ModInfo* mod = nullptr;
   std::string name;
   if (e->kind == Expr::Ident) {
     Sym* s = c.lookup(e->op);
-    if (!s || s->kind != Sym::Imported) return nullptr;
+    if (!s || s->kind != Sym::Imported) return {};
     mod = s->mod;
     name = s->member;
   } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
@@ -215,10 +215,17 @@ static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
     if (s && s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
     name = e->op;
   }
-  if (!mod) return nullptr;
+  if (!mod) return {};
   auto it = mod->members.find(name);
-  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return nullptr;
-  return it->second.value->kind == Expr::TupleLit ? it->second.value : nullptr;
+  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return {};
+  return {mod, &it->second};
+}
+
+// An imported or `Mod->` tuple-valued con (`Nilentry: con (nil, nil, 0)`):
+// its value expression, typed where it is used; else null.
+static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
+  auto [mod, m] = module_con(c, e);
+  return m && m->value->kind == Expr::TupleLit ? m->value : nullptr;
 }
 
 Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
@@ -736,22 +743,9 @@ std::optional<Loc> Compiler::adt_con(const Expr* e, const Loc* dest) {
 }
 
 ModAdtCon Compiler::module_adt_con(const Expr* e) {
-  if (e->kind != Expr::ModField && e->kind != Expr::Ident) return {};
-  Sym* s = lookup(e->kind == Expr::Ident ? e->op : e->a->op);
-  if (!s) return {};
-  ModInfo* mod = nullptr;
-  std::string name = e->op;
-  if (e->kind == Expr::Ident && s->kind == Sym::Imported) {
-    mod = s->mod;
-    name = s->member;
-  } else if (e->kind == Expr::ModField && e->a->kind == Expr::Ident) {
-    if (s->kind == Sym::ModType) mod = s->mod;
-    if (s->kind == Sym::Var && s->type->k == TK::Module) mod = s->type->mod;
-  }
-  if (!mod) return {};
-  auto it = mod->members.find(name);
-  if (it == mod->members.end() || it->second.kind != ModMember::AdtCon) return {};
-  const Expr* call = it->second.value;
+  auto [mod, m] = module_con(*this, e);
+  if (!m) return {};
+  const Expr* call = m->value;
   if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return {};
   auto ti = mod->members.find(call->a->op);
   if (ti == mod->members.end() || ti->second.kind != ModMember::TypeName ||
