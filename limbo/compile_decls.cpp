@@ -614,6 +614,9 @@ void Compiler::import_implemented_members() {
 }
 
 Type* Compiler::con_type(TK k) const {
+  // `K: con byte 16r31` is a byte: `x := K` declares one and `array[] of {K}`
+  // is an array of byte, as in Inferno's compiler (a con has its value's type).
+  if (k == TK::Byte) return t_byte_;
   return k == TK::String ? t_string_ : k == TK::Real ? t_real_ : k == TK::Big ? t_big_ : t_int_;
 }
 

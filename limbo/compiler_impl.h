@@ -315,7 +315,7 @@ class Compiler {
   void declare_globals();
   // declare_globals' passes and forms.
   std::vector<PendingAdt> declare_names();
-  Type* con_type(TK k) const;  // a constant's type: string, real, big or int
+  Type* con_type(TK k) const;  // a constant's type: string, real, big, byte or int
   void declare_module_members(const Decl& d);
   void declare_module_cons(const Decl& mm, ModInfo* mod);
   void import_implemented_members();

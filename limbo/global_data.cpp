@@ -75,7 +75,7 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
 // The type of a global declared by `name := e`: a constant's, the type of a
 // constant tuple, adt or array made of them, else null.
 Type* Compiler::global_init_type(const Expr* e) {
-  if (auto v = const_eval(e)) return v->k == TK::Byte ? t_byte_ : con_type(v->k);
+  if (auto v = const_eval(e)) return con_type(v->k);
   switch (e->kind) {
     case Expr::ArrayNew:
       return mk(TK::Array, resolve(e->type.get(), nullptr));
