@@ -226,7 +226,7 @@ void Compiler::adt_call_target(const Expr* e, AdtInfo* ad, const std::string& na
   if (it == ad->func_types.end()) fail(e->pos, "adt " + ad->name + " has no function " + name);
   c.ft = it->second;
   c.self_arg = self;
-  if (ad->owner && (ad->owner != impl_ || modexpr)) {
+  if (ad->owner && (!implements(ad->owner) || modexpr)) {
     if (!modexpr) {
       Sym* imp = lookup(ad->name);
       if (!imp || imp->kind != Sym::Imported || !imp->modexpr)

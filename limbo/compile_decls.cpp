@@ -496,9 +496,9 @@ std::vector<PendingAdt> Compiler::declare_names() {
   for (auto& dp : prog_.decls) {
     const Decl& d = *dp;
     if (d.kind == Decl::Implement) {
-      if (!impl_name_.empty() || d.names.size() != 1)
-        error(d.pos, "only one implemented module is supported");
+      if (!impl_name_.empty()) error(d.pos, "a second 'implement' declaration");
       impl_name_ = d.names[0];
+      impl_names_ = d.names;
     } else if (d.kind == Decl::Module) {
       mods_.emplace_back();
       ModInfo* mod = &mods_.back();
@@ -528,18 +528,23 @@ std::vector<PendingAdt> Compiler::declare_names() {
                              nullptr,      &adts_.back(),     nullptr, "", nullptr};
     }
   }
-  for (auto& mod : mods_)
-    if (mod.name == impl_name_) impl_ = &mod;
-  if (impl_name_.empty())
-    error(Pos{0, 1, 0, 1, 0}, "missing 'implement' declaration");
-  else if (!impl_)
-    error(Pos{0, 1, 0, 1, 0}, "no module declaration for implemented module " + impl_name_);
-  if (impl_) {  // the implemented module's adts are visible by their bare names
-    for (auto& pa : adts)
-      if (pa.scope == impl_)
-        globals_[pa.adt->name] =
-            Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
+  if (impl_name_.empty()) error(Pos{0, 1, 0, 1, 0}, "missing 'implement' declaration");
+  for (auto& name : impl_names_) {
+    auto m = std::find_if(mods_.begin(), mods_.end(), [&](auto& mod) { return mod.name == name; });
+    if (m == mods_.end()) {
+      error(Pos{0, 1, 0, 1, 0}, "no module declaration for implemented module " + name);
+    } else if (implements(&*m)) {
+      error(Pos{0, 1, 0, 1, 0}, "module " + name + " implemented twice");
+    } else {
+      impls_.push_back(&*m);
+    }
   }
+  if (!impls_.empty() && impls_[0]->name == impl_name_) impl_ = impls_[0];
+  // The implemented modules' adts are visible by their bare names.
+  for (auto& pa : adts)
+    if (implements(pa.scope))
+      globals_[pa.adt->name] =
+          Sym{Sym::AdtName, pa.adt->type, {}, 0, 0, "", nullptr, pa.adt, nullptr, "", nullptr};
   return adts;
 }
 
@@ -601,16 +606,16 @@ void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
 
 // The implemented module's cons and type names are visible unqualified.
 void Compiler::import_implemented_members() {
-  if (!impl_) return;
-  for (auto& [name, mem] : impl_->members) {
-    if (mem.kind == ModMember::Con)
-      globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
-                           nullptr,  nullptr, nullptr, "",       nullptr},
-      globals_[name].type = con_type(mem.con_kind);
-    if (mem.kind == ModMember::TypeName && !lookup(name))
-      globals_[name] =
-          Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
-  }
+  for (ModInfo* impl : impls_)
+    for (auto& [name, mem] : impl->members) {
+      if (mem.kind == ModMember::Con)
+        globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
+                             nullptr,  nullptr, nullptr, "",       nullptr},
+        globals_[name].type = con_type(mem.con_kind);
+      if (mem.kind == ModMember::TypeName && !lookup(name))
+        globals_[name] =
+            Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
+    }
 }
 
 Type* Compiler::con_type(TK k) const {
@@ -757,19 +762,19 @@ void Compiler::declare_function(const Decl& d) {
                        type_name(ft->second));
     if (f.adt->funcs.count(d.name)) fail(d.pos, "function " + f.name + " defined twice");
     f.adt->funcs[d.name] = &f;
-    f.exported = f.adt->owner && f.adt->owner == impl_;
+    f.exported = implements(f.adt->owner);
   } else {
     if (globals_.count(d.name) && globals_[d.name].kind == Sym::Func)
       fail(d.pos, "function " + d.name + " defined twice");
     Sym s{Sym::Func, f.type, {}, 0, 0, "", &f, nullptr, nullptr, "", nullptr};
     globals_[d.name] = s;
-    if (impl_) {
-      auto it = impl_->members.find(d.name);
-      if (it != impl_->members.end() && it->second.kind == ModMember::Func) {
+    for (ModInfo* impl : impls_) {  // a function two of them declare must agree with both
+      auto it = impl->members.find(d.name);
+      if (it != impl->members.end() && it->second.kind == ModMember::Func) {
         f.exported = true;
         if (!same_type(it->second.type, f.type))
           error(d.pos, "function " + d.name + " defined as " + type_name(f.type) +
-                           " but declared " + type_name(it->second.type));
+                           " but declared " + type_name(it->second.type) + " in " + impl->name);
       }
     }
   }
@@ -810,14 +815,14 @@ Module Compiler::run() {
     } catch (CompileError&) {
     }
   }
-  if (impl_) {
-    for (auto& [name, mem] : impl_->members) {
+  for (ModInfo* impl : impls_) {
+    for (auto& [name, mem] : impl->members) {
       if (mem.kind != ModMember::Func) continue;
       bool found = false;
       for (auto& f : funcs_) found |= f.name == name;
       if (!found)
         error(Pos{0, 1, 0, 1, 0},
-              "function " + name + " of module " + impl_->name + " is not defined");
+              "function " + name + " of module " + impl->name + " is not defined");
     }
   }
   if (!errs_.empty()) throw InputError(errs_);
@@ -883,7 +888,8 @@ void Compiler::finish_module() {
   if (!m_.handlers.empty()) m_.flags |= kHasExcept;
   m_.data_size = round_up(mp_size_, 4);
   m_.types[0] = TypeDesc{0, m_.data_size, make_map(mp_ptrs_)};
-  m_.name = impl_name_;
+  m_.name.clear();  // `implement A, B;` is "A+B", as Inferno names it
+  for (auto& n : impl_names_) m_.name += (m_.name.empty() ? "" : "+") + n;
   // Module data first (".mp" sorts before every name), then the functions.
   if (impl_ && !module_data(*impl_).empty())
     m_.links.push_back(Link{".mp", -1, -1, type_sig(data_sig_string(*impl_))});

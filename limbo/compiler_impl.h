@@ -5,6 +5,7 @@
 // files the limbo/README.md lists. Not a public interface.
 #pragma once
 
+#include <algorithm>
 #include <boost/container/flat_map.hpp>
 #include <deque>
 #include <map>
@@ -169,8 +170,16 @@ class Compiler {
   using Scope = boost::container::flat_map<std::string, Sym>;
   std::map<std::string, Sym> globals_;
   std::vector<Scope> scopes_;  // [0] is the module level's own, empty unless type_of adds
-  ModInfo* impl_ = nullptr;    // the implemented module
+  // `implement A, B;`: every module named (impls_, in that order) is
+  // implemented by this one; impl_ is the first, whose data and exception
+  // names the module takes (as Inferno's compiler does).
+  ModInfo* impl_ = nullptr;
+  std::vector<ModInfo*> impls_;
   std::string impl_name_;
+  std::vector<std::string> impl_names_;
+  bool implements(const ModInfo* m) const {
+    return m && std::find(impls_.begin(), impls_.end(), m) != impls_.end();
+  }
 
   // module data
   std::int32_t mp_size_ = 0;

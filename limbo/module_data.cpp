@@ -11,6 +11,10 @@
 namespace dis::limbo {
 
 void Compiler::declare_implemented_data() {
+  for (ModInfo* other : impls_)
+    if (other != impl_ && !module_data(*other).empty())
+      error(other->decl ? other->decl->pos : Pos{0, 1, 0, 1, 0},
+            "data of a second implemented module (" + other->name + ") is not supported");
   if (!impl_) return;
   for (auto& [name, t] : module_data(*impl_)) {
     std::int32_t off = mp_alloc(t);

@@ -397,7 +397,7 @@ void Compiler::gen_hidden_args(const CallTarget& c, const Operand& fr, std::int3
       if (!same_type(ft->second, subst(cf.type, c.bindings)))
         fail(pos, ad->name + "." + cf.name + " is " + type_name(ft->second) + ", but " + p->name +
                       " requires " + type_name(cf.type));
-      if (ad->owner && ad->owner != impl_) {
+      if (ad->owner && !implements(ad->owner)) {
         Sym* imp = lookup(ad->name);
         if (!imp || imp->kind != Sym::Imported || !imp->modexpr)
           fail(pos, "adt " + ad->name + " must be imported from a module value to pass " + cf.name);

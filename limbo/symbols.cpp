@@ -40,7 +40,8 @@ SblSrc name_src(const Pos& p, const std::string& name) {
 
 class TypeTable {
  public:
-  TypeTable(std::vector<SblType>& out, const ModInfo* impl) : out_(out), impl_(impl) {}
+  TypeTable(std::vector<SblType>& out, std::vector<ModInfo*> impls)
+      : out_(out), impls_(std::move(impls)) {}
 
   SblType convert(const Type* t, const SblSrc& where) {
     SblType r;
@@ -125,7 +126,7 @@ class TypeTable {
     if (!a->laid_out) layout_adt(*a);
     SblType t;
     t.kind = a->is_pick ? 'p' : 'a';
-    t.name = a->owner && a->owner != impl_ ? a->owner->name + "->" + a->name : a->name;
+    t.name = a->owner && !own(a->owner) ? a->owner->name + "->" + a->name : a->name;
     if (a->decl) t.src = decl_src(a->decl->pos);
     t.size = a->is_pick ? 0 : a->size;
     t.ids = fields(a, a->fields);
@@ -170,7 +171,10 @@ class TypeTable {
   }
 
   std::vector<SblType>& out_;
-  const ModInfo* impl_;
+  bool own(const ModInfo* m) const {
+    return std::find(impls_.begin(), impls_.end(), m) != impls_.end();
+  }
+  std::vector<ModInfo*> impls_;  // the implemented modules: their adts are named bare
   std::map<AdtInfo*, std::int32_t> index_;
 };
 
@@ -179,7 +183,7 @@ class TypeTable {
 Sbl Compiler::symbols(const Module& m) {
   Sbl s = sbl_from_module(m);
   s.fns.clear();
-  TypeTable types(s.types, impl_);
+  TypeTable types(s.types, impls_);
   auto ids = [&](std::vector<DebugVar> vars, bool by_offset) {
     if (by_offset)
       std::stable_sort(vars.begin(), vars.end(), [](auto& a, auto& b) { return a.off < b.off; });
@@ -216,7 +220,7 @@ Sbl Compiler::symbols(const Module& m) {
   s.globals = ids(globals_dbg_, true);
   // The implementation's own adts are described even where no id uses them.
   for (auto& a : adts_)
-    if (!a.owner || a.owner == impl_) types.adt_index(&a);
+    if (!a.owner || implements(a.owner)) types.adt_index(&a);
   return s;
 }
 

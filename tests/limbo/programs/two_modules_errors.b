@@ -1,0 +1,20 @@
+# `implement A, B;`: a function both modules declare must have the type of	# error: 1
+# each declaration, and every function of each must be defined.
+implement TwoErr, Other;
+include "sys.m";
+include "draw.m";
+TwoErr: module {
+	init: fn(nil: ref Draw->Context, args: list of string);
+	f: fn(x: int): int;
+};
+Other: module {
+	f: fn(x: string): int;
+	g: fn(): int;
+};
+f(x: int): int		# error: 14
+{
+	return x;
+}
+init(nil: ref Draw->Context, nil: list of string)
+{
+}
