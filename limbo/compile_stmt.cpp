@@ -727,9 +727,7 @@ void Compiler::gen_alt(const Stmt& s) {
       if (r->kind != Expr::Unary || r->op != "<-")
         fail(g->pos, "alt arm needs a channel operation");
       arm.chan = gen(r->a.get());
-      if (arm.chan.t->k != TK::Chan)
-        fail(g->pos, "<- needs a channel, not " + type_name(arm.chan.t));
-      arm.val = temp(arm.chan.t->elem);
+      arm.val = temp(received_type(arm.chan.t, g->pos));
       recvs.push_back(arm);
     }
   }

@@ -25,9 +25,12 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
     return dest ? *dest : l;
   }
   if (op == "<-") {
-    if (t->k != TK::Chan) fail(e->pos, "<- needs a channel, not " + type_name(t));
-    Loc r = dest && same_type(dest->t, t->elem) ? *dest : temp(t->elem);
-    emit(Op::recv_, direct(v), r.op);
+    Type* rt = received_type(t, e->pos);
+    Loc r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
+    if (t->k == TK::Array)
+      gen_array_recv(v, r);
+    else
+      emit(Op::recv_, direct(v), r.op);
     return r;
   }
   if (op == "hd") return gen_head(e, v, dest);

@@ -495,6 +495,10 @@ class Compiler {
   void gen_case(const Stmt& s);
   void gen_pick(const Stmt& s);
   void gen_alt(const Stmt& s);
+  // What `<-c` gives: c's element, or for an array of channels `(int, T)`,
+  // the index of the channel that was ready and its value (chan_array.cpp).
+  Type* received_type(Type* chan, const Pos& pos);
+  void gen_array_recv(const Loc& chans, const Loc& into);
   void gen_exception(const Stmt& s);
   void gen_for(const Stmt& s);
 };

@@ -141,6 +141,9 @@ struct Waiter {
   std::uint64_t gen = 0;
   Ptr addr = H;
   std::int32_t alt_index = -1;
+  // An alt receiving from an array of channels (Inferno's alt.c): the
+  // element's index, stored in the word before addr when the value arrives.
+  std::int32_t elem_index = -1;
 };
 
 struct Channel {

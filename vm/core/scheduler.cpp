@@ -5,6 +5,7 @@
 #include <boost/container/small_vector.hpp>
 #include <cstring>
 
+#include "arrays_lists.h"
 #include "interp.h"
 #include "log.h"
 #include "runtime.h"
@@ -271,6 +272,7 @@ void deliver(Runtime& vm, const Channel& ch, std::uint8_t* dst, const std::uint8
 
 void complete(Runtime& vm, const Waiter& w) {
   Prog& p = *vm.progs[w.prog];
+  if (w.elem_index >= 0) st<std::int32_t>(vm.cage.at(w.addr - 4), w.elem_index);
   if (w.alt_index >= 0) st<std::int32_t>(vm.cage.at(p.alt_dst), w.alt_index);
   vm.wake(p);
 }
@@ -348,6 +350,42 @@ bool Runtime::chan_recv(Prog& p, Ptr c, Ptr dst) {
   return false;
 }
 
+namespace {
+
+// One channel an alt may communicate on: an entry of its table, or, for a
+// receive entry naming an array of channels, each element that is not nil.
+struct AltCandidate {
+  Ptr chan;
+  Ptr val;                 // where the value comes from or goes
+  std::int32_t index;      // the table entry's index, stored in dst
+  std::int32_t elem = -1;  // the array element's index, stored at val - 4
+};
+
+// The table's entries expanded as Inferno's alt.c reads them: a receive
+// entry may be an array of channels; the element's index goes in the first
+// word at the entry's address and the value in the word after it.
+boost::container::small_vector<AltCandidate, 8> alt_candidates(Runtime& vm, std::uint8_t* t,
+                                                               std::int32_t nsend, std::int32_t n) {
+  boost::container::small_vector<AltCandidate, 8> out;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Ptr c = ld<Ptr>(t + 8 + 8 * i);
+    Ptr val = ld<Ptr>(t + 12 + 8 * i);
+    if (c == H) raise_error("dereference of nil");
+    BlockHeader* h = i >= nsend ? vm.heap.checked_header(c) : nullptr;
+    if (!h || vm.heap.type(h->type).kind != TypeKind::Array) {
+      out.push_back({c, val, i});
+      continue;
+    }
+    ArrayRef a = array_ref(vm.heap, c);
+    for (std::int32_t k = 0; k < a.len; ++k)
+      if (Ptr e = ld<Ptr>(vm.cage.at(a.data + 4 * static_cast<std::uint32_t>(k))); e != H)
+        out.push_back({e, val + 4, i, k});
+  }
+  return out;
+}
+
+}  // namespace
+
 bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
   std::uint8_t* t = cage.at(table);
   std::int32_t nsend = ld<std::int32_t>(t), nrecv = ld<std::int32_t>(t + 4);
@@ -355,25 +393,24 @@ bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
       std::uint64_t{table} + 8 + 8ull * (nsend + nrecv) > Cage::kSize)
     raise_error("array bounds error");
   std::int32_t n = nsend + nrecv;
-  // As Inferno: every channel must exist, and none be both sent and received on.
-  auto chan_at = [t](std::int32_t i) { return ld<Ptr>(t + 8 + 8 * i); };
-  for (std::int32_t i = 0; i < n; ++i)
-    if (chan_at(i) == H) raise_error("dereference of nil");
-  for (std::int32_t i = 0; i < nsend; ++i)
-    for (std::int32_t j = nsend; j < n; ++j)
-      if (chan_at(i) == chan_at(j)) raise_error("alt send/recv on same chan");
-  for (std::int32_t i = 0; i < n; ++i) {
-    Ptr c = chan_at(i);
-    Ptr val = ld<Ptr>(t + 12 + 8 * i);
-    Channel& ch = channel_of(c);
-    bool ready = i < nsend ? (first_valid(*this, ch.recvq) || ch.buf.size() < ch.cap)
-                           : (!ch.buf.empty() || first_valid(*this, ch.sendq));
+  auto cands = alt_candidates(*this, t, nsend, n);
+  // As Inferno: no channel both sent and received on.
+  for (auto& s : cands)
+    for (auto& r : cands)
+      if (s.index < nsend && r.index >= nsend && s.chan == r.chan)
+        raise_error("alt send/recv on same chan");
+  for (auto& c : cands) {
+    Channel& ch = channel_of(c.chan);
+    bool send = c.index < nsend;
+    bool ready = send ? (first_valid(*this, ch.recvq) || ch.buf.size() < ch.cap)
+                      : (!ch.buf.empty() || first_valid(*this, ch.sendq));
     if (!ready) continue;
-    if (i < nsend)
-      chan_send(p, c, val);
+    if (c.elem >= 0) st<std::int32_t>(cage.at(c.val - 4), c.elem);
+    if (send)
+      chan_send(p, c.chan, c.val);
     else
-      chan_recv(p, c, val);
-    st<std::int32_t>(cage.at(dst), i);
+      chan_recv(p, c.chan, c.val);
+    st<std::int32_t>(cage.at(dst), c.index);
     return true;
   }
   if (nonblocking) {
@@ -382,11 +419,9 @@ bool Runtime::chan_alt(Prog& p, Ptr table, Ptr dst, bool nonblocking) {
   }
   block(p, Prog::kWaitAlt);
   p.alt_dst = dst;
-  for (std::int32_t i = 0; i < n; ++i) {
-    Ptr c = chan_at(i);
-    Ptr val = ld<Ptr>(t + 12 + 8 * i);
-    Channel& ch = channel_of(c);
-    (i < nsend ? ch.sendq : ch.recvq).push_back({p.id, p.block_gen, val, i});
+  for (auto& c : cands) {
+    Channel& ch = channel_of(c.chan);
+    (c.index < nsend ? ch.sendq : ch.recvq).push_back({p.id, p.block_gen, c.val, c.index, c.elem});
   }
   return false;
 }
