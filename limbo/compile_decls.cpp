@@ -612,6 +612,11 @@ void Compiler::import_implemented_members() {
         globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
                              nullptr,  nullptr, nullptr, "",       nullptr},
         globals_[name].type = con_type(mem.con_kind);
+      // A tuple- or adt-valued con (`Nilentry: con (nil, nil, 0)`) is named as
+      // if imported from the module: built where it is used.
+      if (mem.kind == ModMember::AdtCon && !lookup(name))
+        globals_[name] =
+            Sym{Sym::Imported, mem.type, {}, 0, 0, "", nullptr, nullptr, impl, name, nullptr};
       if (mem.kind == ModMember::TypeName && !lookup(name))
         globals_[name] =
             Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
@@ -643,9 +648,19 @@ void Compiler::declare_global_cons(const Decl& d) {
 }
 
 std::optional<Sym> Compiler::adt_con_sym(const Expr* value) {
-  if (value->kind != Expr::Call) return std::nullopt;
-  Type* t = adt_type_named(value->a.get());
-  if (!t || t->k != TK::Adt || t->adt->is_pick) return std::nullopt;
+  // A tuple of constants and nils is a con too (`Sync: con (nil, 0);`), its
+  // nils typed where it is used, as Inferno's compiler allows.
+  std::function<Type*(const Expr*)> tuple_type = [&](const Expr* v) -> Type* {
+    if (v->kind == Expr::Nil) return t_nil_;
+    if (v->kind != Expr::TupleLit) return type_of(v);
+    Type* tt = mk(TK::Tuple);
+    for (auto& a : v->args) tt->elems.push_back(tuple_type(a.get()));
+    return tt;
+  };
+  Type* t = value->kind == Expr::TupleLit ? tuple_type(value) : nullptr;
+  if (value->kind == Expr::Call) t = adt_type_named(value->a.get());
+  if (!t || (t->k != TK::Adt && t->k != TK::Tuple) || (t->k == TK::Adt && t->adt->is_pick))
+    return std::nullopt;
   std::function<bool(const Expr*)> constant = [&](const Expr* v) {
     if (v->kind == Expr::TupleLit || v->kind == Expr::Call)
       return std::all_of(v->args.begin(), v->args.end(),

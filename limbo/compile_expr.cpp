@@ -130,6 +130,17 @@ void Compiler::check_assignable(Type* to, Type* from, const Pos& pos, const char
                   type_name(from));
 }
 
+// `ref A.X` and `ref A.Y` (or `ref A`), X and Y variants of the pick adt A:
+// `ref A`; else null.
+Type* Compiler::pick_parent(Type* a, Type* b) {
+  if (a->k != TK::Ref || b->k != TK::Ref || same_type(a, b)) return nullptr;
+  Type *x = a->elem, *y = b->elem;
+  bool pick_x = x->k == TK::Pick || (x->k == TK::Adt && x->adt->is_pick);
+  bool pick_y = y->k == TK::Pick || (y->k == TK::Adt && y->adt->is_pick);
+  if (!pick_x || !pick_y || x->adt != y->adt) return nullptr;
+  return mk(TK::Ref, x->adt->type);
+}
+
 Loc Compiler::result_loc(Type* t, const Loc* dest) {
   if (dest && (dest->t->k == TK::Error || same_type(dest->t, t))) return *dest;
   return temp(t);
@@ -224,6 +235,10 @@ static std::pair<ModInfo*, const ModMember*> module_con(Compiler& c, const Expr*
 // An imported or `Mod->` tuple-valued con (`Nilentry: con (nil, nil, 0)`):
 // its value expression, typed where it is used; else null.
 static const Expr* tuple_con_value(Compiler& c, const Expr* e) {
+  if (e->kind == Expr::Ident) {  // this module's own (`Sync: con (nil, 0);`)
+    Sym* s = c.lookup(e->op);
+    if (s && s->kind == Sym::AdtCon && s->adtcon->kind == Expr::TupleLit) return s->adtcon;
+  }
   auto [mod, m] = module_con(c, e);
   return m && m->value->kind == Expr::TupleLit ? m->value : nullptr;
 }
@@ -404,6 +419,7 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) return gen_fn_value(e, dest);
+  if (s->kind == Sym::AdtCon && s->adtcon->kind == Expr::TupleLit) return gen(s->adtcon, dest);
   if (s->kind == Sym::AdtCon) return gen_construct(s->type, s->adtcon->args, e->pos, dest);
   std::optional<Loc> data = imported_data(e);
   if (s->kind != Sym::Var && !data) fail(e->pos, e->op + " is not a value");
@@ -465,8 +481,9 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
       return dest ? *dest : v;
     }
   }
+  if (e->op == "<-=") return gen_send_value(e, dest);
   assign_expr(e);
-  if (e->op == ":=" || e->op == "<-=") {
+  if (e->op == ":=") {
     if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
     return Loc{imm(0), t_none_};
   }
@@ -670,6 +687,14 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     Type* lt = tt->k == TK::List                                      ? tt
                : dest && dest->t->k == TK::List && ht->k == TK::Error ? dest->t
                                                                       : mk(TK::List, ht);
+    // Two variants of a pick adt (or one and the adt) make a list of the adt,
+    // as Inferno's tparent does (`ref RR.Error(...) :: soa :: nil`).
+    bool widened = false;
+    if (tt->k == TK::List)
+      if (Type* base = pick_parent(tt->elem, ht)) {
+        lt = mk(TK::List, base);
+        widened = true;
+      }
     Type* et = lt->elem;
     if (ht->k != TK::Nil) check_assignable(et, ht, e->pos, "list construction");
     if (tt->k != TK::Nil && tt->k != TK::List)
@@ -679,7 +704,10 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     if (is_ind(h.op) || (h.op.mode == AddrMode::Fp && dest == nullptr && false))
       h = Loc{direct(h), h.t};
     Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
-    gen_to(e->b.get(), lt, &r);
+    if (widened)
+      move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
+    else
+      gen_to(e->b.get(), lt, &r);
     if (et->k == TK::Nil) fail(e->pos, "list of nil");
     Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))

@@ -112,15 +112,7 @@ void Compiler::assign_expr(const Expr* e) {
     fail(e->pos, "only names can be declared with :=");
   }
   if (op == "<-=") {
-    Loc c = gen(lhs);
-    if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
-    Loc v = gen_to(rhs, c.t->elem);
-    if (v.op.mode == AddrMode::Imm) {
-      Loc t = temp(c.t->elem);
-      move(v, t);
-      v = t;
-    }
-    emit(Op::send_, v.op, direct(c));
+    gen_send_value(e, nullptr);
     return;
   }
   if (op == "=") {
@@ -685,6 +677,22 @@ void Compiler::gen_pick(const Stmt& s) {
   }
   loops_.pop_back();
   place(end);
+}
+
+// `c <-= v`: sends v; the expression's value is v (`case reply <-= r {`
+// selects on r, as in Inferno's compiler).
+Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
+  Loc c = gen(e->a.get());
+  if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
+  Loc v = gen_to(e->b.get(), c.t->elem);
+  if (v.op.mode == AddrMode::Imm) {
+    Loc t = temp(c.t->elem);
+    move(v, t);
+    v = t;
+  }
+  emit(Op::send_, v.op, direct(c));
+  if (dest) move(v, *dest);
+  return dest ? *dest : v;
 }
 
 void Compiler::gen_alt(const Stmt& s) {

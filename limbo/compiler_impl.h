@@ -495,6 +495,8 @@ class Compiler {
   void gen_case(const Stmt& s);
   void gen_pick(const Stmt& s);
   void gen_alt(const Stmt& s);
+  Type* pick_parent(Type* a, Type* b);
+  Loc gen_send_value(const Expr* e, const Loc* dest);
   // What `<-c` gives: c's element, or for an array of channels `(int, T)`,
   // the index of the channel that was ready and its value (chan_array.cpp).
   Type* received_type(Type* chan, const Pos& pos);

@@ -170,7 +170,8 @@ std::optional<ConstVal> Compiler::const_field(const Expr* e) {
     mod = s->type->mod;
   if (mod)
     if (auto v = module_con(*mod, e->op)) return v;
-  if (s && s->kind == Sym::AdtCon && e->kind == Expr::Field) {  // `Minwinsize.x`
+  if (s && s->kind == Sym::AdtCon && s->type->k == TK::Adt &&
+      e->kind == Expr::Field) {  // `Minwinsize.x`
     auto& fields = s->type->adt->fields;
     for (std::size_t i = 0; i < fields.size() && i < s->adtcon->args.size(); ++i)
       if (fields[i].name == e->op) return const_eval(s->adtcon->args[i].get());
