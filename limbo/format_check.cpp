@@ -124,6 +124,20 @@ void Compiler::check_format(const Expr* call) {
       }
     }
     if (i >= fmt.size()) break;  // a spec cut off by the end prints nothing
+    if (fmt[i] == 'H') {         // Inferno's debugging verb: a pointer's block
+      ++i;
+      if (next >= call->args.size()) {
+        error(call->pos, "too few arguments for format '" + shown + "'");
+        return;
+      }
+      Type* t = type_of(call->args[next++].get());
+      if (!is_pointer(t) && t->k != TK::Poly && t->k != TK::Nil && t->k != TK::Error) {
+        error(call->pos,
+              "format '" + spec + "' incompatible with argument of type " + type_name(t));
+        return;
+      }
+      continue;
+    }
     auto want = verb_kind(fmt[i++], big);
     if (!want) {
       error(call->pos, "invalid character " + utf8(fmt[i - 1]) + " in format '" + shown + "'");

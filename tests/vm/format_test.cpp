@@ -20,7 +20,7 @@ using dis::vm::format;
 
 // One vararg as the VM would find it in the frame.
 struct Val {
-  enum Kind { kInt, kBig, kReal, kString } kind;
+  enum Kind { kInt, kBig, kReal, kString, kHeap } kind;  // kHeap: i ref count, r type
   std::int64_t i = 0;
   double r = 0;
   std::string s;
@@ -39,6 +39,10 @@ class VecArgs : public dis::vm::FormatArgs {
   std::int64_t next_big() override { return take(Val::kBig).i; }
   double next_real() override { return take(Val::kReal).r; }
   std::string next_string() override { return take(Val::kString).s; }
+  HeapInfo next_heap() override {
+    const Val& v = take(Val::kHeap);
+    return {static_cast<std::int32_t>(v.i), static_cast<std::uint32_t>(v.r)};
+  }
   bool exhausted() const override { return pos_ >= vals_.size(); }
   std::size_t used() const { return pos_; }
 
@@ -307,6 +311,15 @@ TEST(FormatVerbs, UnknownVerbsAndCutSpecs) {
   EXPECT_EQ(fmt("[%zd]", {I(5)}), "[%z%d]");  // lib9's bad-verb mark, the int consumed
   EXPECT_EQ(fmt("[%Cd]", {I(65)}), "[Ad]");   // lib9 reads C as the verb
   EXPECT_EQ(fmt("[%z%]"), "[%]");
+}
+
+// Inferno's debugging verb: "ref.type" of a pointer's block whatever the
+// flags, "-1.00000000" for nil (libinterp/runt.c xprint).
+TEST(FormatVerbs, HeapBlockOfAPointer) {
+  EXPECT_EQ(fmt("[%H]", {Val{Val::kHeap, 2, 26, {}}}), "[2.0000001a]");
+  EXPECT_EQ(fmt("[%-20H|%d]", {Val{Val::kHeap, -1, 0, {}}, I(4)}), "[-1.00000000|4]");
+  VecArgs none({});
+  EXPECT_EQ(format("%H", none), "-1.00000000");
 }
 
 TEST(FormatVerbs, MissingArgumentsReadAsZero) {

@@ -60,6 +60,18 @@ class FrameArgs : public FormatArgs {
     off_ += 4;
     return v;
   }
+  HeapInfo next_heap() override {
+    align(4);
+    HeapInfo h;
+    if (off_ + 4 > end_) return h;
+    Ptr p = c_.arg_ptr(off_);
+    off_ += 4;
+    if (BlockHeader* b = p == H ? nullptr : c_.heap().checked_header(p)) {
+      h.ref = static_cast<std::int32_t>(b->ref);
+      h.type = b->type;
+    }
+    return h;
+  }
   bool exhausted() const override { return off_ >= end_; }
 
  private:

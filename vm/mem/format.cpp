@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "utf8.h"
@@ -681,6 +682,14 @@ std::string format(std::string_view fmt_utf8, FormatArgs& args, std::string_view
         case 'r':
           out += errstr;
           break;
+        case 'H': {  // whatever flags came before, as Inferno's xprint
+          FormatArgs::HeapInfo h;
+          if (!args.exhausted()) h = args.next_heap();
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%d.%.8x", h.ref, h.type);
+          out += buf;
+          break;
+        }
         default:
           spec.push_back(v);
           continue;

@@ -12,7 +12,9 @@
 // empty or holds a space, control character or quote (doubling quotes), and
 // always with `#`; an unknown letter does not end a conversion (`%z` alone
 // prints nothing, `%zd` prints `%z%d` and consumes the int); `%c` prints
-// U+FFFD for values beyond U+10FFFF or surrogates; `%bc` prints one byte.
+// U+FFFD for values beyond U+10FFFF or surrogates; `%bc` prints one byte;
+// `%H` prints a pointer's block as "ref.type" (`%d.%.8ux`): Inferno prints
+// its type descriptor's address there, this VM the type's index.
 // A missing argument reads as 0 / "" (Inferno would read past the frame).
 // Width and precision are clamped to kMaxFormatWidth.
 #pragma once
@@ -32,6 +34,13 @@ struct FormatArgs {
   virtual std::int64_t next_big() = 0;
   virtual double next_real() = 0;
   virtual std::string next_string() = 0;  // UTF-8, nil -> ""
+  // %H (Inferno's debugging verb): a pointer's block, as its reference
+  // count and type; nil -> {-1, 0}.
+  struct HeapInfo {
+    std::int32_t ref = -1;
+    std::uint32_t type = 0;
+  };
+  virtual HeapInfo next_heap() = 0;
   virtual bool exhausted() const = 0;
 };
 

@@ -26,4 +26,6 @@ init(nil: ref Draw->Context, nil: list of string)
 	a = sys->aprint("%g", "x");		# error: 26
 	s = sys->sprint("%x %X", sys, a);	# an address: accepted
 	s = sys->sprint("%d", sys);		# error: 28
+	s = sys->sprint("%H %H %H", sys, a, s);	# any pointer: accepted
+	s = sys->sprint("%H", 1);		# error: 30
 }
