@@ -88,7 +88,7 @@ struct Expr {
     Slice,
     Call,
     Field /* a.b */,
-    ModField /* m->b */,
+    ModField /* m->b; m->(e) with e in b */,
     TupleLit,
     Cast /* type expr */,
     ArrayNew,

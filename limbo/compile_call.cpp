@@ -140,6 +140,11 @@ CallTarget Compiler::call_target(const Expr* e) {
     } else {
       fail(callee->pos, callee->op + " is not a function");
     }
+  } else if (callee->kind == Expr::ModField && callee->b) {
+    // `draw->(img.origin)(...)`: the function of img's adt, through draw
+    if (callee->b->kind != Expr::Field)
+      fail(callee->pos, "->( ) needs an adt function: m->(v.f) or m->(v).f");
+    adt = qualified_call_target(e, callee->a.get(), callee->b->a.get(), callee->b->op, c);
   } else if (callee->kind == Expr::ModField) {
     if (Type* at = adt_type_named(callee); at && at->k == TK::Adt) {
       c.construct = at->adt;  // `Sys->Qid(...)`: an adt of a module, named through it
@@ -161,6 +166,9 @@ CallTarget Compiler::call_target(const Expr* e) {
     if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) {
       adt_call_target(e, s->adt, callee->op, nullptr, c);
       adt = s->adt;
+    } else if (callee->a->kind == Expr::ModField && callee->a->b) {
+      // `lin->(Linear->Vector).make(a)`, `spki->(k).sexp()`: through lin, spki
+      adt = qualified_call_target(e, callee->a->a.get(), callee->a->b.get(), callee->op, c);
     } else if (madt && madt->k == TK::Adt) {  // `draw->Font.open(...)`: through the module value
       adt_call_target(e, madt->adt, callee->op, nullptr, c, callee->a->a.get());
       adt = madt->adt;
@@ -189,6 +197,26 @@ CallTarget Compiler::call_target(const Expr* e) {
     fail(callee->pos, "type arguments given to a function that has no type parameters");
   if (c.ft) instantiate(e, c, adt, targs);
   return c;
+}
+
+// `m->(inner).name(...)` (limbo.txt 8.1.4): inner names an adt of module m
+// (a type: no self) or is a value of one (the self argument); the function
+// is called through the module value m. Returns the adt.
+AdtInfo* Compiler::qualified_call_target(const Expr* call, const Expr* modexpr, const Expr* inner,
+                                         const std::string& name, CallTarget& c) {
+  Type* mt = type_of(modexpr);
+  if (mt->k != TK::Module) fail(modexpr->pos, "-> needs a module value, not " + type_name(mt));
+  const Expr* self = nullptr;
+  Type* at = adt_type_named(inner);
+  if (!at) {
+    self = inner;
+    at = type_of(inner);
+    if (at->k == TK::Ref) at = at->elem;
+  }
+  if ((at->k != TK::Adt && at->k != TK::Pick) || at->adt->owner != mt->mod)
+    fail(inner->pos, "." + name + " is not a function of an adt of module " + mt->mod->name);
+  adt_call_target(call, at->adt, name, self, c, modexpr);
+  return at->adt;
 }
 
 // In `m->v.f(...)`, v when it is not a member of module value m but a

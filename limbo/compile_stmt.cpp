@@ -840,6 +840,9 @@ void Compiler::gen_exception(const Stmt& s) {
   h.type = block_ptrs.empty() ? -1 : desc_for(round_up(frame_size_, 8), block_ptrs);
   std::vector<HandlerCase> adts, exact, patterns;
   exc_slots_.push_back(slot);
+  // `break` in a handler leaves the exception statement (Inferno labels it
+  // as it labels case and alt).
+  loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
     for (auto& lab : arm.labels) {
@@ -871,7 +874,11 @@ void Compiler::gen_exception(const Stmt& s) {
     scopes_.pop_back();
     jump(Op::jmp_, Operand{}, Middle{}, end);
   }
+  loops_.pop_back();
   exc_slots_.pop_back();
+  // Sorted as Inferno's checklabels sorts them: exceptions by name, then
+  // exact strings, then patterns, longest first.
+  std::stable_sort(adts.begin(), adts.end(), [](auto& a, auto& b) { return a.name < b.name; });
   std::sort(exact.begin(), exact.end(), [](auto& a, auto& b) { return a.name < b.name; });
   std::stable_sort(patterns.begin(), patterns.end(),
                    [](auto& a, auto& b) { return a.name.size() > b.name.size(); });

@@ -444,6 +444,8 @@ class Compiler {
   Loc gen_head(const Expr* e, const Loc& v, const Loc* dest);
   // The adt (or pick variant) a type name denotes, else null.
   Type* adt_type_named(const Expr* e);
+  AdtInfo* qualified_call_target(const Expr* call, const Expr* modexpr, const Expr* inner,
+                                 const std::string& name, CallTarget& c);
   // The type of a name declared by `name := rhs` whose value has type t
   // (decl_types.cpp).
   Type* declared_type(const Expr* rhs, Type* t);
@@ -496,6 +498,7 @@ class Compiler {
   void gen_pick(const Stmt& s);
   void gen_alt(const Stmt& s);
   Type* pick_parent(Type* a, Type* b);
+  bool pick_assignable(Type* to, Type* from);
   Loc gen_send_value(const Expr* e, const Loc* dest);
   // What `<-c` gives: c's element, or for an array of channels `(int, T)`,
   // the index of the channel that was ready and its value (chan_array.cpp).

@@ -19,7 +19,6 @@ void Compiler::declare_exceptions() {
     if (dp->kind != Decl::Exception) continue;
     try {
       ExceptionInfo x;
-      x.full = impl_name_ + ".0." + dp->name;  // 0: declared at module level
       std::vector<std::int32_t> ptrs{0};
       std::int32_t off = kValuesOffset, align = 4;
       for (auto& tn : dp->type->elems) {
@@ -37,8 +36,12 @@ void Compiler::declare_exceptions() {
         x.value_type = mk(TK::Tuple);
         for (auto& f : x.values) x.value_type->elems.push_back(f.type);
       }
-      x.type = mk(TK::Ref, t_string_);  // a distinct pointer type for raise
-      exceptions_[dp->name] = x;
+      // `E1, E2: exception(T);` declares each name, each its own exception.
+      for (auto& name : dp->names) {
+        x.full = impl_name_ + ".0." + name;  // 0: declared at module level
+        x.type = mk(TK::Ref, t_string_);     // a distinct pointer type for raise
+        exceptions_[name] = x;
+      }
     } catch (CompileError&) {
     }
   }

@@ -294,7 +294,12 @@ ExprP Parser::postfix(ExprP e) {
     } else if (accept("->")) {
       auto f = mk(Expr::ModField, pos);
       f->a = e;
-      f->op = ident();
+      if (accept("(")) {  // `m->(e).f(...)`: e's adt function, through m
+        f->b = expr();
+        expect(")");
+      } else {
+        f->op = ident();
+      }
       finish(f->pos);
       e = f;
     } else if (accept("(")) {
