@@ -647,34 +647,6 @@ void Compiler::declare_global_cons(const Decl& d) {
   }
 }
 
-std::optional<Sym> Compiler::adt_con_sym(const Expr* value) {
-  // A tuple of constants and nils is a con too (`Sync: con (nil, 0);`), its
-  // nils typed where it is used, as Inferno's compiler allows.
-  std::function<Type*(const Expr*)> tuple_type = [&](const Expr* v) -> Type* {
-    if (v->kind == Expr::Nil) return t_nil_;
-    if (v->kind != Expr::TupleLit) return type_of(v);
-    Type* tt = mk(TK::Tuple);
-    for (auto& a : v->args) tt->elems.push_back(tuple_type(a.get()));
-    return tt;
-  };
-  Type* t = value->kind == Expr::TupleLit ? tuple_type(value) : nullptr;
-  if (value->kind == Expr::Call) t = adt_type_named(value->a.get());
-  if (!t || (t->k != TK::Adt && t->k != TK::Tuple) || (t->k == TK::Adt && t->adt->is_pick))
-    return std::nullopt;
-  std::function<bool(const Expr*)> constant = [&](const Expr* v) {
-    if (v->kind == Expr::TupleLit || v->kind == Expr::Call)
-      return std::all_of(v->args.begin(), v->args.end(),
-                         [&](const ExprP& a) { return constant(a.get()); });
-    return v->kind == Expr::Nil || const_eval(v).has_value();
-  };
-  if (!constant(value)) return std::nullopt;
-  Sym s;
-  s.kind = Sym::AdtCon;
-  s.type = t;
-  s.adtcon = value;
-  return s;
-}
-
 // A global variable: its type from the declaration or its initializer,
 // its place in module data. An initializer is a constant (of a basic type,
 // a tuple or adt of constants, or an array of them), written into the data

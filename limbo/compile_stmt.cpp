@@ -1,5 +1,6 @@
 // Functions, assignments and statements; calls are in compile_call.cpp.
 #include <algorithm>
+#include <functional>
 
 #include "compiler_impl.h"
 #include "eval_order.h"
@@ -679,6 +680,26 @@ void Compiler::gen_pick(const Stmt& s) {
   place(end);
 }
 
+// The one receive `<-c` inside an alt guard that is not itself a send or
+// receive (`reqpool = <-reqdone :: reqpool`), else null; a send there, or a
+// second receive, is refused.
+const Expr* Compiler::nested_receive(const Expr* g) {
+  std::vector<const Expr*> found;
+  std::function<void(const Expr*)> walk = [&](const Expr* e) {
+    if (!e) return;
+    if (e->kind == Expr::Assign && e->op == "<-=")
+      unsupported(e->pos, "a send inside an alt guard's expression is");
+    if (e->kind == Expr::Unary && e->op == "<-") found.push_back(e);
+    walk(e->a.get());
+    walk(e->b.get());
+    walk(e->c.get());
+    for (auto& x : e->args) walk(x.get());
+  };
+  walk(g);
+  if (found.size() > 1) fail(g->pos, "an alt guard may hold one channel operation");
+  return found.empty() ? nullptr : found[0];
+}
+
 // `c <-= v`: sends v; the expression's value is v (`case reply <-= r {`
 // selects on r, as in Inferno's compiler).
 Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
@@ -706,6 +727,7 @@ void Compiler::gen_alt(const Stmt& s) {
     const Expr* target = nullptr;  // receive into (x := / x =)
     bool declare = false;
     std::int32_t label = -1;
+    const Expr* recv = nullptr;  // a receive inside the guard (`l = <-c :: l =>`)
   };
   std::vector<Arm> sends, recvs;
   const AltArm* deflt = nullptr;
@@ -716,7 +738,7 @@ void Compiler::gen_alt(const Stmt& s) {
     }
     for (std::size_t gi = 0; gi < a.guards.size(); ++gi) {
       const Expr* g = a.guards[gi].get();
-      Arm arm{&a, gi, false, {}, {}, nullptr, false, -1};
+      Arm arm{&a, gi, false, {}, {}, nullptr, false, -1, nullptr};
       if (g->kind == Expr::Assign && g->op == "<-=") {
         arm.send = true;
         arm.chan = gen(g->a.get());
@@ -732,8 +754,14 @@ void Compiler::gen_alt(const Stmt& s) {
         arm.declare = g->op == ":=";
         r = g->b.get();
       }
-      if (r->kind != Expr::Unary || r->op != "<-")
-        fail(g->pos, "alt arm needs a channel operation");
+      if (r->kind != Expr::Unary || r->op != "<-") {
+        // A guard holding its receive deeper (Inferno's hascomm): the alt
+        // receives into a temporary that the guard then reads in its arm.
+        r = nested_receive(g);
+        if (!r) fail(g->pos, "alt arm needs a channel operation");
+        arm.recv = r;
+        arm.target = nullptr;
+      }
       arm.chan = gen(r->a.get());
       arm.val = temp(received_type(arm.chan.t, g->pos));
       recvs.push_back(arm);
@@ -791,7 +819,15 @@ void Compiler::gen_alt(const Stmt& s) {
     for (std::size_t k = 0; k < mine.size(); ++k) {
       const Arm& a = *mine[k];
       place(a.label);
-      if (a.target && a.target->kind == Expr::TupleLit) {
+      if (a.recv) {
+        received_[a.recv] = a.val;
+        Stmt st;
+        st.kind = Stmt::ExprS;
+        st.e = arm->guards[a.guard];
+        st.pos = st.e->pos;
+        gen_stmt(st);
+        received_.erase(a.recv);
+      } else if (a.target && a.target->kind == Expr::TupleLit) {
         tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
       } else if (a.target) {
         if (a.declare) {

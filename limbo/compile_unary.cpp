@@ -12,6 +12,10 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   if (op == "ref") return gen_ref(e, dest);
   if (op == "tagof") return gen_tagof(e, dest);
   if (op == "++" || op == "--") return gen_pre_step(e, dest);
+  if (auto got = received_.find(e); got != received_.end()) {  // received by an alt
+    if (dest) move(got->second, *dest);
+    return dest ? *dest : got->second;
+  }
   Loc v = gen(e->a.get());
   Type* t = v.t;
   if (op == "+") return v;

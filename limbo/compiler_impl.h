@@ -500,6 +500,9 @@ class Compiler {
   Type* pick_parent(Type* a, Type* b);
   bool pick_assignable(Type* to, Type* from);
   Loc gen_send_value(const Expr* e, const Loc* dest);
+  const Expr* nested_receive(const Expr* guard);
+  // Receives an alt has done for guards that hold them deeper: the value's place.
+  std::map<const Expr*, Loc> received_;
   // What `<-c` gives: c's element, or for an array of channels `(int, T)`,
   // the index of the channel that was ready and its value (chan_array.cpp).
   Type* received_type(Type* chan, const Pos& pos);

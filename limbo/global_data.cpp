@@ -3,6 +3,7 @@
 // writes such an array as an `array` item for the pointer slot, then, when
 // it has values, `indir` into its elements, the values, and `apop`.
 #include <bit>
+#include <functional>
 
 #include "compiler_impl.h"
 
@@ -162,6 +163,36 @@ bool Compiler::array_data(const Expr* e, Type* t, std::int32_t off) {
   }
   m_.data.push_back(DataItem{DataKind::PopBase, 0, {}, ""});
   return true;
+}
+
+// A con whose value is an adt or tuple of constants (and nils): built
+// where it is used.
+std::optional<Sym> Compiler::adt_con_sym(const Expr* value) {
+  // A tuple of constants and nils is a con too (`Sync: con (nil, 0);`), its
+  // nils typed where it is used, as Inferno's compiler allows.
+  std::function<Type*(const Expr*)> tuple_type = [&](const Expr* v) -> Type* {
+    if (v->kind == Expr::Nil) return t_nil_;
+    if (v->kind != Expr::TupleLit) return type_of(v);
+    Type* tt = mk(TK::Tuple);
+    for (auto& a : v->args) tt->elems.push_back(tuple_type(a.get()));
+    return tt;
+  };
+  Type* t = value->kind == Expr::TupleLit ? tuple_type(value) : nullptr;
+  if (value->kind == Expr::Call) t = adt_type_named(value->a.get());
+  if (!t || (t->k != TK::Adt && t->k != TK::Tuple) || (t->k == TK::Adt && t->adt->is_pick))
+    return std::nullopt;
+  std::function<bool(const Expr*)> constant = [&](const Expr* v) {
+    if (v->kind == Expr::TupleLit || v->kind == Expr::Call)
+      return std::all_of(v->args.begin(), v->args.end(),
+                         [&](const ExprP& a) { return constant(a.get()); });
+    return v->kind == Expr::Nil || const_eval(v).has_value();
+  };
+  if (!constant(value)) return std::nullopt;
+  Sym s;
+  s.kind = Sym::AdtCon;
+  s.type = t;
+  s.adtcon = value;
+  return s;
 }
 
 }  // namespace dis::limbo
