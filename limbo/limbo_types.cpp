@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace dis::limbo {
 
@@ -302,13 +303,22 @@ struct Signer {
     if (backref(Numbered{nullptr, nullptr, -1, m})) return;
     out += "m{";
     data(m);
-    std::vector<std::pair<std::string, const Type*>> fns;
+    // Functions by bare name; those sharing one (`PDB.read`, `PRC.read`) in
+    // the order their adts (or they) are declared, as Inferno's stable
+    // namesort leaves the module's interface list.
+    std::vector<std::tuple<std::string, std::ptrdiff_t, const Type*>> fns;
     for (auto& [name, mem] : m->members) {
-      std::string bare = name.substr(name.find('.') == std::string::npos ? 0 : name.find('.') + 1);
-      if (mem.kind == ModMember::Func) fns.emplace_back(bare, mem.type);
+      if (mem.kind != ModMember::Func) continue;
+      auto dot = name.find('.');
+      std::string owner = name.substr(0, dot);
+      fns.emplace_back(name.substr(dot == std::string::npos ? 0 : dot + 1),
+                       std::find(m->order.begin(), m->order.end(), owner) - m->order.begin(),
+                       mem.type);
     }
-    std::stable_sort(fns.begin(), fns.end(), [](auto& x, auto& y) { return x.first < y.first; });
-    for (auto& [n, t] : fns) {
+    std::sort(fns.begin(), fns.end(), [](auto& x, auto& y) {
+      return std::tie(std::get<0>(x), std::get<1>(x)) < std::tie(std::get<0>(y), std::get<1>(y));
+    });
+    for (auto& [n, at, t] : fns) {
       out += n + ":";
       sign(t);
       out += ";";

@@ -132,6 +132,11 @@ T: module {
 	sktopk: fn(sk: ref SK): ref PK;
 	print: fn(s: string, *): int;
 	getstob: fn(cs: string): (Stob, string);
+	gettwo: fn(): Two;
+};
+Two: module {
+	Zed: adt { x: int; new: fn(): ref Zed; };
+	Abc: adt { y: string; new: fn(): ref Abc; };
 };
 )";
   { std::ofstream(dir / "t.m") << m; }
@@ -147,6 +152,10 @@ T: module {
   EXPECT_EQ(dis::type_sig(got["Sexp.text"]), 0x8dcb0657u);
   EXPECT_EQ(got["getstob"], "f(s)t(m{init:f(s)s;stob:f(s,s)t(s,Ab);},s)");
   EXPECT_EQ(dis::type_sig(got["getstob"]), 0xe3c19c0u);
+  // Functions sharing a name in the order their adts are declared, as
+  // Inferno's stable namesort leaves them (palm.m's Palmdb: PDB.read and
+  // PRC.read; desklink's connect is 0x235c0ccd in Inferno's and ours).
+  EXPECT_EQ(got["gettwo"], "f()m{new:f()Ra(x:i);new:f()Ra(y:s);}");
   fs::remove_all(dir);
 }
 
