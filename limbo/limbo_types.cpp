@@ -4,6 +4,8 @@
 #include <set>
 #include <tuple>
 
+#include "ast.h"
+
 namespace dis::limbo {
 
 bool is_pointer(const Type* t) {
@@ -303,17 +305,23 @@ struct Signer {
     if (backref(Numbered{nullptr, nullptr, -1, m})) return;
     out += "m{";
     data(m);
-    // Functions by bare name; those sharing one (`PDB.read`, `PRC.read`) in
-    // the order their adts (or they) are declared, as Inferno's stable
-    // namesort leaves the module's interface list.
-    std::vector<std::tuple<std::string, std::ptrdiff_t, const Type*>> fns;
+    // Functions by bare name; those sharing one (`PDB.read`, `PRC.read`,
+    // sh.m's `run` and `Context.run`) in the order they (or their adts) are
+    // declared, as Inferno's stable namesort leaves the interface list.
+    auto declared_at = [m](const std::string& owner) {
+      const auto& ds = m->decl ? m->decl->mod_members : std::vector<DeclP>{};
+      for (std::size_t i = 0; i < ds.size(); ++i)
+        if (ds[i]->name == owner ||
+            std::find(ds[i]->names.begin(), ds[i]->names.end(), owner) != ds[i]->names.end())
+          return i;
+      return ds.size();
+    };
+    std::vector<std::tuple<std::string, std::size_t, const Type*>> fns;
     for (auto& [name, mem] : m->members) {
       if (mem.kind != ModMember::Func) continue;
       auto dot = name.find('.');
-      std::string owner = name.substr(0, dot);
       fns.emplace_back(name.substr(dot == std::string::npos ? 0 : dot + 1),
-                       std::find(m->order.begin(), m->order.end(), owner) - m->order.begin(),
-                       mem.type);
+                       declared_at(name.substr(0, dot)), mem.type);
     }
     std::sort(fns.begin(), fns.end(), [](auto& x, auto& y) {
       return std::tie(std::get<0>(x), std::get<1>(x)) < std::tie(std::get<0>(y), std::get<1>(y));
