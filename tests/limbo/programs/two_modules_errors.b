@@ -1,5 +1,6 @@
 # `implement A, B;`: a function both modules declare must have the type of	# error: 1
-# each declaration, and every function of each must be defined.
+# each declaration, and every function of each must be defined; only the
+# first may declare module data.
 implement TwoErr, Other;
 include "sys.m";
 include "draw.m";
@@ -7,11 +8,12 @@ TwoErr: module {
 	init: fn(nil: ref Draw->Context, args: list of string);
 	f: fn(x: int): int;
 };
-Other: module {
+Other: module {		# error: 11
+	count: int;
 	f: fn(x: string): int;
 	g: fn(): int;
 };
-f(x: int): int		# error: 14
+f(x: int): int		# error: 16
 {
 	return x;
 }
