@@ -22,15 +22,16 @@ Type* Compiler::received_type(Type* chan, const Pos& pos) {
   return t;
 }
 
-// `<-a` outside an alt: an alt of the one receive entry, blocking.
+// `<-a` outside an alt: an alt of the one receive entry, blocking, written
+// in the order Inferno's recvacom writes it (entry, then the counts).
 void Compiler::gen_array_recv(const Loc& chans, const Loc& into) {
   Type* tab = mk(TK::Tuple);
   tab->elems = {t_int_, t_int_, t_int_, t_int_};
   std::int32_t base = frame_alloc(tab);
-  emit(Op::movw_, imm(0), fp(base));
-  emit(Op::movw_, imm(1), fp(base + 4));
   emit(Op::movw_, direct(chans), fp(base + 8));
   emit(Op::lea_, into.op, fp(base + 12));
+  emit(Op::movw_, imm(0), fp(base));
+  emit(Op::movw_, imm(1), fp(base + 4));
   Loc idx = temp(t_int_);
   emit(Op::alt_, fp(base), idx.op);
 }
