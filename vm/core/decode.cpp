@@ -110,6 +110,22 @@ constexpr LoopBack kLoopBacks[] = {
 #undef DIS_LOOP_BACK
 };
 
+// A jump to one of these compares runs it fused (decode.h DIS_JMP_COMPARES).
+struct JmpCompare {
+  unsigned compare, fused;
+};
+constexpr JmpCompare kJmpCompares[] = {
+#define DIS_JMP_COMPARE(op, cmp) {kH_##cmp, kH_##op##_##cmp},
+    DIS_JMP_COMPARES(DIS_JMP_COMPARE)
+#undef DIS_JMP_COMPARE
+};
+
+bool is_jmp_compare(unsigned h) {
+  for (const JmpCompare& j : kJmpCompares)
+    if (h == j.fused) return true;
+  return false;
+}
+
 // The slot b(a(fp)) of a pair's second instruction goes through.
 bool same_slot(const DInst& first, const DInst& second) {
   const DOpnd& x = second.op == Op::beqw_ ? second.s : second.d;
@@ -203,6 +219,19 @@ void fuse_pairs(std::vector<DInst>& code) {
         break;
       }
   }
+  // Last, so the pairs above still see a plain jmp after their addw (a
+  // jump one of them runs is dispatched only when it declined; the counts
+  // stay exact because followers are derived from each handler's own
+  // dispatches).
+  for (DInst& in : code) {
+    if (in.h != kDirectOf(Op::jmp_)) continue;
+    const unsigned target = code[static_cast<std::size_t>(in.aux)].h;
+    for (const JmpCompare& j : kJmpCompares)
+      if (target == j.compare) {
+        in.h = static_cast<std::uint16_t>(j.fused);
+        break;
+      }
+  }
 }
 
 }  // namespace
@@ -292,6 +321,10 @@ int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]) 
     out[0] = next;
     return 1;
   }
+  if (is_jmp_compare(h)) {
+    out[0] = p.code[pc].aux;
+    return 1;
+  }
   for (const LoopBack& l : kLoopBacks)
     if (h == l.fused) {
       out[0] = next;
@@ -330,6 +363,10 @@ std::vector<Fusion> plain_fusion(const Program& p) {
     if (pair) {
       mark(at, Fusion::Pair);
       mark(at + 1, Fusion::Pair);
+    }
+    if (is_jmp_compare(h)) {
+      mark(at, Fusion::Pair);
+      mark(p.code[pc].aux, Fusion::Pair);
     }
     std::int32_t followers[2];
     const int k = derived_followers(p, pc, followers);

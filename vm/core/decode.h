@@ -66,7 +66,16 @@ inline constexpr unsigned kDirect = kNumOps;
 // their own (run_scan_loop) until an element differs (the pair falls
 // through into the loop's body) or the test ends the loop. Decode takes
 // only loops that write no word they read but the index.
+// jmp_<compare>: a jump whose target is one of these compares (a while or
+// for loop's jump back to its test) runs the compare too, reached by a
+// direct jump; the compare's count is derived from the jump's, as for the
+// other pairs.
 // clang-format off
+#define DIS_JMP_COMPARES(X)                                                       \
+  X(jmp, beqw_FFI) X(jmp, beqw_FII) X(jmp, beqw_XII) X(jmp, bnew_FFI)             \
+  X(jmp, bnew_FII) X(jmp, bnew_XII) X(jmp, bltw_FFI) X(jmp, bltw_FII)             \
+  X(jmp, bltw_IFI) X(jmp, blew_FFI) X(jmp, blew_FII) X(jmp, bgtw_FFI)             \
+  X(jmp, bgtw_FII) X(jmp, bgew_FFI) X(jmp, bgew_FII) X(jmp, bgew_IFI)
 #define DIS_SHAPED_HANDLERS(X)                                                    \
   X(frame, IIF) X(movp, FIX) X(movp, FIF)                                         \
   X(movw, FIF) X(movw, IIF) X(movw, FIX) X(movw, IIX) X(movw, XIF) X(lea, FIX)    \
@@ -85,7 +94,10 @@ inline constexpr unsigned kDirect = kNumOps;
   X(indw, FFF_beqw_scan)                                                          \
   X(movf, FIF) X(movf, XIF) X(movf, FIX)                                          \
   X(addf, FFF) X(subf, FFF) X(mulf, FFF) X(divf, FFF)                             \
-  X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)
+  X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)                             \
+  X(movp, XIF) X(movp, XIX) X(movw, XIX)                                          \
+  X(bnew, XII) X(bltw, XII) X(blew, XII) X(bgtw, XII) X(bgew, XII)                \
+  DIS_JMP_COMPARES(X)
 // clang-format on
 enum SpecialHandler : unsigned {
   kSpecialBefore = 2 * kNumOps - 1,
