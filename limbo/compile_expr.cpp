@@ -600,10 +600,40 @@ std::string negate_cmp(const std::string& op) {
   return ">";
 }
 
+// The comparison with its operands exchanged: a < b is b > a.
+std::string commute_cmp(const std::string& op) {
+  if (op == "<") return ">";
+  if (op == ">") return "<";
+  if (op == "<=") return ">=";
+  if (op == ">=") return "<=";
+  return op;
+}
+
 bool is_cmp(const std::string& op) {
   return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
 }  // namespace
+
+// How directly e's value can be addressed, in the order of Inferno's
+// compiler: a local, a global (nil is one), a constant, a field through a
+// local or global reference, then anything computed (kNeedsCode).
+int Compiler::addressing_rank(const Expr* e) {
+  if (e->kind == Expr::Nil) return 1;
+  if (const_eval(e)) return 6;
+  if (e->kind == Expr::Ident) {
+    Sym* s = lookup(e->op);
+    if (!s || s->kind != Sym::Var) return kNeedsCode;
+    return s->loc.mode == AddrMode::Fp ? 0 : s->loc.mode == AddrMode::Mp ? 1 : kNeedsCode;
+  }
+  if (e->kind == Expr::Field && e->a->kind == Expr::Ident) {
+    int base = addressing_rank(e->a.get());
+    if (base > 1) return kNeedsCode;
+    Type* t = type_of(e->a.get());
+    if (t->k == TK::Ref) return 8 + base;
+    if (t->k == TK::Adt || t->k == TK::Tuple) return base;
+  }
+  return kNeedsCode;
+}
 
 void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   PosScope ps(cur_pos_, e->pos);
@@ -649,7 +679,14 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     std::string op = when ? e->op : negate_cmp(e->op);
     TK k = is_ptrish(t) && t->k != TK::String ? TK::Int : t->k;
     if (t->k == TK::String && (ta->k == TK::Nil || tb->k == TK::Nil)) k = TK::String;
-    jump(branch_op(op, k), a.op, as_mid(b), label);
+    // Inferno's compiler tests the right operand against the left one (the
+    // left as the middle operand) when the right is the less directly
+    // addressed, or the left cannot be a middle operand.
+    const bool right_src = addressing_rank(e->a.get()) < addressing_rank(e->b.get());
+    if (!right_src || !fits_middle(a.op))
+      jump(branch_op(op, k), a.op, as_mid(b), label);
+    else
+      jump(branch_op(commute_cmp(op), k), b.op, as_mid(a), label);
     return;
   }
   Loc v = gen(e);

@@ -4,12 +4,14 @@
 
 namespace dis::limbo {
 
+// One word (an int or a pointer) is indw, as Inferno's compiler selects it
+// by the element's size.
 Op index_op(const Type* et) {
-  return et->k == TK::Int || et->k == TK::Poly ? Op::indw_
-         : et->k == TK::Big                    ? Op::indl_
-         : et->k == TK::Real                   ? Op::indf_
-         : et->k == TK::Byte                   ? Op::indb_
-                                               : Op::indx_;
+  return et->k == TK::Int || et->k == TK::Poly || is_pointer(et) ? Op::indw_
+         : et->k == TK::Big                                      ? Op::indl_
+         : et->k == TK::Real                                     ? Op::indf_
+         : et->k == TK::Byte                                     ? Op::indb_
+                                                                 : Op::indx_;
 }
 
 std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {

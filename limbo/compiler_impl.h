@@ -407,6 +407,8 @@ class Compiler {
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
+  static constexpr int kNeedsCode = 10;
+  int addressing_rank(const Expr* e);
   void check_format(const Expr* call);  // Sys->print and the like (format_check.cpp)
   // Calls (compile_call.cpp).
   Loc gen_call(const Expr* e, const Loc* dest);
