@@ -77,7 +77,11 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   Type* rt = c.ft->elem ? c.ft->elem : t_none_;
   Loc r{imm(0), t_none_};
   if (rt->k != TK::None && !spawn) {
-    r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
+    // The result goes straight where it is wanted when that is a frame
+    // slot, or the caller's result (Inferno's `return f(...)`): an element
+    // or field could be freed by the call.
+    const bool direct_ok = dest && (!is_ind(dest->op) || is_result_slot(dest->op));
+    r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
   if (c.fnref) {

@@ -235,6 +235,17 @@ Operand Compiler::word_const(std::int64_t v) {
   return Operand{AddrMode::Mp, off, 0};
 }
 
+// Inferno's compiler keeps nil in module data too, to name it where an
+// immediate cannot stand (a string's nil, a pointer value without a
+// destination). Not in the pointer map: H is no object.
+Operand Compiler::nil_slot() {
+  if (nil_slot_ < 0) {
+    nil_slot_ = mp_alloc(t_int_);
+    m_.data.push_back(DataItem{DataKind::Words, nil_slot_, {-1}, ""});
+  }
+  return Operand{AddrMode::Mp, nil_slot_, 0};
+}
+
 Operand Compiler::big_const(std::int64_t v) {
   auto it = big_consts_.find(v);
   if (it != big_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};

@@ -60,12 +60,29 @@ Loc Compiler::temp(Type* t) {
       return Loc{fp(ts.off), t};
     }
   std::int32_t off = frame_alloc(t);
-  temps_.push_back(TempSlot{key, off, true});
+  temps_.push_back(TempSlot{key, off, true, is_pointer(t)});
   return Loc{fp(off), t};
 }
 
+// Whether the next instruction can be reached only by a jump: the last one
+// emitted does not fall through and no label names this pc.
+bool Compiler::unreachable() const {
+  if (m_.code.empty()) return false;
+  Op last = m_.code.back().op;
+  if (last != Op::ret_ && last != Op::jmp_ && last != Op::raise_ && last != Op::exit_) return false;
+  return std::find(label_pc_.begin(), label_pc_.end(), pc()) == label_pc_.end();
+}
+
+// The temporaries are free again. Those holding a pointer are set to nil
+// first, as Inferno's compiler does, so what they pointed to is freed when
+// the program no longer uses it, not when the frame is next reused.
+// (Inferno's compiler leaves larger temporaries, tuples and adts, as they are.)
 void Compiler::release_temps() {
-  for (auto& ts : temps_) ts.busy = false;
+  const bool dead = unreachable();
+  for (auto& ts : temps_) {
+    if (ts.busy && ts.pointer && !dead) emit(Op::movp_, imm(-1), fp(ts.off));
+    ts.busy = false;
+  }
 }
 
 namespace {
@@ -395,9 +412,7 @@ Loc Compiler::gen_nil(const Loc* dest) {
     emit(Op::movp_, n.op, dest->op);
     return *dest;
   }
-  Loc t = temp(t_string_);
-  emit(Op::movp_, n.op, t.op);
-  return Loc{t.op, t_nil_};
+  return Loc{nil_slot(), t_nil_};
 }
 
 Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {

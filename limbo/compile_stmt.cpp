@@ -447,6 +447,7 @@ void Compiler::gen_return(const Stmt& s) {
   } else if (rt->k != TK::None) {
     fail(s.pos, "missing return value: function " + fn_->name + " returns " + type_name(rt));
   }
+  release_temps();
   emit(Op::ret_, Operand{}, Operand{});
 }
 

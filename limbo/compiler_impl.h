@@ -84,6 +84,10 @@ inline Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 inline bool is_ind(const Operand& o) {
   return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp;
 }
+// 0(16(fp)): where a function's result goes, in its caller's frame.
+inline bool is_result_slot(const Operand& o) {
+  return o.mode == AddrMode::IndFp && o.a == 16 && o.b == 0;
+}
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
@@ -174,6 +178,7 @@ class Compiler {
 
   // module data
   std::int32_t mp_size_ = 0;
+  std::int32_t nil_slot_ = -1;  // nil_slot()'s offset once used
   std::vector<DebugVar> globals_dbg_;
   std::vector<std::int32_t> mp_ptrs_;
   // Constant pools and the descriptor cache: value -> mp offset (or type id),
@@ -216,6 +221,7 @@ class Compiler {
     std::string key;
     std::int32_t off;
     bool busy;
+    bool pointer;  // holds one pointer
   };
   std::vector<TempSlot> temps_;
   std::vector<std::int32_t> label_pc_;  // label id -> pc (-1 unknown)
@@ -352,6 +358,7 @@ class Compiler {
   std::int32_t adt_desc(AdtInfo& a, int variant);
   Operand str_const(const std::string& s);
   Operand word_const(std::int64_t v);  // an immediate when it fits, else MP
+  Operand nil_slot();                  // a module data word holding nil (H)
   Operand big_const(std::int64_t v);
   Operand real_const(double v);
   int import_table(ModInfo* mod);
@@ -371,6 +378,7 @@ class Compiler {
   std::int32_t frame_alloc(Type* t);
   Loc temp(Type* t);
   void release_temps();
+  bool unreachable() const;
   Middle as_mid(const Loc& l);
   Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
 

@@ -190,13 +190,16 @@ g(): int
             "\tslicea\t$0,36(fp),40(fp)\n"
             "\tcvtac\t40(fp),44(fp)\n"
             "\tcvtcl\t44(fp),0(16(fp))\n"
+            // Pointer temporaries are reset to nil when done, as Inferno does.
+            "\tmovp\t$-1,40(fp)\n"
+            "\tmovp\t$-1,44(fp)\n"
             "\tret\t\n"
             "\tmovw\t$0,32(fp)\n"
             "\tmovw\t$0,36(fp)\n"
-            "\tblew\t$10,36(fp),$11\n"
+            "\tblew\t$10,36(fp),$13\n"
             "\taddw\t36(fp),32(fp)\n"
             "\taddw\t$1,36(fp)\n"
-            "\tjmp\t$7\n"
+            "\tjmp\t$9\n"
             "\tframe\t$1,48(fp)\n"
             "\tmovp\t$-1,32(48(fp))\n"
             "\tmovw\t32(fp),36(48(fp))\n"
@@ -204,7 +207,8 @@ g(): int
             "\tcall\t48(fp),$0\n"
             "\tcvtlw\t40(fp),48(fp)\n"
             "\taddw\t48(fp),32(fp),0(16(fp))\n"
-            "\tret\t\n");
+            "\tret\t\n"
+            "\tword\t@mp+0,-1\n");
 }
 
 // `ref Adt(...)`: nil values are not stored (`new` set the pointers to H);
@@ -231,15 +235,17 @@ leaf(t: ref T, s: string): int
             "\tnew\t$3,32(fp)\n"
             "\tmovw\t$5,8(32(fp))\n"
             "\tmovp\t32(fp),0(16(fp))\n"
+            "\tmovp\t$-1,32(fp)\n"
             "\tret\t\n"
-            // A pointer against nil: H as the immediate; a string keeps beqc.
+            // A pointer against nil: H as the immediate; a string keeps beqc
+            // against the module data word holding nil, as Inferno's does.
             "\tbnew\t0(32(fp)),$-1,$9\n"
-            "\tmovp\t$-1,40(fp)\n"
-            "\tbeqc\t40(fp),36(fp),$9\n"
+            "\tbeqc\t0(mp),36(fp),$9\n"
             "\tmovw\t$1,0(16(fp))\n"
             "\tret\t\n"
             "\tmovw\t$0,0(16(fp))\n"
-            "\tret\t\n");
+            "\tret\t\n"
+            "\tword\t@mp+0,-1\n");
 }
 
 // A commutative operation takes a field (doubly indirect: never a middle
