@@ -69,6 +69,7 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
     if (pre[i]) {
       move(*pre[i], slot);
+      free_temp(*pre[i]);
     } else {
       gen_to(args[i], ptypes[i], &slot);
     }

@@ -64,6 +64,34 @@ Loc Compiler::temp(Type* t) {
   return Loc{fp(off), t};
 }
 
+// The busy temporary at frame offset off, if there is one.
+Compiler::TempSlot* Compiler::busy_temp(std::int32_t off) {
+  for (auto& ts : temps_)
+    if (ts.busy && ts.off == off) return &ts;
+  return nullptr;
+}
+
+// A temporary whose value has been used is free at once, a pointer one set
+// to nil first, as Inferno's compiler frees an operand's temporary once the
+// instruction using it is emitted. A value addressed through a temporary
+// (a field of a call's result) frees that temporary. keep: the result, when
+// it took an operand's place.
+void Compiler::free_temp(const Loc& l, const Operand* keep) {
+  if (keep && l.op == *keep) return;
+  std::int32_t off;
+  if (l.op.mode == AddrMode::Fp)
+    off = l.op.a;
+  else if (l.op.mode == AddrMode::IndFp)
+    off = l.op.a;
+  else
+    return;
+  if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
+  TempSlot* ts = busy_temp(off);
+  if (!ts) return;
+  if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
+  ts->busy = false;
+}
+
 // Whether the next instruction can be reached only by a jump: the last one
 // emitted does not fall through and no label names this pc.
 bool Compiler::unreachable() const {
@@ -702,6 +730,8 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
       jump(branch_op(op, k), a.op, as_mid(b), label);
     else
       jump(branch_op(commute_cmp(op), k), b.op, as_mid(a), label);
+    free_temp(a);
+    free_temp(b);
     return;
   }
   Loc v = gen(e);
@@ -759,12 +789,17 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
-  Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
-  if (aop == Op::addc_ && r.op == b.op && !(r.op == a.op)) {
-    Loc tmp = temp(t);
-    move(b, tmp);
-    b = tmp;
-  }
+  // Without a destination the result takes an operand's temporary, as
+  // Inferno's compiler allocates it.
+  Loc r;
+  if (dest && same_type(dest->t, t))
+    r = *dest;
+  else if (reusable_temp(a, t))
+    r = Loc{a.op, t};
+  else if (reusable_temp(b, t))
+    r = Loc{b.op, t};
+  else
+    r = temp(t);
   // A commutative operation takes an operand that cannot be the middle one
   // (a doubly indirect field, say) as its source, sparing a temporary.
   if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
@@ -772,7 +807,16 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});
   emit(aop, b.op, m, r.op);
+  free_temp(a, &r.op);
+  free_temp(b, &r.op);
   return r;
+}
+
+// Whether l is a busy temporary of type t's layout that a result may take.
+bool Compiler::reusable_temp(const Loc& l, Type* t) {
+  if (l.op.mode != AddrMode::Fp || !busy_temp(l.op.a)) return false;
+  return type_size(l.t) == type_size(t) && is_pointer(l.t) == is_pointer(t) &&
+         !has_pointers(l.t) == !has_pointers(t);
 }
 
 // `sys->nulldir`: an adt-valued con of a module is its constructor call,

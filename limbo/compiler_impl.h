@@ -379,6 +379,9 @@ class Compiler {
   Loc temp(Type* t);
   void release_temps();
   bool unreachable() const;
+  TempSlot* busy_temp(std::int32_t off);
+  void free_temp(const Loc& l, const Operand* keep = nullptr);
+  bool reusable_temp(const Loc& l, Type* t);
   Middle as_mid(const Loc& l);
   Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
 
