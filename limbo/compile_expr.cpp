@@ -64,6 +64,12 @@ Loc Compiler::temp(Type* t) {
   return Loc{fp(off), t};
 }
 
+// Whether o is an argument slot of a frame being filled.
+bool Compiler::is_arg_slot(const Operand& o) const {
+  return o.mode == AddrMode::IndFp &&
+         std::find(open_frames_.begin(), open_frames_.end(), o.a) != open_frames_.end();
+}
+
 // The busy temporary at frame offset off, if there is one.
 Compiler::TempSlot* Compiler::busy_temp(std::int32_t off) {
   for (auto& ts : temps_)
@@ -540,7 +546,11 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
   Type* at = type_of(e->a.get());
   if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
   bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
-  Loc r = dest && const_bounds && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
+  // Sliced in place where it goes: an argument's slot (nothing else can
+  // see it yet), or a variable when the bounds cannot read it.
+  const bool in_place = dest && same_type(dest->t, at) &&
+                        (is_arg_slot(dest->op) || (const_bounds && !is_ind(dest->op)));
+  Loc r = in_place ? *dest : temp(at);
   gen_to(e->a.get(), at, &r);
   Loc lo = gen_to(e->b.get(), t_int_);
   Loc hi;
@@ -936,7 +946,8 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     if (dest) move(v, *dest);
     return dest ? *dest : v;
   }
-  Loc r = result_loc(to, dest);
+  // Without a destination the result takes the operand's temporary.
+  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
   const TK f = from->k, t = to->k;
   if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
     emit(Op::cvtca_, v.op, r.op);
@@ -952,6 +963,7 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     emit(in->op, v.op, mid.op);
     emit(out->op, mid.op, r.op);
   }
+  free_temp(v, &r.op);
   return r;
 }
 

@@ -380,6 +380,8 @@ class Compiler {
   void release_temps();
   bool unreachable() const;
   TempSlot* busy_temp(std::int32_t off);
+  std::vector<std::int32_t> open_frames_;  // frames whose arguments are being set
+  bool is_arg_slot(const Operand& o) const;
   void free_temp(const Loc& l, const Operand* keep = nullptr);
   bool reusable_temp(const Loc& l, Type* t);
   Middle as_mid(const Loc& l);

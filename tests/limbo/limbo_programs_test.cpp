@@ -188,18 +188,18 @@ g(): int
   EXPECT_EQ(code,
             "\tmovp\t32(fp),40(fp)\n"
             "\tslicea\t$0,36(fp),40(fp)\n"
-            "\tcvtac\t40(fp),44(fp)\n"
-            "\tcvtcl\t44(fp),0(16(fp))\n"
-            // Pointer temporaries are reset to nil when done, as Inferno does.
+            // A conversion's result takes its operand's temporary, and a
+            // pointer temporary is reset to nil when done, as Inferno's.
+            "\tcvtac\t40(fp),40(fp)\n"
+            "\tcvtcl\t40(fp),0(16(fp))\n"
             "\tmovp\t$-1,40(fp)\n"
-            "\tmovp\t$-1,44(fp)\n"
             "\tret\t\n"
             "\tmovw\t$0,32(fp)\n"
             "\tmovw\t$0,36(fp)\n"
-            "\tblew\t$10,36(fp),$13\n"
+            "\tblew\t$10,36(fp),$12\n"
             "\taddw\t36(fp),32(fp)\n"
             "\taddw\t$1,36(fp)\n"
-            "\tjmp\t$9\n"
+            "\tjmp\t$8\n"
             "\tframe\t$1,48(fp)\n"
             "\tmovp\t$-1,32(48(fp))\n"
             "\tmovw\t32(fp),36(48(fp))\n"
