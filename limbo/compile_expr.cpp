@@ -36,6 +36,9 @@ std::int32_t Compiler::new_label() {
 void Compiler::place(std::int32_t label) { label_pc_[static_cast<std::size_t>(label)] = pc(); }
 
 std::int32_t Compiler::jump(Op op, const Operand& src, const Middle& mid, std::int32_t label) {
+  // A jump nothing reaches (after a return, say) is left out, as Inferno's
+  // compiler leaves it out.
+  if (op == Op::jmp_ && unreachable()) return -1;
   std::int32_t at = emit(op, src, mid, imm(0));
   jump_fixes_.push_back(JumpFix{at, label});
   return at;
@@ -101,7 +104,7 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
 // Whether the next instruction can be reached only by a jump: the last one
 // emitted does not fall through and no label names this pc.
 bool Compiler::unreachable() const {
-  if (m_.code.empty()) return false;
+  if (m_.code.empty() || (fn_ && fn_->pc == pc())) return false;
   Op last = m_.code.back().op;
   if (last != Op::ret_ && last != Op::jmp_ && last != Op::raise_ && last != Op::exit_) return false;
   return std::find(label_pc_.begin(), label_pc_.end(), pc()) == label_pc_.end();

@@ -604,7 +604,8 @@ void Compiler::gen_case(const Stmt& s) {
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
     gen_body(*s.arms[i].body);
-    jump(Op::jmp_, Operand{}, Middle{}, end);
+    // The last arm falls through to the end, as in Inferno's code.
+    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);
@@ -682,7 +683,7 @@ void Compiler::gen_pick(const Stmt& s) {
     }
     release_temps();
     scopes_.pop_back();
-    jump(Op::jmp_, Operand{}, Middle{}, end);
+    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);
