@@ -27,6 +27,7 @@ void Compiler::compile_function(FuncInfo& f) {
   exc_slots_.clear();
   scopes_.emplace_back();
   f.pc = pc();
+  block_depth_ = 0;
   std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
@@ -195,6 +196,7 @@ void Compiler::assign_expr(const Expr* e) {
 
 void Compiler::gen_block(const Stmt& s) {
   scopes_.emplace_back();
+  ++block_depth_;
   std::int32_t brk = -1;
   if (!s.label.empty()) {
     brk = new_label();
@@ -207,11 +209,26 @@ void Compiler::gen_block(const Stmt& s) {
     }
     release_temps();
   }
+  // Leaving a block inside a function, Inferno's compiler sets the pointers
+  // its variables hold to nil (what they point to is freed then, not when
+  // the function returns); the function's own block needs none.
+  if (block_depth_ > 1) nil_block_vars(scopes_.back());
+  --block_depth_;
   if (brk >= 0) {
     loops_.pop_back();
     place(brk);
   }
   scopes_.pop_back();
+}
+
+void Compiler::nil_block_vars(const Scope& scope) {
+  if (unreachable()) return;
+  std::vector<std::int32_t> ptrs;
+  for (const auto& [name, sym] : scope)
+    if (sym.kind == Sym::Var && sym.loc.mode == AddrMode::Fp)
+      pointer_offsets(sym.type, sym.loc.a, ptrs);
+  std::sort(ptrs.begin(), ptrs.end());
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
 }
 
 void Compiler::set_pos(const Pos& p) {

@@ -380,7 +380,9 @@ class Compiler {
   void release_temps();
   bool unreachable() const;
   TempSlot* busy_temp(std::int32_t off);
-  std::vector<std::int32_t> open_frames_;  // frames whose arguments are being set
+  std::vector<std::int32_t> open_frames_;
+  int block_depth_ = 0;                     // braced blocks open in the current function
+  void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
   bool is_arg_slot(const Operand& o) const;
   void free_temp(const Loc& l, const Operand* keep = nullptr);
   bool reusable_temp(const Loc& l, Type* t);
