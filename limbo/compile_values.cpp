@@ -112,7 +112,12 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
                   " given, " + std::to_string(slots.size()) + " expected");
-  Loc r = temp(t);  // not into dest: the values may read it
+  // Built in place where no value can read the destination: the caller's
+  // result (`return (a, b)`) or an argument's slot, as Inferno's compiler
+  // does; elsewhere in a temporary, since the values may read dest.
+  const bool in_place =
+      dest && same_type(dest->t, t) && (is_result_slot(dest->op) || is_arg_slot(dest->op));
+  Loc r = in_place ? *dest : temp(t);
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Operand o = r.op;
     o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
@@ -122,6 +127,7 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   }
   if (dest) {
     move(r, *dest);
+    free_temp(r, &dest->op);
     return *dest;
   }
   return r;

@@ -84,10 +84,9 @@ inline Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 inline bool is_ind(const Operand& o) {
   return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp;
 }
-// 0(16(fp)): where a function's result goes, in its caller's frame.
-inline bool is_result_slot(const Operand& o) {
-  return o.mode == AddrMode::IndFp && o.a == 16 && o.b == 0;
-}
+// n(16(fp)): where a function's result (or a part of it) goes, in its
+// caller's frame.
+inline bool is_result_slot(const Operand& o) { return o.mode == AddrMode::IndFp && o.a == 16; }
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
