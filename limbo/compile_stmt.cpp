@@ -78,6 +78,40 @@ void Compiler::compile_function(FuncInfo& f) {
 
 // ---- assignment ----
 
+// `(a, b) := f(...)` with names only: the names are laid out as the tuple
+// is and the call's result goes straight into them, as Inferno's compiler
+// does (no temporary, no copy). False if the form does not fit.
+bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
+  if (rhs->kind != Expr::Call) return false;
+  Type* t = type_of(rhs);
+  if (t->k != TK::Tuple || t->elems.size() != lhs->args.size()) return false;
+  for (auto& x : lhs->args)
+    if (x->kind != Expr::Ident) return false;
+  Loc whole{fp(frame_alloc(t)), t};
+  gen_to(rhs, t, &whole);
+  auto slots = value_slots(t);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const Expr* x = lhs->args[i].get();
+    Sym s;
+    s.kind = Sym::Var;
+    s.type = slots[i].second;
+    s.loc = fp(whole.op.a + slots[i].first);
+    scopes_.back()[x->op] = s;
+    note_local(x->op, s.type, s.loc.a, x->pos);
+  }
+  return true;
+}
+
+// A tuple temporary unpacked into variables: its pointers are set to nil
+// and it is free, as Inferno's compiler leaves it.
+void Compiler::nil_tuple_temp(const Loc& v) {
+  if (v.op.mode != AddrMode::Fp || !busy_temp(v.op.a)) return;
+  std::vector<std::int32_t> ptrs;
+  pointer_offsets(v.t, v.op.a, ptrs);
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  busy_temp(v.op.a)->busy = false;
+}
+
 void Compiler::assign_expr(const Expr* e) {
   const Expr* lhs = e->a.get();
   const Expr* rhs = e->b.get();
@@ -103,11 +137,13 @@ void Compiler::assign_expr(const Expr* e) {
       note_local(lhs->op, t, off, lhs->pos);
       return;
     }
+    if (lhs->kind == Expr::TupleLit && declare_tuple_in_place(lhs, rhs)) return;
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
       Loc v = gen(rhs);
       if (v.op.mode == AddrMode::Imm) fail(e->pos, "cannot unpack " + type_name(t));
       tuple_assign(lhs, v, true);
+      nil_tuple_temp(v);
       return;
     }
     fail(e->pos, "only names can be declared with :=");
@@ -139,6 +175,7 @@ void Compiler::assign_expr(const Expr* e) {
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);
+      nil_tuple_temp(v);
       return;
     }
     if (lhs->kind == Expr::Nil) {
