@@ -85,10 +85,13 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   Type* rt = c.ft->elem ? c.ft->elem : t_none_;
   Loc r{imm(0), t_none_};
   if (rt->k != TK::None && !spawn) {
-    // The result goes straight where it is wanted when that is a frame
-    // slot, or the caller's result (Inferno's `return f(...)`): an element
-    // or field could be freed by the call.
-    const bool direct_ok = dest && (!is_ind(dest->op) || is_result_slot(dest->op));
+    // The result goes straight where it is wanted, as Inferno's compiler
+    // does, unless that is reached through module data: the callee could
+    // replace the object holding it. (What a frame slot points to stays
+    // alive: the slot holds it, and an element's array is held too.)
+    const bool direct_ok = dest && dest->op.mode != AddrMode::IndMp &&
+                           (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) ||
+                            is_arg_slot(dest->op) || !busy_temp(dest->op.a));
     r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }

@@ -112,6 +112,13 @@ void Compiler::nil_tuple_temp(const Loc& v) {
   busy_temp(v.op.a)->busy = false;
 }
 
+// Whether e is x.f with x a variable of this function's frame.
+bool Compiler::local_field(const Expr* e) {
+  if (e->kind != Expr::Field || e->a->kind != Expr::Ident || const_eval(e)) return false;
+  Sym* s = lookup(e->a->op);
+  return s && s->kind == Sym::Var && s->loc.mode == AddrMode::Fp;
+}
+
 void Compiler::assign_expr(const Expr* e) {
   const Expr* lhs = e->a.get();
   const Expr* rhs = e->b.get();
@@ -196,7 +203,9 @@ void Compiler::assign_expr(const Expr* e) {
     // A right side with calls runs before the element or field address is
     // taken: the call may replace the array or object that holds it.
     if (has_call(rhs) && lhs->kind == Expr::Index) return assign_index(lhs, rhs);
-    if (has_call(rhs) && lhs->kind != Expr::Ident) {
+    // A field of a local reference is another matter: no call can replace
+    // a local, so the value goes straight there (lea 0(32(fp)) as Inferno).
+    if (has_call(rhs) && lhs->kind != Expr::Ident && !local_field(lhs)) {
       Type* t = type_of(lhs);
       Loc v = temp(t);
       gen_to(rhs, t, &v);

@@ -382,7 +382,8 @@ class Compiler {
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
   bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
-  void nil_tuple_temp(const Loc& v);        // braced blocks open in the current function
+  void nil_tuple_temp(const Loc& v);
+  bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
   bool is_arg_slot(const Operand& o) const;
   void free_temp(const Loc& l, const Operand* keep = nullptr);
