@@ -67,6 +67,13 @@ Loc Compiler::temp(Type* t) {
   return Loc{fp(off), t};
 }
 
+// Whether e is a variable at l (`s = s[i:]` slices s where it is).
+bool Compiler::names(const Expr* e, const Loc& l) {
+  if (e->kind != Expr::Ident) return false;
+  Sym* s = lookup(e->op);
+  return s && s->kind == Sym::Var && s->loc == l.op;
+}
+
 // Whether o is an argument slot of a frame being filled.
 bool Compiler::is_arg_slot(const Operand& o) const {
   return o.mode == AddrMode::IndFp &&
@@ -551,8 +558,9 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
   bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
   // Sliced in place where it goes: an argument's slot (nothing else can
   // see it yet), or a variable when the bounds cannot read it.
-  const bool in_place = dest && same_type(dest->t, at) &&
-                        (is_arg_slot(dest->op) || (const_bounds && !is_ind(dest->op)));
+  const bool in_place =
+      dest && same_type(dest->t, at) &&
+      (is_arg_slot(dest->op) || (!is_ind(dest->op) && (const_bounds || names(e->a.get(), *dest))));
   Loc r = in_place ? *dest : temp(at);
   gen_to(e->a.get(), at, &r);
   Loc lo = gen_to(e->b.get(), t_int_);

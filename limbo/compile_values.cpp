@@ -40,7 +40,8 @@ Loc Compiler::gen_array_new(const Expr* e, const Loc* dest) {
   Type* at = mk(TK::Array, et);
   Loc n = gen_to(e->a.get(), t_int_);
   Loc r = result_loc(at, dest);
-  Loc rr = is_ind(r.op) ? temp(at) : r;
+  // Made where it goes unless through module data (Inferno's newa n,$t,0(16(fp))).
+  Loc rr = r.op.mode == AddrMode::IndMp ? temp(at) : r;
   emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, rr.op);
   if (!(rr.op == r.op)) move(rr, r);
   return r;

@@ -386,6 +386,7 @@ class Compiler {
   bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
   bool is_arg_slot(const Operand& o) const;
+  bool names(const Expr* e, const Loc& l);
   void free_temp(const Loc& l, const Operand* keep = nullptr);
   bool reusable_temp(const Loc& l, Type* t);
   Middle as_mid(const Loc& l);
