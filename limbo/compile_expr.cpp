@@ -561,6 +561,7 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
   const bool in_place =
       dest && same_type(dest->t, at) &&
       (is_arg_slot(dest->op) || (!is_ind(dest->op) && (const_bounds || names(e->a.get(), *dest))));
+  if (addressing_rank(e->a.get()) < kNeedsCode) return gen_slice_of_name(e, at, dest);
   Loc r = in_place ? *dest : temp(at);
   gen_to(e->a.get(), at, &r);
   Loc lo = gen_to(e->b.get(), t_int_);
@@ -572,6 +573,37 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
     emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
   }
   emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// A slice of what a name (or a field) holds: the bounds first, the upper
+// one first unless the lower calls something, then the value is copied where
+// it goes and sliced there, as Inferno's compiler orders it; no bound can
+// see the destination change.
+Loc Compiler::gen_slice_of_name(const Expr* e, Type* at, const Loc* dest) {
+  const bool str = at->k == TK::String;
+  Loc src = gen(e->a.get());
+  Loc lo, hi;
+  auto upper = [&] {
+    if (e->c) {
+      hi = gen_to(e->c.get(), t_int_);
+    } else {
+      hi = temp(t_int_);
+      emit(str ? Op::lenc_ : Op::lena_, src.op, hi.op);
+    }
+  };
+  if (has_call(e->b.get())) {
+    lo = gen_to(e->b.get(), t_int_);
+    upper();
+  } else {
+    upper();
+    lo = gen_to(e->b.get(), t_int_);
+  }
+  const bool direct_ok = dest && same_type(dest->t, at) && dest->op.mode != AddrMode::IndMp;
+  Loc r = direct_ok ? *dest : temp(at);
+  move(src, r);
+  emit(str ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
   if (dest && !(dest->op == r.op)) move(r, *dest);
   return dest ? *dest : r;
 }

@@ -413,6 +413,7 @@ class Compiler {
   Loc gen_assign_value(const Expr* e, const Loc* dest);
   Loc gen_index(const Expr* e, const Loc* dest);
   Loc gen_slice(const Expr* e, const Loc* dest);
+  Loc gen_slice_of_name(const Expr* e, Type* at, const Loc* dest);
   Loc gen_load(const Expr* e, const Loc* dest);
   // New values (compile_values.cpp).
   Loc gen_tuple_lit(const Expr* e, const Loc* dest);
