@@ -4,14 +4,20 @@
 
 namespace dis::limbo {
 
-// One word (an int or a pointer) is indw, as Inferno's compiler selects it
-// by the element's size.
+// Inferno's compiler selects the index instruction by the element's size:
+// a byte, a word (an int or a pointer), a real, another 8-byte value (a big,
+// a small adt or tuple), anything else.
 Op index_op(const Type* et) {
-  return et->k == TK::Int || et->k == TK::Poly || is_pointer(et) ? Op::indw_
-         : et->k == TK::Big                                      ? Op::indl_
-         : et->k == TK::Real                                     ? Op::indf_
-         : et->k == TK::Byte                                     ? Op::indb_
-                                                                 : Op::indx_;
+  if (et->k == TK::Byte) return Op::indb_;
+  if (et->k == TK::Real) return Op::indf_;
+  switch (type_size(et)) {
+    case 4:
+      return Op::indw_;
+    case 8:
+      return Op::indl_;
+    default:
+      return Op::indx_;
+  }
 }
 
 std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {
