@@ -51,84 +51,6 @@ std::int32_t Compiler::frame_alloc(Type* t) {
   return off;
 }
 
-Loc Compiler::temp(Type* t) {
-  std::vector<std::int32_t> ptrs;
-  pointer_offsets(t, 0, ptrs);
-  auto map = make_map(ptrs);
-  std::string key = std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
-                    std::string(map.begin(), map.end());
-  for (auto& ts : temps_)
-    if (!ts.busy && ts.key == key) {
-      ts.busy = true;
-      return Loc{fp(ts.off), t};
-    }
-  std::int32_t off = frame_alloc(t);
-  temps_.push_back(TempSlot{key, off, true, is_pointer(t)});
-  return Loc{fp(off), t};
-}
-
-// Whether e is a variable at l (`s = s[i:]` slices s where it is).
-bool Compiler::names(const Expr* e, const Loc& l) {
-  if (e->kind != Expr::Ident) return false;
-  Sym* s = lookup(e->op);
-  return s && s->kind == Sym::Var && s->loc == l.op;
-}
-
-// Whether o is an argument slot of a frame being filled.
-bool Compiler::is_arg_slot(const Operand& o) const {
-  return o.mode == AddrMode::IndFp &&
-         std::find(open_frames_.begin(), open_frames_.end(), o.a) != open_frames_.end();
-}
-
-// The busy temporary at frame offset off, if there is one.
-Compiler::TempSlot* Compiler::busy_temp(std::int32_t off) {
-  for (auto& ts : temps_)
-    if (ts.busy && ts.off == off) return &ts;
-  return nullptr;
-}
-
-// A temporary whose value has been used is free at once, a pointer one set
-// to nil first, as Inferno's compiler frees an operand's temporary once the
-// instruction using it is emitted. A value addressed through a temporary
-// (a field of a call's result) frees that temporary. keep: the result, when
-// it took an operand's place.
-void Compiler::free_temp(const Loc& l, const Operand* keep) {
-  if (keep && l.op == *keep) return;
-  std::int32_t off;
-  if (l.op.mode == AddrMode::Fp)
-    off = l.op.a;
-  else if (l.op.mode == AddrMode::IndFp)
-    off = l.op.a;
-  else
-    return;
-  if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
-  TempSlot* ts = busy_temp(off);
-  if (!ts) return;
-  if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
-  ts->busy = false;
-}
-
-// Whether the next instruction can be reached only by a jump: the last one
-// emitted does not fall through and no label names this pc.
-bool Compiler::unreachable() const {
-  if (m_.code.empty() || (fn_ && fn_->pc == pc())) return false;
-  Op last = m_.code.back().op;
-  if (last != Op::ret_ && last != Op::jmp_ && last != Op::raise_ && last != Op::exit_) return false;
-  return std::find(label_pc_.begin(), label_pc_.end(), pc()) == label_pc_.end();
-}
-
-// The temporaries are free again. Those holding a pointer are set to nil
-// first, as Inferno's compiler does, so what they pointed to is freed when
-// the program no longer uses it, not when the frame is next reused.
-// (Inferno's compiler leaves larger temporaries, tuples and adts, as they are.)
-void Compiler::release_temps() {
-  const bool dead = unreachable();
-  for (auto& ts : temps_) {
-    if (ts.busy && ts.pointer && !dead) emit(Op::movp_, imm(-1), fp(ts.off));
-    ts.busy = false;
-  }
-}
-
 namespace {
 // Whether an operand can be an instruction's middle one as it is: a small
 // immediate, or a small frame or module offset.
@@ -552,62 +474,6 @@ Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
   return l;
 }
 
-Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
-  Type* at = type_of(e->a.get());
-  if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
-  bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
-  // Sliced in place where it goes: an argument's slot (nothing else can
-  // see it yet), or a variable when the bounds cannot read it.
-  const bool in_place =
-      dest && same_type(dest->t, at) &&
-      (is_arg_slot(dest->op) || (!is_ind(dest->op) && (const_bounds || names(e->a.get(), *dest))));
-  if (addressing_rank(e->a.get()) < kNeedsCode) return gen_slice_of_name(e, at, dest);
-  Loc r = in_place ? *dest : temp(at);
-  gen_to(e->a.get(), at, &r);
-  Loc lo = gen_to(e->b.get(), t_int_);
-  Loc hi;
-  if (e->c) {
-    hi = gen_to(e->c.get(), t_int_);
-  } else {
-    hi = temp(t_int_);
-    emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
-  }
-  emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
-}
-
-// A slice of what a name (or a field) holds: the bounds first, the upper
-// one first unless the lower calls something, then the value is copied where
-// it goes and sliced there, as Inferno's compiler orders it; no bound can
-// see the destination change.
-Loc Compiler::gen_slice_of_name(const Expr* e, Type* at, const Loc* dest) {
-  const bool str = at->k == TK::String;
-  Loc src = gen(e->a.get());
-  Loc lo, hi;
-  auto upper = [&] {
-    if (e->c) {
-      hi = gen_to(e->c.get(), t_int_);
-    } else {
-      hi = temp(t_int_);
-      emit(str ? Op::lenc_ : Op::lena_, src.op, hi.op);
-    }
-  };
-  if (has_call(e->b.get())) {
-    lo = gen_to(e->b.get(), t_int_);
-    upper();
-  } else {
-    upper();
-    lo = gen_to(e->b.get(), t_int_);
-  }
-  const bool direct_ok = dest && same_type(dest->t, at) && dest->op.mode != AddrMode::IndMp;
-  Loc r = direct_ok ? *dest : temp(at);
-  move(src, r);
-  emit(str ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
-}
-
 // `load Mod path`.
 Loc Compiler::gen_load(const Expr* e, const Loc* dest) {
   Type* mt = resolve(e->type.get(), nullptr);
@@ -709,27 +575,6 @@ bool is_cmp(const std::string& op) {
   return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
 }  // namespace
-
-// How directly e's value can be addressed, in the order of Inferno's
-// compiler: a local, a global (nil is one), a constant, a field through a
-// local or global reference, then anything computed (kNeedsCode).
-int Compiler::addressing_rank(const Expr* e) {
-  if (e->kind == Expr::Nil) return 1;
-  if (const_eval(e)) return 6;
-  if (e->kind == Expr::Ident) {
-    Sym* s = lookup(e->op);
-    if (!s || s->kind != Sym::Var) return kNeedsCode;
-    return s->loc.mode == AddrMode::Fp ? 0 : s->loc.mode == AddrMode::Mp ? 1 : kNeedsCode;
-  }
-  if (e->kind == Expr::Field && e->a->kind == Expr::Ident) {
-    int base = addressing_rank(e->a.get());
-    if (base > 1) return kNeedsCode;
-    Type* t = type_of(e->a.get());
-    if (t->k == TK::Ref) return 8 + base;
-    if (t->k == TK::Adt || t->k == TK::Tuple) return base;
-  }
-  return kNeedsCode;
-}
 
 void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   PosScope ps(cur_pos_, e->pos);
@@ -863,13 +708,6 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   free_temp(a, &r.op);
   free_temp(b, &r.op);
   return r;
-}
-
-// Whether l is a busy temporary of type t's layout that a result may take.
-bool Compiler::reusable_temp(const Loc& l, Type* t) {
-  if (l.op.mode != AddrMode::Fp || !busy_temp(l.op.a)) return false;
-  return type_size(l.t) == type_size(t) && is_pointer(l.t) == is_pointer(t) &&
-         !has_pointers(l.t) == !has_pointers(t);
 }
 
 // `sys->nulldir`: an adt-valued con of a module is its constructor call,
