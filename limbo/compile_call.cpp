@@ -19,6 +19,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     return gen_construct(c.construct_type ? c.construct_type : c.construct->type, e->args, e->pos,
                          dest);
   }
+  if (!spawn)
+    if (auto r = gen_inline_call(e, c, dest)) return *r;
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
   call_args(e, c, args, ptypes);

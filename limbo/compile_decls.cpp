@@ -811,13 +811,7 @@ Module Compiler::run() {
     auto slash = f.rfind('/');
     m_.source_files.push_back(slash == std::string::npos ? f : f.substr(slash + 1));
   }
-  for (auto& f : funcs_) {
-    if (!f.type) continue;  // its declaration had an error
-    try {
-      compile_function(f);
-    } catch (CompileError&) {
-    }
-  }
+  compile_functions();
   if (impl_) {
     for (auto& [name, mem] : impl_->members) {
       if (mem.kind != ModMember::Func) continue;

@@ -143,6 +143,16 @@ struct JumpFix {
   std::int32_t label;
 };
 
+// What an inlined function computes (inline_calls.cpp): `value`, or
+// `cond ? then_value : value`.
+struct InlineBody {
+  const Expr* cond = nullptr;
+  const Expr* then_value = nullptr;
+  const Expr* value = nullptr;
+};
+// f's body when it has one of the shapes Inferno's compiler inlines.
+std::optional<InlineBody> inline_body(const FuncInfo& f);
+
 class CompileError {};  // aborts the current statement after an error
 
 class Compiler {
@@ -220,7 +230,8 @@ class Compiler {
     std::string key;
     std::int32_t off;
     bool busy;
-    bool pointer;  // holds one pointer
+    bool pointer;         // holds one pointer
+    bool pinned = false;  // an inlined call's argument: not freed before the call's end
   };
   std::vector<TempSlot> temps_;
   std::vector<std::int32_t> label_pc_;  // label id -> pc (-1 unknown)
@@ -382,6 +393,10 @@ class Compiler {
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
   bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
+  std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
+  std::set<const FuncInfo*> inlined_only();
+  void compile_functions();
+  std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
   void nil_tuple_temp(const Loc& v);
   bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set

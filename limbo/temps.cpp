@@ -59,7 +59,7 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
     return;
   if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
   TempSlot* ts = busy_temp(off);
-  if (!ts) return;
+  if (!ts || ts->pinned) return;
   if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
   ts->busy = false;
 }
@@ -82,6 +82,7 @@ void Compiler::release_temps() {
   for (auto& ts : temps_) {
     if (ts.busy && ts.pointer && !dead) emit(Op::movp_, imm(-1), fp(ts.off));
     ts.busy = false;
+    ts.pinned = false;
   }
 }
 
