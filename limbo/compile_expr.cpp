@@ -448,13 +448,25 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
   }
   assign_expr(e);
   if (e->op == ":=" || e->op == "<-=") {
-    if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
+    if (e->a->kind == Expr::Ident) return assigned_value(gen(e->a.get()), dest);
     return Loc{imm(0), t_none_};
   }
   if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
-  Loc l = lvalue(e->a.get());
-  if (dest) move(l, *dest);
-  return dest ? *dest : l;
+  return assigned_value(lvalue(e->a.get()), dest);
+}
+
+// An assignment's value is a copy of what was assigned, in a temporary of
+// its own when nothing else receives it (while((x := f()) != nil) tests the
+// copy), as Inferno's compiler makes it; an adt or tuple is not copied.
+Loc Compiler::assigned_value(const Loc& var, const Loc* dest) {
+  if (dest) {
+    move(var, *dest);
+    return *dest;
+  }
+  if (type_size(var.t) > 8 || var.t->k == TK::Adt || var.t->k == TK::Tuple) return var;
+  Loc t = temp(var.t);
+  move(var, t);
+  return t;
 }
 
 Loc Compiler::gen_index(const Expr* e, const Loc* dest) {

@@ -426,6 +426,7 @@ class Compiler {
   Loc gen_ident(const Expr* e, const Loc* dest);
   Loc gen_post_step(const Expr* e, const Loc* dest);
   Loc gen_assign_value(const Expr* e, const Loc* dest);
+  Loc assigned_value(const Loc& var, const Loc* dest);
   Loc gen_index(const Expr* e, const Loc* dest);
   Loc gen_slice(const Expr* e, const Loc* dest);
   Loc gen_slice_of_name(const Expr* e, Type* at, const Loc* dest);
