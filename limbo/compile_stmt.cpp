@@ -66,9 +66,15 @@ void Compiler::compile_function(FuncInfo& f) {
   for (std::size_t i = first_label; i < label_pc_.size(); ++i) label_at_end |= label_pc_[i] == pc();
   if (label_at_end || pc() == f.pc || m_.code.back().op != Op::ret_)
     emit(Op::ret_, Operand{}, Operand{});
-  for (auto& jf : jump_fixes_)
-    m_.code[static_cast<std::size_t>(jf.pc)].dst =
-        imm(label_pc_[static_cast<std::size_t>(jf.label)]);
+  for (auto& jf : jump_fixes_) {
+    auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
+    const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
+    in.dst = imm(to);
+    // A jmp to a ret is that ret, as Inferno's compiler writes it.
+    if (in.op == Op::jmp_ && to >= 0 && to < pc() &&
+        m_.code[static_cast<std::size_t>(to)].op == Op::ret_)
+      in = Instruction{Op::ret_, Middle{}, Operand{}, Operand{}};
+  }
   jump_fixes_.clear();
   m_.types[static_cast<std::size_t>(f.desc)] =
       TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
