@@ -19,6 +19,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     return gen_construct(c.construct_type ? c.construct_type : c.construct->type, e->args, e->pos,
                          dest);
   }
+  if (!spawn)
+    if (auto r = gen_inline_call(e, c, dest)) return *r;
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
   call_args(e, c, args, ptypes);
@@ -65,19 +67,34 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     std::int32_t at = emit(Op::mframe_, modop, Middle{MidMode::Imm, 0}, fr.op);
     import_fixes_.push_back(ImportFix{at, table, c.mname});
   }
+  open_frames_.push_back(fr.op.a);
   for (std::size_t i = 0; i < args.size(); ++i) {
     Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
     if (pre[i]) {
       move(*pre[i], slot);
+      free_temp(*pre[i]);
     } else {
-      gen_to(args[i], ptypes[i], &slot);
+      try {
+        gen_to(args[i], ptypes[i], &slot);
+      } catch (CompileError&) {
+        open_frames_.pop_back();
+        throw;
+      }
     }
   }
+  open_frames_.pop_back();
   gen_hidden_args(c, fr.op, hidden_off, e->pos);
   Type* rt = c.ft->elem ? c.ft->elem : t_none_;
   Loc r{imm(0), t_none_};
   if (rt->k != TK::None && !spawn) {
-    r = dest && !is_ind(dest->op) && same_type(dest->t, rt) ? *dest : temp(rt);
+    // The result goes straight where it is wanted, as Inferno's compiler
+    // does, unless that is reached through module data: the callee could
+    // replace the object holding it. (What a frame slot points to stays
+    // alive: the slot holds it, and an element's array is held too.)
+    const bool direct_ok = dest && dest->op.mode != AddrMode::IndMp &&
+                           (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) ||
+                            is_arg_slot(dest->op) || !busy_temp(dest->op.a));
+    r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
   if (c.fnref) {

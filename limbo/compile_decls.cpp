@@ -235,6 +235,17 @@ Operand Compiler::word_const(std::int64_t v) {
   return Operand{AddrMode::Mp, off, 0};
 }
 
+// Inferno's compiler keeps nil in module data too, to name it where an
+// immediate cannot stand (a string's nil, a pointer value without a
+// destination). Not in the pointer map: H is no object.
+Operand Compiler::nil_slot() {
+  if (nil_slot_ < 0) {
+    nil_slot_ = mp_alloc(t_int_);
+    m_.data.push_back(DataItem{DataKind::Words, nil_slot_, {-1}, ""});
+  }
+  return Operand{AddrMode::Mp, nil_slot_, 0};
+}
+
 Operand Compiler::big_const(std::int64_t v) {
   auto it = big_consts_.find(v);
   if (it != big_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
@@ -795,13 +806,7 @@ Module Compiler::run() {
     auto slash = f.rfind('/');
     m_.source_files.push_back(slash == std::string::npos ? f : f.substr(slash + 1));
   }
-  for (auto& f : funcs_) {
-    if (!f.type) continue;  // its declaration had an error
-    try {
-      compile_function(f);
-    } catch (CompileError&) {
-    }
-  }
+  compile_functions();
   for (ModInfo* impl : impls_) {
     for (auto& [name, mem] : impl->members) {
       if (mem.kind != ModMember::Func) continue;

@@ -36,6 +36,9 @@ std::int32_t Compiler::new_label() {
 void Compiler::place(std::int32_t label) { label_pc_[static_cast<std::size_t>(label)] = pc(); }
 
 std::int32_t Compiler::jump(Op op, const Operand& src, const Middle& mid, std::int32_t label) {
+  // A jump nothing reaches (after a return, say) is left out, as Inferno's
+  // compiler leaves it out.
+  if (op == Op::jmp_ && unreachable()) return -1;
   std::int32_t at = emit(op, src, mid, imm(0));
   jump_fixes_.push_back(JumpFix{at, label});
   return at;
@@ -46,26 +49,6 @@ std::int32_t Compiler::frame_alloc(Type* t) {
   frame_size_ = off + std::max(type_size(t), 1);
   pointer_offsets(t, off, frame_ptrs_);
   return off;
-}
-
-Loc Compiler::temp(Type* t) {
-  std::vector<std::int32_t> ptrs;
-  pointer_offsets(t, 0, ptrs);
-  auto map = make_map(ptrs);
-  std::string key = std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
-                    std::string(map.begin(), map.end());
-  for (auto& ts : temps_)
-    if (!ts.busy && ts.key == key) {
-      ts.busy = true;
-      return Loc{fp(ts.off), t};
-    }
-  std::int32_t off = frame_alloc(t);
-  temps_.push_back(TempSlot{key, off, true});
-  return Loc{fp(off), t};
-}
-
-void Compiler::release_temps() {
-  for (auto& ts : temps_) ts.busy = false;
 }
 
 namespace {
@@ -387,9 +370,7 @@ Loc Compiler::gen_nil(const Loc* dest) {
     emit(Op::movp_, n.op, dest->op);
     return *dest;
   }
-  Loc t = temp(t_string_);
-  emit(Op::movp_, n.op, t.op);
-  return Loc{t.op, t_nil_};
+  return Loc{nil_slot(), t_nil_};
 }
 
 Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
@@ -461,13 +442,25 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
   if (e->op == "<-=") return gen_send_value(e, dest);
   assign_expr(e);
   if (e->op == ":=") {
-    if (e->a->kind == Expr::Ident) return gen(e->a.get(), dest);
+    if (e->a->kind == Expr::Ident) return assigned_value(gen(e->a.get()), dest);
     return Loc{imm(0), t_none_};
   }
   if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
-  Loc l = lvalue(e->a.get());
-  if (dest) move(l, *dest);
-  return dest ? *dest : l;
+  return assigned_value(lvalue(e->a.get()), dest);
+}
+
+// An assignment's value is a copy of what was assigned, in a temporary of
+// its own when nothing else receives it (while((x := f()) != nil) tests the
+// copy), as Inferno's compiler makes it; an adt or tuple is not copied.
+Loc Compiler::assigned_value(const Loc& var, const Loc* dest) {
+  if (dest) {
+    move(var, *dest);
+    return *dest;
+  }
+  if (type_size(var.t) > 8 || var.t->k == TK::Adt || var.t->k == TK::Tuple) return var;
+  Loc t = temp(var.t);
+  move(var, t);
+  return t;
 }
 
 Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
@@ -485,25 +478,6 @@ Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
     return *dest;
   }
   return l;
-}
-
-Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
-  Type* at = type_of(e->a.get());
-  if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
-  bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
-  Loc r = dest && const_bounds && same_type(dest->t, at) && !is_ind(dest->op) ? *dest : temp(at);
-  gen_to(e->a.get(), at, &r);
-  Loc lo = gen_to(e->b.get(), t_int_);
-  Loc hi;
-  if (e->c) {
-    hi = gen_to(e->c.get(), t_int_);
-  } else {
-    hi = temp(t_int_);
-    emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
-  }
-  emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
 }
 
 // `load Mod path`.
@@ -594,6 +568,15 @@ std::string negate_cmp(const std::string& op) {
   return ">";
 }
 
+// The comparison with its operands exchanged: a < b is b > a.
+std::string commute_cmp(const std::string& op) {
+  if (op == "<") return ">";
+  if (op == ">") return "<";
+  if (op == "<=") return ">=";
+  if (op == ">=") return "<=";
+  return op;
+}
+
 bool is_cmp(const std::string& op) {
   return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
@@ -643,7 +626,16 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     std::string op = when ? e->op : negate_cmp(e->op);
     TK k = is_ptrish(t) && t->k != TK::String ? TK::Int : t->k;
     if (t->k == TK::String && (ta->k == TK::Nil || tb->k == TK::Nil)) k = TK::String;
-    jump(branch_op(op, k), a.op, as_mid(b), label);
+    // Inferno's compiler tests the right operand against the left one (the
+    // left as the middle operand) when the right is the less directly
+    // addressed, or the left cannot be a middle operand.
+    const bool right_src = addressing_rank(e->a.get()) < addressing_rank(e->b.get());
+    if (!right_src || !fits_middle(a.op))
+      jump(branch_op(op, k), a.op, as_mid(b), label);
+    else
+      jump(branch_op(commute_cmp(op), k), b.op, as_mid(a), label);
+    free_temp(a);
+    free_temp(b);
     return;
   }
   Loc v = gen(e);
@@ -712,12 +704,17 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
-  Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
-  if (aop == Op::addc_ && r.op == b.op && !(r.op == a.op)) {
-    Loc tmp = temp(t);
-    move(b, tmp);
-    b = tmp;
-  }
+  // Without a destination the result takes an operand's temporary, as
+  // Inferno's compiler allocates it.
+  Loc r;
+  if (dest && same_type(dest->t, t))
+    r = *dest;
+  else if (reusable_temp(a, t))
+    r = Loc{a.op, t};
+  else if (reusable_temp(b, t))
+    r = Loc{b.op, t};
+  else
+    r = temp(t);
   // A commutative operation takes an operand that cannot be the middle one
   // (a doubly indirect field, say) as its source, sparing a temporary.
   if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
@@ -725,6 +722,8 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});
   emit(aop, b.op, m, r.op);
+  free_temp(a, &r.op);
+  free_temp(b, &r.op);
   return r;
 }
 
@@ -845,7 +844,8 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     if (dest) move(v, *dest);
     return dest ? *dest : v;
   }
-  Loc r = result_loc(to, dest);
+  // Without a destination the result takes the operand's temporary.
+  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
   const TK f = from->k, t = to->k;
   if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
     emit(Op::cvtca_, v.op, r.op);
@@ -861,6 +861,7 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     emit(in->op, v.op, mid.op);
     emit(out->op, mid.op, r.op);
   }
+  free_temp(v, &r.op);
   return r;
 }
 

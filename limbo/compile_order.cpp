@@ -4,12 +4,20 @@
 
 namespace dis::limbo {
 
+// Inferno's compiler selects the index instruction by the element's size:
+// a byte, a word (an int or a pointer), a real, another 8-byte value (a big,
+// a small adt or tuple), anything else.
 Op index_op(const Type* et) {
-  return et->k == TK::Int || et->k == TK::Poly ? Op::indw_
-         : et->k == TK::Big                    ? Op::indl_
-         : et->k == TK::Real                   ? Op::indf_
-         : et->k == TK::Byte                   ? Op::indb_
-                                               : Op::indx_;
+  if (et->k == TK::Byte) return Op::indb_;
+  if (et->k == TK::Real) return Op::indf_;
+  switch (type_size(et)) {
+    case 4:
+      return Op::indw_;
+    case 8:
+      return Op::indl_;
+    default:
+      return Op::indx_;
+  }
 }
 
 std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {
@@ -50,6 +58,83 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   emit(index_op(et), arr.op, Middle{MidMode::Fp, addr.op.a}, i.op);
   Loc elem{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
   gen_to(rhs, et, &elem);
+}
+
+// How directly e's value can be addressed, in the order of Inferno's
+// compiler: a local, a global (nil is one), a constant, a field through a
+// local or global reference, then anything computed (kNeedsCode).
+int Compiler::addressing_rank(const Expr* e) {
+  if (e->kind == Expr::Nil) return 1;
+  if (const_eval(e)) return 6;
+  if (e->kind == Expr::Ident) {
+    Sym* s = lookup(e->op);
+    if (!s || s->kind != Sym::Var) return kNeedsCode;
+    return s->loc.mode == AddrMode::Fp ? 0 : s->loc.mode == AddrMode::Mp ? 1 : kNeedsCode;
+  }
+  if (e->kind == Expr::Field && e->a->kind == Expr::Ident) {
+    int base = addressing_rank(e->a.get());
+    if (base > 1) return kNeedsCode;
+    Type* t = type_of(e->a.get());
+    if (t->k == TK::Ref) return 8 + base;
+    if (t->k == TK::Adt || t->k == TK::Tuple) return base;
+  }
+  return kNeedsCode;
+}
+
+Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
+  Type* at = type_of(e->a.get());
+  if (at->k != TK::String && at->k != TK::Array) fail(e->pos, "cannot slice " + type_name(at));
+  bool const_bounds = const_eval(e->b.get()) && (!e->c || const_eval(e->c.get()));
+  // Sliced in place where it goes: an argument's slot (nothing else can
+  // see it yet), or a variable when the bounds cannot read it.
+  const bool in_place =
+      dest && same_type(dest->t, at) &&
+      (is_arg_slot(dest->op) || (!is_ind(dest->op) && (const_bounds || names(e->a.get(), *dest))));
+  if (addressing_rank(e->a.get()) < kNeedsCode) return gen_slice_of_name(e, at, dest);
+  Loc r = in_place ? *dest : temp(at);
+  gen_to(e->a.get(), at, &r);
+  Loc lo = gen_to(e->b.get(), t_int_);
+  Loc hi;
+  if (e->c) {
+    hi = gen_to(e->c.get(), t_int_);
+  } else {
+    hi = temp(t_int_);
+    emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
+  }
+  emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// A slice of what a name (or a field) holds: the bounds first, the upper
+// one first unless the lower calls something, then the value is copied where
+// it goes and sliced there, as Inferno's compiler orders it; no bound can
+// see the destination change.
+Loc Compiler::gen_slice_of_name(const Expr* e, Type* at, const Loc* dest) {
+  const bool str = at->k == TK::String;
+  Loc src = gen(e->a.get());
+  Loc lo, hi;
+  auto upper = [&] {
+    if (e->c) {
+      hi = gen_to(e->c.get(), t_int_);
+    } else {
+      hi = temp(t_int_);
+      emit(str ? Op::lenc_ : Op::lena_, src.op, hi.op);
+    }
+  };
+  if (has_call(e->b.get())) {
+    lo = gen_to(e->b.get(), t_int_);
+    upper();
+  } else {
+    upper();
+    lo = gen_to(e->b.get(), t_int_);
+  }
+  const bool direct_ok = dest && same_type(dest->t, at) && dest->op.mode != AddrMode::IndMp;
+  Loc r = direct_ok ? *dest : temp(at);
+  move(src, r);
+  emit(str ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
 }
 
 }  // namespace dis::limbo

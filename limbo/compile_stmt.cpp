@@ -28,6 +28,7 @@ void Compiler::compile_function(FuncInfo& f) {
   exc_slots_.clear();
   scopes_.emplace_back();
   f.pc = pc();
+  block_depth_ = 0;
   std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
@@ -66,9 +67,15 @@ void Compiler::compile_function(FuncInfo& f) {
   for (std::size_t i = first_label; i < label_pc_.size(); ++i) label_at_end |= label_pc_[i] == pc();
   if (label_at_end || pc() == f.pc || m_.code.back().op != Op::ret_)
     emit(Op::ret_, Operand{}, Operand{});
-  for (auto& jf : jump_fixes_)
-    m_.code[static_cast<std::size_t>(jf.pc)].dst =
-        imm(label_pc_[static_cast<std::size_t>(jf.label)]);
+  for (auto& jf : jump_fixes_) {
+    auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
+    const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
+    in.dst = imm(to);
+    // A jmp to a ret is that ret, as Inferno's compiler writes it.
+    if (in.op == Op::jmp_ && to >= 0 && to < pc() &&
+        m_.code[static_cast<std::size_t>(to)].op == Op::ret_)
+      in = Instruction{Op::ret_, Middle{}, Operand{}, Operand{}};
+  }
   jump_fixes_.clear();
   m_.types[static_cast<std::size_t>(f.desc)] =
       TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
@@ -77,6 +84,47 @@ void Compiler::compile_function(FuncInfo& f) {
 }
 
 // ---- assignment ----
+
+// `(a, b) := f(...)` with names only: the names are laid out as the tuple
+// is and the call's result goes straight into them, as Inferno's compiler
+// does (no temporary, no copy). False if the form does not fit.
+bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
+  if (rhs->kind != Expr::Call) return false;
+  Type* t = type_of(rhs);
+  if (t->k != TK::Tuple || t->elems.size() != lhs->args.size()) return false;
+  for (auto& x : lhs->args)
+    if (x->kind != Expr::Ident) return false;
+  Loc whole{fp(frame_alloc(t)), t};
+  gen_to(rhs, t, &whole);
+  auto slots = value_slots(t);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const Expr* x = lhs->args[i].get();
+    Sym s;
+    s.kind = Sym::Var;
+    s.type = slots[i].second;
+    s.loc = fp(whole.op.a + slots[i].first);
+    scopes_.back()[x->op] = s;
+    note_local(x->op, s.type, s.loc.a, x->pos);
+  }
+  return true;
+}
+
+// A tuple temporary unpacked into variables: its pointers are set to nil
+// and it is free, as Inferno's compiler leaves it.
+void Compiler::nil_tuple_temp(const Loc& v) {
+  if (v.op.mode != AddrMode::Fp || !busy_temp(v.op.a)) return;
+  std::vector<std::int32_t> ptrs;
+  pointer_offsets(v.t, v.op.a, ptrs);
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  busy_temp(v.op.a)->busy = false;
+}
+
+// Whether e is x.f with x a variable of this function's frame.
+bool Compiler::local_field(const Expr* e) {
+  if (e->kind != Expr::Field || e->a->kind != Expr::Ident || const_eval(e)) return false;
+  Sym* s = lookup(e->a->op);
+  return s && s->kind == Sym::Var && s->loc.mode == AddrMode::Fp;
+}
 
 void Compiler::assign_expr(const Expr* e) {
   const Expr* lhs = e->a.get();
@@ -103,11 +151,13 @@ void Compiler::assign_expr(const Expr* e) {
       note_local(lhs->op, t, off, lhs->pos);
       return;
     }
+    if (lhs->kind == Expr::TupleLit && declare_tuple_in_place(lhs, rhs)) return;
     if (lhs->kind == Expr::TupleLit) {
       Type* t = type_of(rhs);
       Loc v = gen(rhs);
       if (v.op.mode == AddrMode::Imm) fail(e->pos, "cannot unpack " + type_name(t));
       tuple_assign(lhs, v, true);
+      nil_tuple_temp(v);
       return;
     }
     fail(e->pos, "only names can be declared with :=");
@@ -131,6 +181,7 @@ void Compiler::assign_expr(const Expr* e) {
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);
+      nil_tuple_temp(v);
       return;
     }
     if (lhs->kind == Expr::Nil) {
@@ -151,7 +202,9 @@ void Compiler::assign_expr(const Expr* e) {
     // A right side with calls runs before the element or field address is
     // taken: the call may replace the array or object that holds it.
     if (has_call(rhs) && lhs->kind == Expr::Index) return assign_index(lhs, rhs);
-    if (has_call(rhs) && lhs->kind != Expr::Ident) {
+    // A field of a local reference is another matter: no call can replace
+    // a local, so the value goes straight there (lea 0(32(fp)) as Inferno).
+    if (has_call(rhs) && lhs->kind != Expr::Ident && !local_field(lhs)) {
       Type* t = type_of(lhs);
       Loc v = temp(t);
       gen_to(rhs, t, &v);
@@ -188,6 +241,7 @@ void Compiler::assign_expr(const Expr* e) {
 
 void Compiler::gen_block(const Stmt& s) {
   scopes_.emplace_back();
+  ++block_depth_;
   std::int32_t brk = -1;
   if (!s.label.empty()) {
     brk = new_label();
@@ -200,11 +254,26 @@ void Compiler::gen_block(const Stmt& s) {
     }
     release_temps();
   }
+  // Leaving a block inside a function, Inferno's compiler sets the pointers
+  // its variables hold to nil (what they point to is freed then, not when
+  // the function returns); the function's own block needs none.
+  if (block_depth_ > 1) nil_block_vars(scopes_.back());
+  --block_depth_;
   if (brk >= 0) {
     loops_.pop_back();
     place(brk);
   }
   scopes_.pop_back();
+}
+
+void Compiler::nil_block_vars(const Scope& scope) {
+  if (unreachable()) return;
+  std::vector<std::int32_t> ptrs;
+  for (const auto& [name, sym] : scope)
+    if (sym.kind == Sym::Var && sym.loc.mode == AddrMode::Fp)
+      pointer_offsets(sym.type, sym.loc.a, ptrs);
+  std::sort(ptrs.begin(), ptrs.end());
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
 }
 
 void Compiler::set_pos(const Pos& p) {
@@ -440,6 +509,7 @@ void Compiler::gen_return(const Stmt& s) {
   } else if (rt->k != TK::None) {
     fail(s.pos, "missing return value: function " + fn_->name + " returns " + type_name(rt));
   }
+  release_temps();
   emit(Op::ret_, Operand{}, Operand{});
 }
 
@@ -596,7 +666,8 @@ void Compiler::gen_case(const Stmt& s) {
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
     gen_body(*s.arms[i].body);
-    jump(Op::jmp_, Operand{}, Middle{}, end);
+    // The last arm falls through to the end, as in Inferno's code.
+    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);
@@ -674,7 +745,7 @@ void Compiler::gen_pick(const Stmt& s) {
     }
     release_temps();
     scopes_.pop_back();
-    jump(Op::jmp_, Operand{}, Middle{}, end);
+    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);

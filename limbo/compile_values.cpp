@@ -40,7 +40,8 @@ Loc Compiler::gen_array_new(const Expr* e, const Loc* dest) {
   Type* at = mk(TK::Array, et);
   Loc n = gen_to(e->a.get(), t_int_);
   Loc r = result_loc(at, dest);
-  Loc rr = is_ind(r.op) ? temp(at) : r;
+  // Made where it goes unless through module data (Inferno's newa n,$t,0(16(fp))).
+  Loc rr = r.op.mode == AddrMode::IndMp ? temp(at) : r;
   emit(Op::newa_, n.op, Middle{MidMode::Imm, desc_for_type(et)}, rr.op);
   if (!(rr.op == r.op)) move(rr, r);
   return r;
@@ -112,7 +113,12 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   if (args.size() != slots.size())
     fail(pos, "wrong number of values for " + type_name(t) + ": " + std::to_string(args.size()) +
                   " given, " + std::to_string(slots.size()) + " expected");
-  Loc r = temp(t);  // not into dest: the values may read it
+  // Built in place where no value can read the destination: the caller's
+  // result (`return (a, b)`) or an argument's slot, as Inferno's compiler
+  // does; elsewhere in a temporary, since the values may read dest.
+  const bool in_place =
+      dest && same_type(dest->t, t) && (is_result_slot(dest->op) || is_arg_slot(dest->op));
+  Loc r = in_place ? *dest : temp(t);
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Operand o = r.op;
     o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
@@ -122,6 +128,7 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   }
   if (dest) {
     move(r, *dest);
+    free_temp(r, &dest->op);
     return *dest;
   }
   return r;

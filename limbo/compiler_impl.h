@@ -85,6 +85,9 @@ inline Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
 inline bool is_ind(const Operand& o) {
   return o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp;
 }
+// n(16(fp)): where a function's result (or a part of it) goes, in its
+// caller's frame.
+inline bool is_result_slot(const Operand& o) { return o.mode == AddrMode::IndFp && o.a == 16; }
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
@@ -141,6 +144,16 @@ struct JumpFix {
   std::int32_t label;
 };
 
+// What an inlined function computes (inline_calls.cpp): `value`, or
+// `cond ? then_value : value`.
+struct InlineBody {
+  const Expr* cond = nullptr;
+  const Expr* then_value = nullptr;
+  const Expr* value = nullptr;
+};
+// f's body when it has one of the shapes Inferno's compiler inlines.
+std::optional<InlineBody> inline_body(const FuncInfo& f);
+
 class CompileError {};  // aborts the current statement after an error
 
 class Compiler {
@@ -183,6 +196,7 @@ class Compiler {
 
   // module data
   std::int32_t mp_size_ = 0;
+  std::int32_t nil_slot_ = -1;  // nil_slot()'s offset once used
   std::vector<DebugVar> globals_dbg_;
   std::vector<std::int32_t> mp_ptrs_;
   // Constant pools and the descriptor cache: value -> mp offset (or type id),
@@ -225,6 +239,8 @@ class Compiler {
     std::string key;
     std::int32_t off;
     bool busy;
+    bool pointer;         // holds one pointer
+    bool pinned = false;  // an inlined call's argument: not freed before the call's end
   };
   std::vector<TempSlot> temps_;
   std::vector<std::int32_t> label_pc_;  // label id -> pc (-1 unknown)
@@ -361,6 +377,7 @@ class Compiler {
   std::int32_t adt_desc(AdtInfo& a, int variant);
   Operand str_const(const std::string& s);
   Operand word_const(std::int64_t v);  // an immediate when it fits, else MP
+  Operand nil_slot();                  // a module data word holding nil (H)
   Operand big_const(std::int64_t v);
   Operand real_const(double v);
   int import_table(ModInfo* mod);
@@ -380,6 +397,22 @@ class Compiler {
   std::int32_t frame_alloc(Type* t);
   Loc temp(Type* t);
   void release_temps();
+  bool unreachable() const;
+  TempSlot* busy_temp(std::int32_t off);
+  std::vector<std::int32_t> open_frames_;
+  int block_depth_ = 0;
+  bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
+  std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
+  std::set<const FuncInfo*> inlined_only();
+  void compile_functions();
+  std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
+  void nil_tuple_temp(const Loc& v);
+  bool local_field(const Expr* e);          // braced blocks open in the current function
+  void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
+  bool is_arg_slot(const Operand& o) const;
+  bool names(const Expr* e, const Loc& l);
+  void free_temp(const Loc& l, const Operand* keep = nullptr);
+  bool reusable_temp(const Loc& l, Type* t);
   Middle as_mid(const Loc& l);
   Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
 
@@ -402,8 +435,10 @@ class Compiler {
   Loc gen_ident(const Expr* e, const Loc* dest);
   Loc gen_post_step(const Expr* e, const Loc* dest);
   Loc gen_assign_value(const Expr* e, const Loc* dest);
+  Loc assigned_value(const Loc& var, const Loc* dest);
   Loc gen_index(const Expr* e, const Loc* dest);
   Loc gen_slice(const Expr* e, const Loc* dest);
+  Loc gen_slice_of_name(const Expr* e, Type* at, const Loc* dest);
   Loc gen_load(const Expr* e, const Loc* dest);
   // New values (compile_values.cpp).
   Loc gen_tuple_lit(const Expr* e, const Loc* dest);
@@ -416,6 +451,8 @@ class Compiler {
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
+  static constexpr int kNeedsCode = 10;
+  int addressing_rank(const Expr* e);
   void check_format(const Expr* call);  // Sys->print and the like (format_check.cpp)
   // Calls (compile_call.cpp).
   Loc gen_call(const Expr* e, const Loc* dest);

@@ -1,0 +1,259 @@
+// Calls of small functions compiled in place, as Inferno's compiler does:
+// a function of this module whose body is `return e;` or
+// `if (c) return e1; [else] return e2;` is expanded where it is called, its
+// parameters naming the arguments' values.
+#include <algorithm>
+#include <set>
+
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+namespace {
+
+// The one statement of s, through braces: `{ return e; }` is `return e;`.
+const Stmt* single(const Stmt* s) {
+  while (s && s->kind == Stmt::Block && s->stmts.size() == 1 && s->label.empty())
+    s = s->stmts[0].get();
+  return s;
+}
+
+const Expr* returned(const Stmt* s) {
+  s = single(s);
+  return s && s->kind == Stmt::Return ? s->e.get() : nullptr;
+}
+
+// Whether e could change a variable (so a parameter is not merely a name
+// for its argument's value).
+bool assigns(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Assign || e->kind == Expr::PostInc || e->kind == Expr::PostDec) return true;
+  if (e->kind == Expr::Unary && (e->op == "++" || e->op == "--")) return true;
+  if (assigns(e->a.get()) || assigns(e->b.get()) || assigns(e->c.get())) return true;
+  for (auto& x : e->args)
+    if (assigns(x.get())) return true;
+  for (auto& in : e->inits)
+    if (assigns(in.value.get())) return true;
+  return false;
+}
+
+// Names used other than as the function of a call: a function named so
+// is needed as a function (a reference to it, a spawn), not only inlined.
+void other_uses(const Expr* e, bool callee, std::set<std::string>& out) {
+  if (!e) return;
+  if ((e->kind == Expr::Ident || e->kind == Expr::Field) && !callee) out.insert(e->op);
+  if (e->kind == Expr::Call) {
+    other_uses(e->a.get(), true, out);
+  } else if (e->kind == Expr::Field) {
+    other_uses(e->a.get(), false, out);
+  } else {
+    other_uses(e->a.get(), false, out);
+    other_uses(e->b.get(), false, out);
+  }
+  other_uses(e->c.get(), false, out);
+  for (auto& x : e->args) other_uses(x.get(), false, out);
+  for (auto& in : e->inits) {
+    for (auto& k : in.keys) other_uses(k.get(), false, out);
+    other_uses(in.value.get(), false, out);
+  }
+}
+
+void other_uses(const Stmt* s, std::set<std::string>& out) {
+  if (!s) return;
+  if (s->kind == Stmt::Spawn && s->e && s->e->kind == Expr::Call) {
+    const Expr* f = s->e->a.get();
+    if (f->kind == Expr::Ident || f->kind == Expr::Field) out.insert(f->op);
+  }
+  for (const Expr* e : {s->e.get(), s->init.get(), s->step.get()}) other_uses(e, false, out);
+  other_uses(s->body.get(), out);
+  other_uses(s->else_body.get(), out);
+  for (auto& x : s->stmts) other_uses(x.get(), out);
+  for (auto& arm : s->arms) {
+    for (auto& l : arm.labels) {
+      other_uses(l.lo.get(), false, out);
+      other_uses(l.hi.get(), false, out);
+    }
+    other_uses(arm.body.get(), out);
+  }
+  for (auto& alt : s->alts) {
+    for (auto& g : alt.guards) other_uses(g.get(), false, out);
+    other_uses(alt.body.get(), out);
+  }
+}
+
+// Whether e calls a function named name (by its bare name).
+bool calls(const Expr* e, const std::string& name) {
+  if (!e) return false;
+  if (e->kind == Expr::Call && (e->a->kind == Expr::Ident || e->a->kind == Expr::Field) &&
+      e->a->op == name)
+    return true;
+  if (calls(e->a.get(), name) || calls(e->b.get(), name) || calls(e->c.get(), name)) return true;
+  for (auto& x : e->args)
+    if (calls(x.get(), name)) return true;
+  return false;
+}
+
+// The names of the functions e calls.
+void callees(const Expr* e, std::set<std::string>& out) {
+  if (!e) return;
+  if (e->kind == Expr::Call && (e->a->kind == Expr::Ident || e->a->kind == Expr::Field))
+    out.insert(e->a->op);
+  callees(e->a.get(), out);
+  callees(e->b.get(), out);
+  callees(e->c.get(), out);
+  for (auto& x : e->args) callees(x.get(), out);
+}
+
+}  // namespace
+
+// Functions Inferno's compiler does not emit: not exported, inlined where
+// they are called, never used as values or spawned.
+std::set<const FuncInfo*> Compiler::inlined_only() {
+  std::set<std::string> used;
+  for (auto& f : funcs_)
+    if (f.decl) other_uses(f.decl->body.get(), used);
+  // A function called from an inlined body is called, not inlined there.
+  for (auto& f : funcs_)
+    if (f.type)
+      if (auto b = inline_body(f))
+        for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, used);
+  std::set<const FuncInfo*> out;
+  for (auto& f : funcs_) {
+    if (!f.type || f.exported || f.late_link >= 0 || !inline_body(f)) continue;
+    auto dot = f.name.rfind('.');
+    if (!used.count(dot == std::string::npos ? f.name : f.name.substr(dot + 1))) out.insert(&f);
+  }
+  return out;
+}
+
+std::optional<InlineBody> inline_body(const FuncInfo& f) {
+  if (!f.decl || !f.decl->body || !f.type->elem || !f.type->tparams.empty() ||
+      !f.decl->tparams.empty() || f.type->varargs)
+    return std::nullopt;
+  if (f.adt && !f.adt->tparams.empty()) return std::nullopt;
+  const Stmt& body = *f.decl->body;
+  if (body.kind != Stmt::Block || !body.label.empty()) return std::nullopt;
+  InlineBody b;
+  if (body.stmts.size() == 1) {
+    b.value = returned(body.stmts[0].get());
+  } else if (body.stmts.size() == 2) {
+    const Stmt* s = body.stmts[0].get();
+    if (s->kind != Stmt::If || s->else_body) return std::nullopt;
+    b.cond = s->e.get();
+    b.then_value = returned(s->body.get());
+    b.value = returned(body.stmts[1].get());
+    if (!b.then_value) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (body.stmts.size() == 1 && !b.value) {
+    const Stmt* s = single(body.stmts[0].get());
+    if (s && s->kind == Stmt::If && s->else_body) {
+      b.cond = s->e.get();
+      b.then_value = returned(s->body.get());
+      b.value = returned(s->else_body.get());
+      if (!b.then_value) return std::nullopt;
+    }
+  }
+  if (!b.value || assigns(b.value) || assigns(b.cond) || assigns(b.then_value)) return std::nullopt;
+  // Not a recursive one.
+  auto dot = f.name.rfind('.');
+  const std::string bare = dot == std::string::npos ? f.name : f.name.substr(dot + 1);
+  if (calls(b.value, bare) || calls(b.cond, bare) || calls(b.then_value, bare)) return std::nullopt;
+  return b;
+}
+
+std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest) {
+  // One level only: a call in an inlined body is a call.
+  if (!c.local || c.fnref || c.poly_slot >= 0 || !c.bindings.empty() || !c.hidden.empty() ||
+      !inlining_.empty())
+    return std::nullopt;
+  auto body = inline_body(*c.local);
+  if (!body) return std::nullopt;
+  std::vector<const Expr*> args;
+  std::vector<Type*> ptypes;
+  call_args(e, c, args, ptypes);
+  const auto& params = c.local->type->params;
+  if (args.size() != params.size()) return std::nullopt;
+  // The arguments' values, in order; a temporary holding one stays until
+  // the body is done with it.
+  Scope names;
+  std::vector<std::int32_t> pinned;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    Loc v = gen_to(args[i], ptypes[i]);
+    if (v.op.mode == AddrMode::Fp)
+      if (TempSlot* ts = busy_temp(v.op.a)) {
+        ts->pinned = true;
+        pinned.push_back(v.op.a);
+      }
+    if (params[i].name.empty()) continue;
+    Sym s;
+    s.kind = Sym::Var;
+    s.type = ptypes[i];
+    s.loc = v.op;
+    names[params[i].name] = s;
+  }
+  // The body sees the module's names and the parameters, not the caller's.
+  std::vector<Scope> outer = std::move(scopes_);
+  scopes_.clear();
+  scopes_.push_back(outer.empty() ? Scope{} : outer[0]);
+  scopes_.push_back(std::move(names));
+  inlining_.push_back(c.local);
+  Type* rt = c.local->type->elem;
+  Loc r;
+  try {
+    if (!body->cond) {
+      r = gen_to(body->value, rt, dest);
+    } else {
+      r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
+      std::int32_t lelse = new_label(), lend = new_label();
+      gen_cond(body->cond, false, lelse);
+      gen_to(body->then_value, rt, &r);
+      jump(Op::jmp_, Operand{}, Middle{}, lend);
+      place(lelse);
+      gen_to(body->value, rt, &r);
+      place(lend);
+    }
+  } catch (CompileError&) {
+    inlining_.pop_back();
+    scopes_ = std::move(outer);
+    throw;
+  }
+  inlining_.pop_back();
+  scopes_ = std::move(outer);
+  for (std::int32_t off : pinned)
+    if (TempSlot* ts = busy_temp(off)) ts->pinned = false;
+  if (dest && !(dest->op == r.op)) move(r, *dest);
+  return dest ? *dest : r;
+}
+
+// Every function, in order, but those only ever inlined (Inferno's compiler
+// leaves them out); one still called somewhere (a call that could not be
+// inlined) is compiled after the others.
+void Compiler::compile_functions() {
+  const auto skipped = inlined_only();
+  for (auto& f : funcs_) {
+    if (!f.type || skipped.count(&f)) continue;  // a declaration with an error; inlined
+    try {
+      compile_function(f);
+    } catch (CompileError&) {
+    }
+  }
+  for (bool more = true; more;) {
+    more = false;
+    for (auto& f : funcs_) {
+      if (f.pc >= 0 || !skipped.count(&f)) continue;
+      bool called = false;
+      for (auto& cf : call_fixes_) called |= cf.f == &f;
+      for (auto& sf : self_fixes_) called |= sf.f == &f;
+      if (!called) continue;
+      try {
+        compile_function(f);
+      } catch (CompileError&) {
+      }
+      more = true;
+    }
+  }
+}
+
+}  // namespace dis::limbo

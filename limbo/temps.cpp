@@ -1,0 +1,96 @@
+// The compiler's temporaries: allocated by layout, freed once used (a
+// pointer one set to nil first, as Inferno's compiler does), released at the
+// end of a statement; and what a destination may be written in place.
+#include <algorithm>
+
+#include "compiler_impl.h"
+
+namespace dis::limbo {
+
+Loc Compiler::temp(Type* t) {
+  std::vector<std::int32_t> ptrs;
+  pointer_offsets(t, 0, ptrs);
+  auto map = make_map(ptrs);
+  std::string key = std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
+                    std::string(map.begin(), map.end());
+  for (auto& ts : temps_)
+    if (!ts.busy && ts.key == key) {
+      ts.busy = true;
+      return Loc{fp(ts.off), t};
+    }
+  std::int32_t off = frame_alloc(t);
+  temps_.push_back(TempSlot{key, off, true, is_pointer(t)});
+  return Loc{fp(off), t};
+}
+
+// Whether e is a variable at l (`s = s[i:]` slices s where it is).
+bool Compiler::names(const Expr* e, const Loc& l) {
+  if (e->kind != Expr::Ident) return false;
+  Sym* s = lookup(e->op);
+  return s && s->kind == Sym::Var && s->loc == l.op;
+}
+
+// Whether o is an argument slot of a frame being filled.
+bool Compiler::is_arg_slot(const Operand& o) const {
+  return o.mode == AddrMode::IndFp &&
+         std::find(open_frames_.begin(), open_frames_.end(), o.a) != open_frames_.end();
+}
+
+// The busy temporary at frame offset off, if there is one.
+Compiler::TempSlot* Compiler::busy_temp(std::int32_t off) {
+  for (auto& ts : temps_)
+    if (ts.busy && ts.off == off) return &ts;
+  return nullptr;
+}
+
+// A temporary whose value has been used is free at once, a pointer one set
+// to nil first, as Inferno's compiler frees an operand's temporary once the
+// instruction using it is emitted. A value addressed through a temporary
+// (a field of a call's result) frees that temporary. keep: the result, when
+// it took an operand's place.
+void Compiler::free_temp(const Loc& l, const Operand* keep) {
+  if (keep && l.op == *keep) return;
+  std::int32_t off;
+  if (l.op.mode == AddrMode::Fp)
+    off = l.op.a;
+  else if (l.op.mode == AddrMode::IndFp)
+    off = l.op.a;
+  else
+    return;
+  if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
+  TempSlot* ts = busy_temp(off);
+  if (!ts || ts->pinned) return;
+  if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
+  ts->busy = false;
+}
+
+// Whether the next instruction can be reached only by a jump: the last one
+// emitted does not fall through and no label names this pc.
+bool Compiler::unreachable() const {
+  if (m_.code.empty() || (fn_ && fn_->pc == pc())) return false;
+  Op last = m_.code.back().op;
+  if (last != Op::ret_ && last != Op::jmp_ && last != Op::raise_ && last != Op::exit_) return false;
+  return std::find(label_pc_.begin(), label_pc_.end(), pc()) == label_pc_.end();
+}
+
+// The temporaries are free again. Those holding a pointer are set to nil
+// first, as Inferno's compiler does, so what they pointed to is freed when
+// the program no longer uses it, not when the frame is next reused.
+// (Inferno's compiler leaves larger temporaries, tuples and adts, as they are.)
+void Compiler::release_temps() {
+  const bool dead = unreachable();
+  for (auto& ts : temps_) {
+    if (ts.busy && ts.pointer && !dead) emit(Op::movp_, imm(-1), fp(ts.off));
+    ts.busy = false;
+    ts.pinned = false;
+  }
+}
+
+// Whether l is a busy temporary of type t's layout that a result may take.
+bool Compiler::reusable_temp(const Loc& l, Type* t) {
+  if (l.op.mode != AddrMode::Fp || !busy_temp(l.op.a)) return false;
+  return type_size(l.t) == type_size(t) && is_pointer(l.t) == is_pointer(t) &&
+         !has_pointers(l.t) == !has_pointers(t);
+}
+
+}  // namespace dis::limbo
