@@ -467,14 +467,22 @@ TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
                                     Fusion::Pair, Fusion::Pair, Fusion::None};
   EXPECT_EQ(other, want);
   ASSERT_EQ(other_n, want.size());
-  // The test reads another word than the increment: no triple, only the
-  // increment and the jump (pc 6-7) as a pair; the test runs alone.
+  // The test reads another word than the increment: no triple, but the
+  // increment and the jump (pc 6-7) as a pair, and the jump (when it is
+  // dispatched) runs the test at its target (pc 4) as jmp_bgew_FFI.
   const auto [pair, pair_n] = fusion_of(
       "\tmovw\t$7,44(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$0,56(fp)\nL:top\n"
       "\tbgew\t56(fp),44(fp),$@out\n\taddw\t$1,56(fp)\n\taddw\t$2,40(fp)\n\tjmp\t$@top\nL:out\n");
   ASSERT_EQ(pair_n, 9u);
   for (std::size_t pc = 0; pc < pair.size(); ++pc)
-    EXPECT_EQ(pair[pc], pc == 6 || pc == 7 ? Fusion::Pair : Fusion::None) << pc;
+    EXPECT_EQ(pair[pc], pc == 4 || pc == 6 || pc == 7 ? Fusion::Pair : Fusion::None) << pc;
+  // A jump to a compare with no shaped handler (a real compare) stays a
+  // plain jump: nothing fused.
+  const auto [real, real_n] = fusion_of(
+      "\tmovf\t$0,40(fp)\nL:top\n\tbgef\t40(fp),48(fp),$@out\n\tmovw\t$1,56(fp)\n"
+      "\tjmp\t$@top\nL:out\n");
+  ASSERT_EQ(real_n, 6u);
+  for (std::size_t pc = 0; pc < real.size(); ++pc) EXPECT_EQ(real[pc], Fusion::None) << pc;
   // A scan loop: its test (4), pair (5-6), increment and jump (8-9) take
   // the scan kind; the body (7) runs alone.
   const auto [scan, scan_n] = fusion_of(zero_scan(10, 3, "44(fp)", "next"));
