@@ -119,9 +119,17 @@ def programs(corpus):
 class Job:
     """One run: the tool's arguments, the kth failure of a kind (None: none)."""
 
-    def __init__(self, name, argv, opts, kind=None, k=0, report=None, stdout=False):
+    def __init__(self, name, argv, opts, kind=None, k=0, report=None, stdout=False, base=0):
         self.name, self.argv, self.opts, self.kind, self.k = name, argv, opts, kind, k
         self.report, self.stdout = report, stdout
+        # k counts from the program's start (base allocations before it, as
+        # the count run saw; a server at the start says its own), or from
+        # the process's (base None)
+        self.base = base
+
+    def absolute(self):
+        """k counted from the process's start (DIS_FAULT_CAGE/HOST)."""
+        return self.k + (self.base or 0)
 
 
 class Fresh:
@@ -133,7 +141,7 @@ class Fresh:
     def run(self, job, timeout):
         env = dict(os.environ)
         if job.kind:
-            env[f"DIS_FAULT_{job.kind}"] = str(job.k)
+            env[f"DIS_FAULT_{job.kind}"] = str(job.absolute())
         if job.report:
             env["DIS_FAULT_REPORT"] = job.report
         stdin = job.opts.get("stdin")
@@ -175,6 +183,11 @@ class Server:
         env["DIS_FAULT_SERVER"] = mode
         self.proc = subprocess.Popen([self.tool] + argv, env=env, cwd=cwd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
+        self.starts = None
+        if self.start_at:
+            words = self.proc.stdout.readline().split()  # "start CAGE HOST"
+            if len(words) == 3 and words[0] == "start":
+                self.starts = {"CAGE": int(words[1]), "HOST": int(words[2])}
 
     def stdin_file(self, data):
         if data is None:
@@ -186,16 +199,21 @@ class Server:
         return path
 
     def run(self, job, timeout):
-        fields = [str(job.k) if job.kind == "CAGE" else "0",
-                  str(job.k) if job.kind == "HOST" else "0",
+        k = str(job.k if self.start_at else job.absolute())
+        fields = [k if job.kind == "CAGE" else "0", k if job.kind == "HOST" else "0",
                   job.report or "-", str(timeout), job.opts.get("cwd") or "-",
                   self.stdin_file(job.opts.get("stdin")), self.out if job.stdout else "-",
                   self.err] + ([] if self.start_at else job.argv)
         if any("\t" in f or "\n" in f for f in fields):
             sys.exit(f"fault_sweep: an argument holds a tab or newline: {job.argv}")
+        status = ""
         for attempt in range(2):
             if self.proc is None or self.proc.poll() is not None:
                 self.start()
+            if self.start_at and job.kind:
+                if self.starts is None:
+                    break  # the tool ended before the program started
+                job.base = self.starts[job.kind]
             try:
                 self.proc.stdin.write("\t".join(fields) + "\n")
                 self.proc.stdin.flush()
@@ -348,6 +366,23 @@ def count_all(pool, listed, args, scratch, precompiled):
     return counted, failures
 
 
+def shortest(counted):
+    return min(counted, key=lambda p: p[4]["cage"] + p[4]["host"] - p[4]["host_start"])
+
+
+def count_prefix(pool, counted, args, scratch):
+    """(cage, host) allocations before the program starts, with the
+    injected runs' options (they allocate too), in the shortest program."""
+    name, argv, modes, opts, _ = shortest(counted)
+    report = os.path.join(scratch, "prefix.faults")
+    found = {}
+    pool.map([(None, [Job(name, flags(args, modes[0]) + argv, opts, report=report)])],
+             args.timeout, done=lambda job, result: found.update(result=result))
+    with open(report) as f:
+        c = {k: int(v) for k, v in (l.split() for l in f.read().splitlines() if l.strip())}
+    return c["cage_start"], c["host_start"]
+
+
 def chosen(total, first, spread):
     ks = list(range(1, min(first, total) + 1))
     if total > first and spread > 0:
@@ -360,10 +395,10 @@ def flags(args, mode):
     return [f"--gc={mode}"] + (["--gc-verify", "--gc-stats"] if args.verify else [])
 
 
-def injections(counted, args):
+def injections(counted, args, prefix_counts):
     """The batches of injected runs. The allocations before the program
     starts (the options, the VM's construction) are the same for every
-    program: all of them are failed once, with the first program. Each
+    program: all of them are failed once, with the shortest program. Each
     program's own allocations are numbered from its start: every k up to
     --first, --spread beyond. Breadth first, --block k's of every program at
     a time (one fork server each, so one --gc mode, turning from block to
@@ -376,17 +411,18 @@ def injections(counted, args):
         kinds = []
         for kind in ("CAGE", "HOST"):
             start = c[kind.lower() + "_start"]
-            kinds.append((kind, [start + j for j in chosen(c[kind.lower()] - start, args.first,
-                                                           args.spread)]))
+            kinds.append((kind, start, chosen(c[kind.lower()] - start, args.first, args.spread)))
         plans.append((name, argv, modes, opts, kinds))
-    depth = max((len(ks) for p in plans for _, ks in p[4]), default=0)
+    depth = max((len(ks) for p in plans for _, _, ks in p[4]), default=0)
     blocks = max(1, -(-depth // args.block))
     prefix = []
     if counted:
-        name, argv, modes, opts, c = counted[0]
+        name, argv, modes, opts, c = shortest(counted)
+        modes = tuple(m for m in modes if m != "stress")  # a failure swallowed runs it all
         prefix = [Job(f"{name} (before the program starts)",
-                      flags(args, modes[k % len(modes)]) + argv, opts, kind, k)
-                  for kind in ("CAGE", "HOST") for k in range(1, c[kind.lower() + "_start"] + 1)]
+                      flags(args, modes[k % len(modes)]) + argv, opts, kind, k, base=None)
+                  for kind, start in zip(("CAGE", "HOST"), prefix_counts)
+                  for k in range(1, start + 1)]
     chunk = -(-len(prefix) // blocks)
     batches = []
     for b in range(blocks):
@@ -395,7 +431,7 @@ def injections(counted, args):
         lo = b * args.block
         for i, (name, argv, modes, opts, kinds) in enumerate(plans):
             full = flags(args, modes[(b + i) % len(modes)]) + argv
-            jobs = [Job(name, full, opts, kind, k) for kind, ks in kinds
+            jobs = [Job(name, full, opts, kind, k, base=start) for kind, start, ks in kinds
                     for k in ks[lo:lo + args.block]]
             if jobs:
                 batches.append(((full, opts), jobs))
@@ -452,7 +488,8 @@ def main():
     pool = Pool(Fresh if args.no_server else Server, tool, max(1, args.jobs), scratch)
     counted, failures = count_all(pool, listed, args, scratch, precompiled)
     counting = time.monotonic() - start
-    batches = injections(counted, args)
+    batches = injections(counted, args,
+                         count_prefix(pool, counted, args, scratch) if counted else (0, 0))
     if args.no_server:
         batches = [(None, jobs) for _, jobs in batches]
     total = sum(len(jobs) for _, jobs in batches)
@@ -466,10 +503,11 @@ def main():
         status, _, err = result
         why = judge(status, err)
         if why:
-            cmd = f"DIS_FAULT_{job.kind}={job.k} {tool} {' '.join(job.argv)}"
+            cmd = f"DIS_FAULT_{job.kind}={job.absolute()} {tool} {' '.join(job.argv)}"
             if job.opts.get("cwd"):
                 cmd = f"cd {job.opts['cwd']} && {cmd}"
-            failures.append(f"{job.name}: {job.kind.lower()} allocation {job.k}: {why}\n  {cmd}\n"
+            where = f"{job.k}" if job.base is None else f"{job.k} after the start"
+            failures.append(f"{job.name}: {job.kind.lower()} allocation {where}: {why}\n  {cmd}\n"
                             + "".join("  | " + l + "\n" for l in err.splitlines()[-6:]))
             if args.progress:
                 print("FAIL " + failures[-1], flush=True)

@@ -93,7 +93,7 @@ void program_starts() {
   const char* server = std::getenv("DIS_FAULT_SERVER");
   if (server && std::string_view(server) == "program") {
     armed = false;  // the server's own allocations are not the child's
-    serve_here();
+    serve_here(cage_start, host_start);
   }
 }
 

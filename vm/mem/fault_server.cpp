@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 
 #include "fault_injection.h"
@@ -86,14 +87,48 @@ void reopen(int fd, const std::string& path, int flags) {
   ::close(f);
 }
 
-// Waits for the child until the deadline; kills it then.
+// The CPU time a process has used (all its threads), in seconds; 0 when
+// unknown.
+double cpu_seconds(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  int fd = ::open(path, O_RDONLY);
+  if (fd < 0) return 0;
+  char buf[1024];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  const char* p = std::strrchr(buf, ')');  // the name may hold spaces
+  unsigned long user = 0, sys = 0;
+  if (!p ||
+      std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &user, &sys) != 2)
+    return 0;
+  return static_cast<double>(user + sys) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+timespec after(double seconds) {
+  timespec t;
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  auto whole = static_cast<time_t>(seconds);
+  t.tv_sec += whole;
+  t.tv_nsec += static_cast<long>((seconds - static_cast<double>(whole)) * 1e9);
+  if (t.tv_nsec >= 1000000000L) t.tv_sec++, t.tv_nsec -= 1000000000L;
+  return t;
+}
+
+long ns_until(const timespec& t) {
+  timespec now;
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return (t.tv_sec - now.tv_sec) * 1000000000L + (t.tv_nsec - now.tv_nsec);
+}
+
+// Waits for the child; a hang is `timeout` seconds of its CPU time, or ten
+// times that of wall time (a deadlock uses none): on a host shared with
+// other work a starved run is slow, not hung.
 std::string await(pid_t pid, double timeout, const sigset_t& chld) {
-  timespec end;
-  ::clock_gettime(CLOCK_MONOTONIC, &end);
-  end.tv_sec += static_cast<time_t>(timeout);
-  end.tv_nsec +=
-      static_cast<long>((timeout - static_cast<double>(static_cast<time_t>(timeout))) * 1e9);
-  if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+  const timespec last = after(10 * timeout);
+  timespec check = after(timeout);
   for (;;) {
     int status;
     pid_t got = ::waitpid(pid, &status, WNOHANG);
@@ -101,16 +136,19 @@ std::string await(pid_t pid, double timeout, const sigset_t& chld) {
       if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
       return "exit " + std::to_string(WEXITSTATUS(status));
     }
-    timespec now;
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    long left_ns = (end.tv_sec - now.tv_sec) * 1000000000L + (end.tv_nsec - now.tv_nsec);
+    long left_ns = ns_until(check);
     if (left_ns <= 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return "hang";
+      const double cpu = cpu_seconds(pid);
+      if (cpu >= timeout || ns_until(last) <= 0) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        return "hang";
+      }
+      check = after(timeout - cpu < 1 ? 1 : timeout - cpu);
+      continue;
     }
     timespec wait{left_ns / 1000000000L, left_ns % 1000000000L};
-    ::sigtimedwait(&chld, nullptr, &wait);  // SIGCHLD, or the deadline
+    ::sigtimedwait(&chld, nullptr, &wait);  // SIGCHLD, or the next check
   }
 }
 
@@ -159,9 +197,11 @@ void serve(const char* argv0, std::vector<std::string>& args, std::vector<char*>
   arm(r.cage, r.host, r.report == "-" ? std::string() : r.report);
 }
 
-void serve_here() {
+void serve_here(std::uint64_t cage_start, std::uint64_t host_start) {
+  answer("start " + std::to_string(cage_start) + " " + std::to_string(host_start));
   Request r = fork_next();
-  arm(r.cage, r.host, r.report == "-" ? std::string() : r.report, false);
+  arm(r.cage ? cage_start + r.cage : 0, r.host ? host_start + r.host : 0,
+      r.report == "-" ? std::string() : r.report, false);
 }
 
 }  // namespace dis::vm::fault

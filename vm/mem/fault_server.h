@@ -10,10 +10,11 @@
 // DIS_FAULT_CAGE/HOST/REPORT would, and returns to run the tool with ARGs
 // as its arguments: its allocations are numbered exactly as a fresh
 // process's. The server answers each request on stdout with one line,
-// "exit N", "signal N" or "hang" (killed after TIMEOUT_S), and exits when
-// stdin closes.
+// "exit N", "signal N" or "hang" (killed after TIMEOUT_S seconds of its CPU
+// time, or ten times that of wall time), and exits when stdin closes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,11 @@ namespace dis::vm::fault {
 void serve(const char* argv0, std::vector<std::string>& args, std::vector<char*>& argv);
 
 // DIS_FAULT_SERVER=program: the tool runs its own arguments up to the start
-// of the program (fault::program_starts) and serves from there; ARGs are
-// ignored and the counts go on from the server's, so a child skips the
-// options, the VM's construction and the tool's start-up. Returns only in a
-// child.
-void serve_here();
+// of the program (fault::program_starts) and serves from there: it first
+// answers "start C H", the counts so far, and a request's CAGE_K and
+// HOST_K count from them (the kth allocation after the start is
+// C + CAGE_K); ARGs are ignored. A child so skips the options, the VM's
+// construction and the tool's start-up. Returns only in a child.
+void serve_here(std::uint64_t cage_start, std::uint64_t host_start);
 
 }  // namespace dis::vm::fault
