@@ -96,7 +96,7 @@ class Tool {
         break;
       }
       const std::string key = option_key(a);
-      const CLI::Option* opt = app_.get_option_no_throw(key);
+      const CLI::Option* opt = find_option(key);
       if (opt == nullptr) return usage_error("unknown option " + key);
       if (opt == file_option) file_seen = true;
       tool_args.push_back(a);
@@ -119,6 +119,15 @@ class Tool {
     program_args = std::move(words);
     program_args.insert(program_args.end(), rest.begin(), rest.end());
     return std::nullopt;
+  }
+
+  // The option named `key` (--gc, -f), or nullptr. Not CLI11's
+  // get_option_no_throw: that is noexcept yet allocates, so running out of
+  // memory inside it would terminate the tool instead of reaching its main.
+  const CLI::Option* find_option(const std::string& key) const {
+    for (const CLI::Option* o : app_.get_options())
+      if (o->check_name(key)) return o;
+    return nullptr;
   }
 
   // "TOOL: message" on stderr, a pointer to --help; returns 2.

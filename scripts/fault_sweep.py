@@ -1,22 +1,36 @@
 #!/usr/bin/env python3
 """Fails each allocation of a program in turn and checks that it ends cleanly.
 
-  python3 scripts/fault_sweep.py --build build-debug               # every program
-  python3 scripts/fault_sweep.py --build build-debug --budget 50   # ctest's short slice
+  python3 scripts/fault_sweep.py --build build-asan --jobs 2 --verify   # the full run
+  python3 scripts/fault_sweep.py --build build-debug --budget 50        # a short slice
 
 Needs a build with fault injection (Debug or DIS_SANITIZE: vm/mem/
 fault_injection.h). Each program (samples/*.b, the tests' Limbo programs)
 runs once under `dis` to count its cage and host allocations, then once per
-chosen k with the kth allocation failing: every k up to --first, and
---spread more spread evenly over the rest. The --gc mode turns with k
-(--gc=stress only for programs of at most 5,000 cage allocations). A run
-passes when it ends by itself within --timeout with status 0, or with a
-non-zero status and a message on stderr; it fails on a signal (a crash, an
-abort), a hang, a sanitizer report, an uncaught C++ exception or (with
---verify) a heap the verifier refuses. Failures
-are printed with the command that reproduces them; the exit status is 1 if
-there was any. With --budget the sweep stops after that many seconds,
-having taken the programs' first few k first (breadth before depth).
+chosen k with the kth allocation failing. The allocations before the
+program starts (the options, the VM's construction: some 2,500 host
+allocations, the same for every program) are all failed once, with the
+first program; each program's own are numbered from its start: every k up
+to --first, and --spread more spread evenly over the rest. The --gc mode
+turns from block to block of k's (--gc=stress only for programs of at most
+5,000 cage allocations). A run passes when it ends by itself within
+--timeout with status 0, or with a non-zero status and a message on stderr;
+it fails on a signal (a crash, an abort), a hang, a sanitizer report
+(LeakSanitizer's included), an uncaught C++ exception or (with --verify) a
+heap the verifier refuses. Failures are printed with the command that
+reproduces them; the exit status is 1 if there was any. With --budget the
+sweep stops after that many seconds, having taken the programs' first k's
+first (breadth before depth).
+
+What a run costs, and what is done about it: under ASan a new process pays
+some 40-60 ms of CPU to start, compiling a .b tens of ms more, and
+LeakSanitizer's check at exit 15-20 ms (it scans the 36 MB of data the
+sanitizers add to the binary). So each .b is compiled once into a scratch
+directory (--source: not), and used when the .dis prints and exits as the
+.b does; and the runs are children of a fork server (vm/mem/
+fault_server.h; --no-server: not) that started the tool once and ran it up
+to the program's start, so a child pays only the program, its own exit and
+the leak check. --jobs runs that many servers side by side.
 
 Inferno's precompiled commands (the command lines of scripts/inferno_sweep.py
 with known output, run in its fixture directory under `dis --root TREE`)
@@ -28,11 +42,13 @@ import argparse
 import atexit
 import glob
 import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,39 +116,271 @@ def programs(corpus):
     return found
 
 
-def run(dis, args, env_extra, timeout, opts):
-    env = dict(os.environ)
-    env.update(env_extra)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
-    stdin = opts.get("stdin")
-    try:
-        p = subprocess.run([dis] + args, env=env, input=stdin if stdin is not None else b"",
-                           cwd=opts.get("cwd"), capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "hang", ""
-    err = p.stderr.decode(errors="replace")
-    if p.returncode < 0:
-        return f"signal {-p.returncode}", err
+class Job:
+    """One run: the tool's arguments, the kth failure of a kind (None: none)."""
+
+    def __init__(self, name, argv, opts, kind=None, k=0, report=None, stdout=False, base=0):
+        self.name, self.argv, self.opts, self.kind, self.k = name, argv, opts, kind, k
+        self.report, self.stdout = report, stdout
+        # k counts from the program's start (base allocations before it, as
+        # the count run saw; a server at the start says its own), or from
+        # the process's (base None)
+        self.base = base
+
+    def absolute(self):
+        """k counted from the process's start (DIS_FAULT_CAGE/HOST)."""
+        return self.k + (self.base or 0)
+
+
+class Fresh:
+    """Runs each job in a new process (--no-server)."""
+
+    def __init__(self, tool, scratch, start=None):
+        self.tool = tool
+
+    def run(self, job, timeout):
+        env = dict(os.environ)
+        if job.kind:
+            env[f"DIS_FAULT_{job.kind}"] = str(job.absolute())
+        if job.report:
+            env["DIS_FAULT_REPORT"] = job.report
+        stdin = job.opts.get("stdin")
+        try:
+            p = subprocess.run([self.tool] + job.argv, env=env,
+                               input=stdin if stdin is not None else b"",
+                               cwd=job.opts.get("cwd"), capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "hang", "", ""
+        status = f"signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}"
+        return status, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+    def close(self):
+        pass
+
+
+class Server:
+    """Runs each job in a child forked by one long-lived tool process
+    (vm/mem/fault_server.h), its allocations numbered as in a fresh process.
+    With start=(argv, opts) the tool runs that program up to its start once
+    (DIS_FAULT_SERVER=program) and each child goes on from there, so it
+    skips process and sanitizer start-up, the options and the VM's
+    construction; without, it forks at the tool's main (DIS_FAULT_SERVER=1)
+    and each job brings its arguments."""
+
+    def __init__(self, tool, scratch, start=None):
+        self.tool, self.start_at = tool, start
+        self.out = os.path.join(scratch, "stdout")
+        self.err = os.path.join(scratch, "stderr")
+        self.scratch = scratch
+        self.proc = None
+
+    def start(self):
+        argv, cwd, mode = [], None, "1"
+        if self.start_at:
+            argv, opts = self.start_at
+            cwd, mode = opts.get("cwd"), "program"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DIS_FAULT_")}
+        env["DIS_FAULT_SERVER"] = mode
+        self.proc = subprocess.Popen([self.tool] + argv, env=env, cwd=cwd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        self.starts = None
+        if self.start_at:
+            words = self.proc.stdout.readline().split()  # "start CAGE HOST"
+            if len(words) == 3 and words[0] == "start":
+                self.starts = {"CAGE": int(words[1]), "HOST": int(words[2])}
+
+    def stdin_file(self, data):
+        if data is None:
+            return "-"
+        path = os.path.join(self.scratch, "stdin%08x" % (hash(data) & 0xffffffff))
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(data)
+        return path
+
+    def run(self, job, timeout):
+        k = str(job.k if self.start_at else job.absolute())
+        fields = [k if job.kind == "CAGE" else "0", k if job.kind == "HOST" else "0",
+                  job.report or "-", str(timeout), job.opts.get("cwd") or "-",
+                  self.stdin_file(job.opts.get("stdin")), self.out if job.stdout else "-",
+                  self.err] + ([] if self.start_at else job.argv)
+        if any("\t" in f or "\n" in f for f in fields):
+            sys.exit(f"fault_sweep: an argument holds a tab or newline: {job.argv}")
+        status = ""
+        for attempt in range(2):
+            if self.proc is None or self.proc.poll() is not None:
+                self.start()
+            if self.start_at and job.kind:
+                if self.starts is None:
+                    break  # the tool ended before the program started
+                job.base = self.starts[job.kind]
+            try:
+                self.proc.stdin.write("\t".join(fields) + "\n")
+                self.proc.stdin.flush()
+                status = self.proc.stdout.readline().strip()
+            except BrokenPipeError:
+                status = ""
+            if status.startswith(("exit ", "signal ")) or status == "hang":
+                break
+            self.close()  # the server died or was refused: a new one, once
+        else:
+            return f"no fork server ({status!r}): it ended before the program started", "", ""
+        out = read_text(self.out) if job.stdout else ""
+        return status, out, read_text(self.err)
+
+    def close(self):
+        if self.proc:
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass
+            self.proc.wait()
+            self.proc = None
+
+
+def read_text(path):
+    with open(path, "rb") as f:
+        return f.read().decode(errors="replace")
+
+
+def judge(status, err):
+    """Why a run failed, or None."""
+    if status == "hang":
+        return "hang"
+    if status.startswith(("signal", "no fork server")):
+        return status
     for bad in BAD_OUTPUT:
         if bad in err:
-            return f"'{bad}' on stderr", err
+            return f"'{bad}' on stderr"
     if re.search(r"^gc verify-failures [1-9]", err, re.M):
-        return "the heap verifier refused the heap", err
-    if p.returncode != 0 and not err.strip():
-        return f"status {p.returncode} without a message", err
-    return None, err
+        return "the heap verifier refused the heap"
+    if status != "exit 0" and not err.strip():
+        return f"status {status.split()[1]} without a message"
+    return None
 
 
-def count(dis, args, timeout, opts):
-    """(cage, host) allocations of one run with nothing failing."""
-    with tempfile.NamedTemporaryFile("r", suffix=".faults") as f:
-        why, err = run(dis, args, {"DIS_FAULT_REPORT": f.name}, timeout, opts)
+class Pool:
+    """--jobs workers taking batches of jobs in order (breadth first). A
+    batch is (start, jobs): start None runs them on the worker's own
+    server (forking at main), (argv, opts) on a server started for them."""
+
+    def __init__(self, kind, tool, jobs, scratch):
+        self.kind, self.tool, self.slots = kind, tool, []
+        for i in range(jobs):
+            d = os.path.join(scratch, f"runner{i}")
+            os.makedirs(d)
+            self.slots.append((d, kind(tool, d)))
+
+    def map(self, batches, timeout, stop=lambda: False, done=lambda job, result: None):
+        """Runs the batches; done(job, result) is called as each job ends,
+        one at a time, with result (status, stdout, stderr)."""
+        q = queue.Queue()
+        lock = threading.Lock()
+        for b in batches:
+            q.put(b)
+
+        def work(slot):
+            scratch, own = slot
+            while not stop():
+                try:
+                    start, jobs = q.get_nowait()
+                except queue.Empty:
+                    return
+                runner = own if start is None else self.kind(self.tool, scratch, start)
+                for job in jobs:
+                    if stop():
+                        break
+                    result = runner.run(job, timeout)
+                    with lock:
+                        done(job, result)
+                if runner is not own:
+                    runner.close()
+
+        threads = [threading.Thread(target=work, args=(s,)) for s in self.slots]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    def close(self):
+        for _, r in self.slots:
+            r.close()
+
+
+def precompile(limbo, listed, into):
+    """Compiles each program's .b once into `into` (and the other .b files
+    of its directory, modules it may load beside it); gives program name ->
+    argv with the .dis in place of the .b."""
+    done, argvs = {}, {}
+    for name, argv, _, _ in listed:
+        srcs = [a for a in argv if a.endswith(".b") and os.path.isfile(a)]
+        if not srcs:
+            continue
+        src = os.path.abspath(srcs[0])
+        for b in glob.glob(os.path.join(os.path.dirname(src), "*.b")):
+            if b in done:
+                continue
+            rel = os.path.relpath(b, ROOT) if b.startswith(ROOT) else b.lstrip("/")
+            out = os.path.join(into, rel[:-2] + ".dis")
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            p = subprocess.run([limbo, "-o", out, b], capture_output=True)
+            done[b] = out if p.returncode == 0 and os.path.exists(out) else None
+        if done[src]:
+            argvs[name] = [done[src] if a == srcs[0] else a for a in argv]
+    return argvs
+
+
+def count_all(pool, listed, args, scratch, precompiled):
+    """(name, argv, modes, opts, counts) of each program, counts a dict of
+    the fault report (cage, host, cage_start, host_start), and the
+    failures of the runs without a fault. A precompiled program is swept as
+    its .dis when that prints and exits as the .b does."""
+    jobs, results = [], {}
+    for name, argv, modes, opts in listed:
+        for form, a in (("b", argv), ("dis", precompiled.get(name))):
+            if a is not None:
+                report = os.path.join(scratch, f"count{len(jobs)}.faults")
+                jobs.append(Job((name, form), a, opts, report=report, stdout=True))
+
+    def done(job, result):
+        results[job.name] = (job, result)
+
+    pool.map([(None, [job]) for job in jobs], args.timeout, done=done)
+    counted, failures = [], []
+    for name, argv, modes, opts in listed:
+        job, (status, out, err) = results[(name, "b")]
+        why = judge(status, err)
         if why:
-            return None, why + ": " + err[-400:]
-        counts = dict(line.split() for line in f.read().splitlines() if line.strip())
-    if "cage" not in counts:
-        return None, "no fault report: is this a fault-injection build (Debug or DIS_SANITIZE)?"
-    return (int(counts["cage"]), int(counts["host"])), None
+            failures.append(f"{name}: without a fault: {why}: {err[-400:]}")
+            continue
+        if (name, "dis") in results:
+            djob, (dstatus, dout, derr) = results[(name, "dis")]
+            if (dstatus, dout) == (status, out) and not judge(dstatus, derr):
+                job = djob
+        if not os.path.exists(job.report):
+            sys.exit("fault_sweep: no fault report: is this a fault-injection build "
+                     "(Debug or DIS_SANITIZE)?")
+        with open(job.report) as f:
+            c = {k: int(v) for k, v in (l.split() for l in f.read().splitlines() if l.strip())}
+        counted.append((name, job.argv, modes, opts, c))
+    return counted, failures
+
+
+def shortest(counted):
+    return min(counted, key=lambda p: p[4]["cage"] + p[4]["host"] - p[4]["host_start"])
+
+
+def count_prefix(pool, counted, args, scratch):
+    """(cage, host) allocations before the program starts, with the
+    injected runs' options (they allocate too), in the shortest program."""
+    name, argv, modes, opts, _ = shortest(counted)
+    report = os.path.join(scratch, "prefix.faults")
+    found = {}
+    pool.map([(None, [Job(name, flags(args, modes[0]) + argv, opts, report=report)])],
+             args.timeout, done=lambda job, result: found.update(result=result))
+    with open(report) as f:
+        c = {k: int(v) for k, v in (l.split() for l in f.read().splitlines() if l.strip())}
+    return c["cage_start"], c["host_start"]
 
 
 def chosen(total, first, spread):
@@ -143,7 +391,54 @@ def chosen(total, first, spread):
     return ks
 
 
-def main():
+def flags(args, mode):
+    return [f"--gc={mode}"] + (["--gc-verify", "--gc-stats"] if args.verify else [])
+
+
+def injections(counted, args, prefix_counts):
+    """The batches of injected runs. The allocations before the program
+    starts (the options, the VM's construction) are the same for every
+    program: all of them are failed once, with the shortest program. Each
+    program's own allocations are numbered from its start: every k up to
+    --first, --spread beyond. Breadth first, --block k's of every program at
+    a time (one fork server each, so one --gc mode, turning from block to
+    block and program to program), so a budget cuts depth, not programs."""
+    plans = []
+    for name, argv, modes, opts, c in counted:
+        if c["cage"] > STRESS_MAX:
+            # --gc=stress collects fully at every allocation: quadratic.
+            modes = tuple(m for m in modes if m != "stress")
+        kinds = []
+        for kind in ("CAGE", "HOST"):
+            start = c[kind.lower() + "_start"]
+            kinds.append((kind, start, chosen(c[kind.lower()] - start, args.first, args.spread)))
+        plans.append((name, argv, modes, opts, kinds))
+    depth = max((len(ks) for p in plans for _, _, ks in p[4]), default=0)
+    blocks = max(1, -(-depth // args.block))
+    prefix = []
+    if counted:
+        name, argv, modes, opts, c = shortest(counted)
+        modes = tuple(m for m in modes if m != "stress")  # a failure swallowed runs it all
+        prefix = [Job(f"{name} (before the program starts)",
+                      flags(args, modes[k % len(modes)]) + argv, opts, kind, k, base=None)
+                  for kind, start in zip(("CAGE", "HOST"), prefix_counts)
+                  for k in range(1, start + 1)]
+    chunk = -(-len(prefix) // blocks)
+    batches = []
+    for b in range(blocks):
+        if prefix[b * chunk:(b + 1) * chunk]:
+            batches.append((None, prefix[b * chunk:(b + 1) * chunk]))
+        lo = b * args.block
+        for i, (name, argv, modes, opts, kinds) in enumerate(plans):
+            full = flags(args, modes[(b + i) % len(modes)]) + argv
+            jobs = [Job(name, full, opts, kind, k, base=start) for kind, start, ks in kinds
+                    for k in ks[lo:lo + args.block]]
+            if jobs:
+                batches.append(((full, opts), jobs))
+    return batches
+
+
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-debug"), help="build tree")
     ap.add_argument("--first", type=int, default=1000, help="fail every k up to this")
@@ -159,64 +454,86 @@ def main():
     ap.add_argument("--no-corpus", action="store_true", help="leave Inferno's commands out")
     ap.add_argument("--tool", choices=("dis", "cost"), default="dis",
                     help="the tool swept (cost: `cost --count` over a few programs)")
-    args = ap.parse_args()
-    dis = os.path.abspath(os.path.join(args.build, "bin", args.tool))
-    if not os.access(dis, os.X_OK):
-        sys.exit(f"fault_sweep: {dis} is not built")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at a time")
+    ap.add_argument("--no-server", action="store_true",
+                    help="a new process per run, not children of a fork server")
+    ap.add_argument("--source", action="store_true",
+                    help="run the .b (compiled in each run), not a .dis compiled once")
+    ap.add_argument("--limbo", default="",
+                    help="the compiler making the .dis files (default: the build's)")
+    ap.add_argument("--block", type=int, default=30,
+                    help="k's of each program taken at a time (one fork server each)")
+    ap.add_argument("--progress", type=float, default=0,
+                    help="print the figures every this many seconds (0: at the end)")
+    return ap.parse_args()
+
+
+def main():
+    args = parse_args()
+    tool = os.path.abspath(os.path.join(args.build, "bin", args.tool))
+    limbo = os.path.abspath(args.limbo or os.path.join(args.build, "bin", "limbo"))
+    if not os.access(tool, os.X_OK):
+        sys.exit(f"fault_sweep: {tool} is not built")
+    os.environ.setdefault("ASAN_OPTIONS", "detect_leaks=1")
     start = time.monotonic()
-    plans, failures, runs = [], [], 0
+    scratch = tempfile.mkdtemp(prefix="fault_sweep_runs_")
     if args.tool == "cost":
         listed, prefix, args.verify = cost_programs(), ["--count"], False
     else:
         listed, prefix = programs(None if args.no_corpus else args.corpus), []
-    for name, argv, modes, opts in listed:
-        if args.only not in name:
-            continue
-        argv = prefix + argv
-        counts, why = count(dis, argv, args.timeout, opts)
-        runs += 1
+    listed = [(n, prefix + a, m, o) for n, a, m, o in listed if args.only in n]
+    precompiled = {}
+    if not args.source and os.access(limbo, os.X_OK):
+        precompiled = precompile(limbo, listed, os.path.join(scratch, "dis"))
+    pool = Pool(Fresh if args.no_server else Server, tool, max(1, args.jobs), scratch)
+    counted, failures = count_all(pool, listed, args, scratch, precompiled)
+    counting = time.monotonic() - start
+    batches = injections(counted, args,
+                         count_prefix(pool, counted, args, scratch) if counted else (0, 0))
+    if args.no_server:
+        batches = [(None, jobs) for _, jobs in batches]
+    total = sum(len(jobs) for _, jobs in batches)
+    state = {"last": time.monotonic(), "injected": 0}
+
+    def stop():
+        return args.budget and time.monotonic() - start > args.budget
+
+    def done(job, result):
+        state["injected"] += 1
+        status, _, err = result
+        why = judge(status, err)
         if why:
-            if "fault report" in why:
-                sys.exit("fault_sweep: " + why)
-            failures.append(f"{name}: without a fault: {why}")
-            continue
-        if counts[0] > STRESS_MAX:
-            # --gc=stress collects fully at every allocation: quadratic.
-            modes = tuple(m for m in modes if m != "stress")
-        for kind, total in zip(("CAGE", "HOST"), counts):
-            plans.append((name, argv, modes, opts, kind, chosen(total, args.first, args.spread)))
-    # Breadth first: every program's k = 1, then k = 2, ... so a budget
-    # cuts depth, not programs.
-    depth = max((len(p[5]) for p in plans), default=0)
-    injected, out_of_time = 0, False
-    for i in range(depth):
-        for name, argv, modes, opts, kind, ks in plans:
-            if i >= len(ks):
-                continue
-            if args.budget and time.monotonic() - start > args.budget:
-                out_of_time = True
-                break
-            k = ks[i]
-            mode = modes[k % len(modes)]
-            verify = ["--gc-verify", "--gc-stats"] if args.verify else []
-            full = [f"--gc={mode}"] + verify + argv
-            why, err = run(dis, full, {f"DIS_FAULT_{kind}": str(k)}, args.timeout, opts)
-            runs += 1
-            injected += 1
-            if why:
-                cmd = f"DIS_FAULT_{kind}={k} {dis} {' '.join(full)}"
-                if opts.get("cwd"):
-                    cmd = f"cd {opts['cwd']} && {cmd}"
-                failures.append(f"{name}: {kind.lower()} allocation {k}: {why}\n  {cmd}\n"
-                                + "".join("  | " + l + "\n" for l in err.splitlines()[-6:]))
-        if out_of_time:
-            break
+            cmd = f"DIS_FAULT_{job.kind}={job.absolute()} {tool} {' '.join(job.argv)}"
+            if job.opts.get("cwd"):
+                cmd = f"cd {job.opts['cwd']} && {cmd}"
+            where = f"{job.k}" if job.base is None else f"{job.k} after the start"
+            failures.append(f"{job.name}: {job.kind.lower()} allocation {where}: {why}\n  {cmd}\n"
+                            + "".join("  | " + l + "\n" for l in err.splitlines()[-6:]))
+            if args.progress:
+                print("FAIL " + failures[-1], flush=True)
+        now = time.monotonic()
+        if args.progress and now - state["last"] > args.progress:
+            state["last"] = now
+            print(f"fault_sweep: {now - start:.0f} s, {state['injected']} of {total} injected "
+                  f"failures run (last: {job.name} {job.kind.lower()} {job.k}), "
+                  f"{len(failures)} failed", flush=True)
+
+    pool.map(batches, args.timeout, stop, done)
+    pool.close()
+    injected = state["injected"]
     took = time.monotonic() - start
-    print(f"fault_sweep: {len(set(p[0] for p in plans))} programs, {injected} injected failures, "
-          f"{runs} runs, {len(failures)} failed, {took:.0f} s"
-          + (" (budget reached)" if out_of_time else ""))
-    for f in failures:
-        print("FAIL " + f)
+    sweeping = took - counting
+    print(f"fault_sweep: {len(counted)} programs ({len(precompiled)} precompiled), "
+          f"{injected} of {total} injected failures, {len(failures)} failed, {took:.0f} s "
+          f"(counting {counting:.0f} s; {injected / max(sweeping, 1e-9):.1f} injected runs/s)"
+          + (" (budget reached)" if injected < total else ""))
+    if not args.progress:
+        for f in failures:
+            print("FAIL " + f)
+    if failures and precompiled:
+        print(f"fault_sweep: the precompiled .dis files are kept in {scratch}/dis")
+    else:
+        shutil.rmtree(scratch, True)
     return 1 if failures else 0
 
 

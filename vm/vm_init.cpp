@@ -5,6 +5,7 @@
 #include <new>
 
 #include "builtins.h"
+#include "fault_injection.h"
 #include "runtime.h"
 #include "vm.h"
 
@@ -22,6 +23,7 @@ void VM::register_module(const std::string& path, std::vector<NativeFunction> fn
 }
 
 RunResult VM::run_module(Module m, const std::string& path, const std::vector<std::string>& args) {
+  fault::program_starts();
   auto failed = [&](const std::string& msg) {
     *impl_->err << msg << "\n";
     return RunResult{1, msg, {}};
@@ -52,6 +54,7 @@ RunResult VM::run_module(Module m, const std::string& path, const std::vector<st
 }
 
 RunResult VM::run_file(const std::string& path, const std::vector<std::string>& args) {
+  fault::program_starts();
   return run_module(impl_->read_module(path), path, args);
 }
 

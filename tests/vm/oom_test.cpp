@@ -151,4 +151,26 @@ TEST(Oom, EndedThreadsLeaveNothingBehind) {
   }
 }
 
+#if defined(DIS_FAULT_INJECTION)
+// A load that runs out of memory leaves nothing behind: failing each cage
+// allocation in turn (vm/mem/fault_injection.h) of a program that loads
+// itself three times, every run ends with its output or the message, and
+// the heap verifies. The fault sweep found the module data of a load whose
+// module object could not be had kept with a count of 1 and no reference.
+TEST(Oom, EveryFailedCageAllocationOfALoadLeavesAVerifiedHeap) {
+  int k = 1;
+  for (; k < 200; ++k) {
+    distest::Result r = distest::run_dis("--gc=dis --gc-verify --gc-stats " + prog("reload"),
+                                         "DIS_FAULT_CAGE=" + std::to_string(k) + " ");
+    EXPECT_NE(r.err.find("gc verify-failures 0\n"), std::string::npos) << k << ": " << r.err;
+    if (r.status == 0) break;  // k is past the program's allocations
+    EXPECT_EQ(r.status, 1) << k << ": " << r.err;
+    EXPECT_NE(r.err.find("out of memory: heap\n"), std::string::npos) << k << ": " << r.err;
+  }
+  EXPECT_EQ(distest::run_dis(prog("reload")).out, "8\n9\n10\n");
+  EXPECT_GT(k, 20);  // the loads' allocations were failed in turn
+  EXPECT_LT(k, 200);
+}
+#endif
+
 }  // namespace

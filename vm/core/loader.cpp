@@ -179,7 +179,16 @@ std::uint32_t Runtime::new_modlink(Ptr mp) {
   Modlink& ml = *modlinks[idx];
   ml.live = true;
   ml.mp = mp;
-  ml.obj = heap.alloc(kTypeModule, kModuleSize);
+  try {
+    ml.obj = heap.alloc(kTypeModule, kModuleSize);
+  } catch (...) {
+    // No room for the module object: the slot goes back, and the caller
+    // still owns its reference to mp.
+    ml.live = false;
+    ml.mp = H;
+    free_modlinks.push_back(idx);
+    throw;
+  }
   st<Ptr>(cage.at(ml.obj) + kModuleMp, mp);
   st<std::uint32_t>(cage.at(ml.obj) + kModuleIndex, idx);
   return idx;
@@ -190,14 +199,15 @@ std::uint32_t Runtime::instantiate(Program& p) {
   auto size = static_cast<std::uint32_t>(p.mod.data_size);
   Ptr mp = heap.alloc(mptype, size < 8 ? 8 : size);
   if (!p.types.empty()) heap.init_record(cage.at(mp), mptype);
+  std::uint32_t idx;
   try {
     build_data(*this, p, mp);
     copy_jump_tables(p, heap, mp);
+    idx = new_modlink(mp);
   } catch (...) {
     heap.decref(mp);
     throw;
   }
-  std::uint32_t idx = new_modlink(mp);
   modlinks[idx]->prog = &p;
   return idx;
 }
@@ -288,8 +298,8 @@ Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std
   if (path == "$self" && imp.prog) {
     Ptr shared_mp = imp.mp;
     Program* self_prog = imp.prog;
+    idx = new_modlink(shared_mp);  // may run out of memory: the count after
     heap.incref(shared_mp);
-    idx = new_modlink(shared_mp);
     modlink(idx).prog = self_prog;
     exports = &self_prog->exports;
     modname = self_prog->mod.name;

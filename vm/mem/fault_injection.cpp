@@ -3,11 +3,25 @@
 // DIS_FAULT_INJECTION is defined); the tools' guarded main.
 #include "fault_injection.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <new>
+#include <string>
+#include <vector>
+
+#include "fault_server.h"
 
 int dis::vm::fault::guarded_main(const char* tool, int (*run)(int, char**), int argc, char** argv) {
   arm();
+  std::vector<std::string> served;  // a fork server's child: the request's arguments
+  std::vector<char*> served_argv;
+  if constexpr (kEnabled) {
+    if (const char* server = std::getenv("DIS_FAULT_SERVER"); server && *server == '1') {
+      serve(argv[0], served, served_argv);
+      argc = static_cast<int>(served.size());
+      argv = served_argv.data();
+    }
+  }
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
@@ -22,8 +36,7 @@ int dis::vm::fault::guarded_main(const char* tool, int (*run)(int, char**), int 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
+#include <string_view>
 
 namespace dis::vm::fault {
 namespace {
@@ -32,7 +45,10 @@ namespace {
 std::atomic<bool> armed{false};
 std::atomic<std::uint64_t> cage_count{0}, host_count{0};
 std::uint64_t cage_fail = 0, host_fail = 0;
-const char* report_path = nullptr;
+std::string report_path;  // empty: no report
+bool report_registered = false;
+bool started = false;  // program_starts() was called
+std::uint64_t cage_start = 0, host_start = 0;
 
 std::uint64_t env_number(const char* name) {
   const char* v = std::getenv(name);
@@ -41,9 +57,10 @@ std::uint64_t env_number(const char* name) {
 
 void write_report() {
   armed = false;
-  if (std::FILE* f = std::fopen(report_path, "w")) {
-    std::fprintf(f, "cage %llu\nhost %llu\n", static_cast<unsigned long long>(cage_count.load()),
-                 static_cast<unsigned long long>(host_count.load()));
+  if (std::FILE* f = std::fopen(report_path.c_str(), "w")) {
+    auto ull = [](std::uint64_t n) { return static_cast<unsigned long long>(n); };
+    std::fprintf(f, "cage %llu\nhost %llu\ncage_start %llu\nhost_start %llu\n",
+                 ull(cage_count.load()), ull(host_count.load()), ull(cage_start), ull(host_start));
     std::fclose(f);
   }
 }
@@ -51,11 +68,33 @@ void write_report() {
 }  // namespace
 
 void arm() {
-  cage_fail = env_number("DIS_FAULT_CAGE");
-  host_fail = env_number("DIS_FAULT_HOST");
-  report_path = std::getenv("DIS_FAULT_REPORT");
-  if (report_path) std::atexit(write_report);
+  const char* report = std::getenv("DIS_FAULT_REPORT");
+  arm(env_number("DIS_FAULT_CAGE"), env_number("DIS_FAULT_HOST"), report ? report : "");
+}
+
+void arm(std::uint64_t cage, std::uint64_t host, const std::string& report, bool from_zero) {
+  armed = false;  // the path's copy is not the program's allocation
+  report_path = report;
+  if (!report_path.empty() && !report_registered) {
+    std::atexit(write_report);
+    report_registered = true;
+  }
+  cage_fail = cage;
+  host_fail = host;
+  if (from_zero) cage_count = 0, host_count = 0;
   armed = true;
+}
+
+void program_starts() {
+  if (started || !armed) return;
+  started = true;
+  cage_start = cage_count;
+  host_start = host_count;
+  const char* server = std::getenv("DIS_FAULT_SERVER");
+  if (server && std::string_view(server) == "program") {
+    armed = false;  // the server's own allocations are not the child's
+    serve_here(cage_start, host_start);
+  }
 }
 
 bool cage_alloc_fails() {

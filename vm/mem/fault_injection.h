@@ -6,21 +6,37 @@
 //   DIS_FAULT_HOST=N    the Nth host allocation (operator new) throws
 //                       std::bad_alloc
 //   DIS_FAULT_REPORT=F  at exit, writes "cage C\nhost H\n" to F: how many
-//                       allocations of each kind were counted
+//                       allocations of each kind were counted (and
+//                       cage_start, host_start: program_starts())
 // scripts/fault_sweep.py counts a program's allocations once, then fails
 // each in turn.
+// With DIS_FAULT_SERVER=1 the tool is instead a fork server for the sweep
+// (fault_server.h).
 #pragma once
+
+#include <cstdint>
+#include <string>
 
 namespace dis::vm::fault {
 
 #if defined(DIS_FAULT_INJECTION)
 inline constexpr bool kEnabled = true;
 void arm();
+// As arm() with those values (0: none; empty: no report), counting from 0
+// or from the counts so far.
+void arm(std::uint64_t cage_fail, std::uint64_t host_fail, const std::string& report,
+         bool from_zero = true);
+// The tool starts the program (VM::run_file, run_module): the report's
+// cage_start/host_start are the counts so far (what came before is the
+// same for every program: options, the VM's construction). Under
+// DIS_FAULT_SERVER=program a fork server starts here (fault_server.h).
+void program_starts();
 // Counts a cage allocation; true when it is the one to fail.
 bool cage_alloc_fails();
 #else
 inline constexpr bool kEnabled = false;
 inline void arm() {}
+inline void program_starts() {}
 constexpr bool cage_alloc_fails() { return false; }
 #endif
 
