@@ -364,13 +364,9 @@ std::vector<Fusion> plain_fusion(const Program& p) {
       mark(at, Fusion::Pair);
       mark(at + 1, Fusion::Pair);
     }
-    if (is_jmp_compare(h)) {
-      mark(at, Fusion::Pair);
-      mark(p.code[pc].aux, Fusion::Pair);
-    }
     std::int32_t followers[2];
     const int k = derived_followers(p, pc, followers);
-    if (k == 2) {
+    if (k > 0) {
       mark(at, Fusion::Pair);
       for (int i = 0; i < k; ++i) mark(followers[i], Fusion::Pair);
     }
