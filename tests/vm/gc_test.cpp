@@ -259,15 +259,24 @@ const Prog kProgs[] = {
     {"threadrings.b", " 2000", " 2 2", 4096},
 };
 
+// Sanitizer builds end every block with a 16-byte red zone (vm/mem/heap.h):
+// threadrings.b's small blocks grow by half with it (2.8 MB peak, 4.3 MB).
+#if defined(DIS_SANITIZE)
+constexpr std::uint64_t kRedZoneSlack = 2;
+#else
+constexpr std::uint64_t kRedZoneSlack = 1;
+#endif
+
 TEST(GcPrograms, SameOutputInEveryModeAndBoundedHeap) {
   for (const Prog& p : kProgs) {
+    const std::uint64_t bound = p.peak_kb * 1024 * kRedZoneSlack;
     Result dis = run_dis("--gc-stats " + gc_prog(p.file) + p.args);
     ASSERT_EQ(dis.status, 0) << p.file << dis.err;
     Result ms = run_dis("--gc=ms --gc-stats " + gc_prog(p.file) + p.args);
     EXPECT_EQ(ms.status, 0) << p.file << ms.err;
     EXPECT_EQ(ms.out, dis.out) << p.file;
-    EXPECT_LT(stat(dis.err, "heap bytes-peak"), p.peak_kb * 1024) << p.file;
-    EXPECT_LT(stat(ms.err, "heap bytes-peak"), 2 * p.peak_kb * 1024) << p.file;
+    EXPECT_LT(stat(dis.err, "heap bytes-peak"), bound) << p.file;
+    EXPECT_LT(stat(ms.err, "heap bytes-peak"), 2 * bound) << p.file;
     Result small = run_dis(gc_prog(p.file) + p.small);
     Result stress = run_dis("--gc=stress " + gc_prog(p.file) + p.small);
     EXPECT_EQ(stress.status, 0) << p.file << stress.err;
