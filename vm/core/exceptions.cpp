@@ -121,15 +121,18 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (log_on(LogLevel::Info))
     log_info("sched", "thread {} broken at {}: {}", p.id, position(p.ml, p.pc), msg);
   if (p.is_init) main_broken = true;
-  if (first_error.empty()) {
-    first_error = msg;
-    first_error_pc = p.pc;
-    first_error_where = position(p.ml, p.pc);
-  }
+  note_first_error(p, msg);
   p.exit_status = msg;
   pop_frames_to(p, -1);
   p.state = ProgState::Done;
   return false;
+}
+
+void Runtime::note_first_error(const Prog& p, const std::string& msg) {
+  if (!first_error.empty()) return;
+  first_error = msg;
+  first_error_pc = p.pc;
+  first_error_where = position(p.ml, p.pc);
 }
 
 }  // namespace dis::vm

@@ -201,11 +201,7 @@ void Kprocs::run_head_slice() {
       vm.halted = true;
       *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
       vm.main_broken = true;
-      if (vm.first_error.empty()) {
-        vm.first_error = "instruction limit";
-        vm.first_error_pc = p.pc;
-        vm.first_error_where = vm.position(p.ml, p.pc);
-      }
+      vm.note_first_error(p, "instruction limit");
       return;
     }
     budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));

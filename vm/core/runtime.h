@@ -304,6 +304,8 @@ class Runtime : public HeapHooks {
   // true if one took it (prog resumes there), false if the thread broke.
   bool handle_exception(Prog& p, const std::string& msg, Ptr value);
   std::string position(std::uint32_t ml, std::int32_t pc) const;  // "file.b:LINE" or "mod: pc N"
+  // Records msg at p's pc as first_error unless an earlier one is kept.
+  void note_first_error(const Prog& p, const std::string& msg);
 
   // Runs up to `budget` instructions of p; returns how many ran.
   std::uint32_t run_slice(Prog& p, std::uint32_t budget);
