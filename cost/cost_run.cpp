@@ -257,7 +257,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     d.base = vm::measure_interpreter_base(spec.base_policy, spec.mode);
     if (spec.stream_base || spec.base_policy == vm::BasePolicy::Stream) {
       cal = std::make_unique<StreamCalibration>(spec.mode, spec.calls);
-      for (int r = 0; r < StreamCalibration::kRounds; ++r) cal->round();
+      for (int r = 0; r < StreamCalibration::rounds_before(spec.mode); ++r) cal->round();
       cal->fit(d.base);
       cal->mark();
     }
@@ -318,6 +318,8 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     out.run_ns += std::max(0.0, static_cast<double>(t1 - t0) - hidden);
     if (cal) {
       cal->end_run(rec.instructions());
+      // The sampled view's rounds before a short run are too few to rest on.
+      cal->top_up(StreamCalibration::kMinRunRounds);
       cal->fit(d.base);
     }
     out.cpu_clock_reads += rec.cpu_clock_reads();

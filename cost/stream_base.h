@@ -35,6 +35,18 @@ class StreamCalibration {
   static constexpr int kRounds = 31;
   // Rounds since mark() that fit() prefers to all rounds.
   static constexpr std::size_t kMinRunRounds = 11;
+  // The sampled view's rounds before the run. Its run costs little more
+  // than the plain one, so kRounds before it (about half a second) made the
+  // view two to three times the plain run on programs of a second
+  // (perf/LOG.md, "The sampled view's cost"). A run of more than about
+  // half a second has kMinRunRounds of its own, and the base rests on
+  // those alone, so the rounds before it only start the first stretch; a
+  // shorter one is topped up after it (top_up) to kMinRunRounds in all.
+  static constexpr int kSampledRounds = 3;
+  // The rounds to run before the costed run in `mode`'s view.
+  static int rounds_before(vm::ProbeMode mode) {
+    return mode == vm::ProbeMode::Sampled ? kSampledRounds : kRounds;
+  }
 
   // Compiles the streams and runs one round that is not kept. `mode` Time
   // or Sampled, `calls` the shadow call stack on or off, as the run will.
@@ -51,6 +63,10 @@ class StreamCalibration {
   void begin_run();
   void round_in_run(std::uint64_t executed);
   void end_run(std::uint64_t executed);
+  // After the last run: kept rounds until there are `total` in all (none
+  // when there are). They weigh on no stretch of a run; fit() counts them
+  // with the rounds before it.
+  void top_up(std::size_t total);
   // The instructions weighed so far, all runs (what the runs executed).
   double weighed_instructions() const;
   // The host's speed now: every stream run plain once, in ticks per
@@ -86,6 +102,8 @@ class StreamCalibration {
   std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
   std::uint64_t instructions_ = 0;          // of one round
   std::size_t from_mark_ = 0;
+  std::size_t run_rounds_ = 0;    // rounds run between a run's slices
+  std::size_t after_rounds_ = 0;  // rounds of top_up
   double ms_ = 0, round_ms_ = 0;
 };
 
