@@ -35,17 +35,26 @@ class StreamCalibration {
   static constexpr int kRounds = 31;
   // Rounds since mark() that fit() prefers to all rounds.
   static constexpr std::size_t kMinRunRounds = 11;
-  // The sampled view's rounds before the run. Its run costs little more
-  // than the plain one, so kRounds before it (about half a second) made the
-  // view two to three times the plain run on programs of a second
-  // (perf/LOG.md, "The sampled view's cost"). A run of more than about
-  // half a second has kMinRunRounds of its own, and the base rests on
-  // those alone, so the rounds before it only start the first stretch; a
-  // shorter one is topped up after it (top_up) to kMinRunRounds in all.
+  // The sampled view's calibration (perf/LOG.md, "The sampled view's
+  // cost"). Its run costs 1.2-1.6x the plain one, so kRounds before it
+  // (about half a second) and a round per four rounds' time of the run made
+  // the view 2.2-3.9x the plain run on programs of half a second to a
+  // second and a half. It runs kSampledRounds before the run (they start
+  // its first stretch), a round per kSampledSpacing rounds' time of the run
+  // (about a ninth of it), and when that made fewer than kSampledMinRounds
+  // in all, tops them up after the run (top_up). The base's standard error
+  // (in the report) grows by as much as the rounds are fewer.
   static constexpr int kSampledRounds = 3;
-  // The rounds to run before the costed run in `mode`'s view.
+  static constexpr std::uint64_t kSampledSpacing = 8;
+  static constexpr std::size_t kSampledMinRounds = 7;
+  // The rounds before the costed run in `mode`'s view, and the time between
+  // two rounds during it, in rounds (at first; later one per 1/kRounds of
+  // the run so far).
   static int rounds_before(vm::ProbeMode mode) {
     return mode == vm::ProbeMode::Sampled ? kSampledRounds : kRounds;
+  }
+  static std::uint64_t spacing(vm::ProbeMode mode) {
+    return mode == vm::ProbeMode::Sampled ? kSampledSpacing : 4;
   }
 
   // Compiles the streams and runs one round that is not kept. `mode` Time

@@ -416,7 +416,7 @@ TEST(CostAccuracy, StreamBaseRoundsRunBetweenTheSlicesOutsideTheRun) {
 
 // The sampled view runs few rounds before the program (its run costs
 // little more than the plain one, so kRounds would dominate it) and tops a
-// short run up after it, so the base still rests on kMinRunRounds.
+// short run up after it, so the base still rests on kSampledMinRounds.
 TEST(CostAccuracy, SampledViewTopsAShortRunsRoundsUpAfterIt) {
   const std::string prog = test::source("perf/programs/sieve.b");
   Module m = load_program(prog);
@@ -430,14 +430,15 @@ TEST(CostAccuracy, SampledViewTopsAShortRunsRoundsUpAfterIt) {
   ASSERT_EQ(o.status, 0);
   const vm::Base& b = o.data.base;
   ASSERT_LT(b.stream_run_rounds + StreamCalibration::kSampledRounds,
-            StreamCalibration::kMinRunRounds);
-  EXPECT_EQ(b.stream_rounds, StreamCalibration::kMinRunRounds);
-  EXPECT_EQ(b.stream_after_rounds, StreamCalibration::kMinRunRounds -
+            StreamCalibration::kSampledMinRounds);
+  EXPECT_EQ(b.stream_rounds, StreamCalibration::kSampledMinRounds);
+  EXPECT_EQ(b.stream_after_rounds, StreamCalibration::kSampledMinRounds -
                                        StreamCalibration::kSampledRounds - b.stream_run_rounds);
   std::ostringstream text;
   write_report(text, o.data, ReportOptions{});
-  EXPECT_NE(text.str().find(fmt::format("median of {} rounds", StreamCalibration::kMinRunRounds)),
-            std::string::npos)
+  EXPECT_NE(
+      text.str().find(fmt::format("median of {} rounds", StreamCalibration::kSampledMinRounds)),
+      std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find(fmt::format("{} of them after the program", b.stream_after_rounds)),
             std::string::npos)
