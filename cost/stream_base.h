@@ -42,11 +42,14 @@ class StreamCalibration {
   // second and a half. It runs kSampledRounds before the run (they start
   // its first stretch), a round per kSampledSpacing rounds' time of the run
   // (about a ninth of it), and when that made fewer than kSampledMinRounds
-  // in all, tops them up after the run (top_up). The base's standard error
-  // (in the report) grows by as much as the rounds are fewer.
+  // in all, tops them up after the run (top_up): five, the fewest whose
+  // median's standard error is estimated (from their interquartile range),
+  // and few enough that a program of a quarter second (Mandelbrot) stays
+  // under 2x; with seven it was 2.02x. The base's standard error (in the
+  // report) grows by as much as the rounds are fewer.
   static constexpr int kSampledRounds = 3;
   static constexpr std::uint64_t kSampledSpacing = 8;
-  static constexpr std::size_t kSampledMinRounds = 7;
+  static constexpr std::size_t kSampledMinRounds = 5;
   // The rounds before the costed run in `mode`'s view, and the time between
   // two rounds during it, in rounds (at first; later one per 1/kRounds of
   // the run so far).
