@@ -165,6 +165,7 @@ nlohmann::json render_json_value(const CostData& d, const ReportOptions& o) {
       b["stream_builtin_ticks"] = d.base.stream_builtin_ticks;
       b["stream_rounds"] = d.base.stream_rounds;
       b["stream_run_rounds"] = d.base.stream_run_rounds;
+      b["stream_after_rounds"] = d.base.stream_after_rounds;
       b["stream_level"] = d.base.stream_level;
       b["stream_instructions"] = d.base.stream_instructions;
       b["stream_spread_ticks"] = d.base.stream_spread_ticks;

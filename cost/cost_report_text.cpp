@@ -31,11 +31,17 @@ std::string dur(const CostData& d, double ticks) { return format_duration_ns(d.n
 // Where the stream base's rounds ran: before the run, or between its slices.
 // With rounds during the run, the level they set (StreamCalibration::fit).
 std::string rounds_when(const vm::Base& b) {
-  if (b.stream_run_rounds == 0) return ", run before the program";
+  // The sampled view tops a short run's rounds up after it (top_up).
+  const std::string after =
+      b.stream_after_rounds > 0
+          ? fmt::format(", {} of them after the program", b.stream_after_rounds)
+          : "";
+  if (b.stream_run_rounds == 0) return after.empty() ? ", run before the program" : after;
   const std::string level = fmt::format(
       ", scaled by {:.3f} to the rounds beside each stretch of the run", b.stream_level);
   if (b.stream_run_rounds >= b.stream_rounds) return ", run between the program's slices" + level;
-  return fmt::format(", {} of them between the program's slices", b.stream_run_rounds) + level;
+  return fmt::format(", {} of them between the program's slices", b.stream_run_rounds) + after +
+         level;
 }
 
 // `- name count mean min max std` (counts only: `- name count`).

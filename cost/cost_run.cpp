@@ -257,7 +257,7 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     d.base = vm::measure_interpreter_base(spec.base_policy, spec.mode);
     if (spec.stream_base || spec.base_policy == vm::BasePolicy::Stream) {
       cal = std::make_unique<StreamCalibration>(spec.mode, spec.calls);
-      for (int r = 0; r < StreamCalibration::kRounds; ++r) cal->round();
+      for (int r = 0; r < StreamCalibration::rounds_before(spec.mode); ++r) cal->round();
       cal->fit(d.base);
       cal->mark();
     }
@@ -277,20 +277,22 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     std::function<void()> calibrate;
     if (cal) {
       // Calibration rounds between the run's slices, about a fifth of its
-      // time at first, then thinner (a round per 1/kRounds of the run so
-      // far), so the base sees the host the run saw.
-      const auto round_ticks =
-          static_cast<std::uint64_t>(cal->round_ms() * 1e6 * vm::timer().ticks_per_ns);
+      // time at first (a ninth in the sampled view), then thinner (a round
+      // per 1/kRounds of the run so far), so the base sees the host the run
+      // saw.
+      const auto gap_ticks =
+          static_cast<std::uint64_t>(cal->round_ms() * 1e6 * vm::timer().ticks_per_ns) *
+          StreamCalibration::spacing(spec.mode);
       const std::uint64_t start = vm::now_ticks();
-      std::uint64_t next = start + 4 * round_ticks;
+      std::uint64_t next = start + gap_ticks;
       cal->begin_run();
-      calibrate = [&cal, &rec, round_ticks, start, next]() mutable {
+      calibrate = [&cal, &rec, gap_ticks, start, next]() mutable {
         if (vm::now_ticks() < next || !rec.pausable()) return;
         rec.pause();
         cal->round_in_run(rec.instructions());
         const std::uint64_t ran = vm::now_ticks() - start - rec.hidden_ticks();
         rec.resume();
-        next = vm::now_ticks() + std::max(4 * round_ticks, ran / StreamCalibration::kRounds);
+        next = vm::now_ticks() + std::max(gap_ticks, ran / StreamCalibration::kRounds);
       };
     }
     bool interrupted = false;
@@ -318,6 +320,8 @@ RunOutcome run_costed(const Module& main, const RunSpec& spec) {
     out.run_ns += std::max(0.0, static_cast<double>(t1 - t0) - hidden);
     if (cal) {
       cal->end_run(rec.instructions());
+      // The sampled view's rounds before a short run are too few to rest on.
+      cal->top_up(StreamCalibration::kSampledMinRounds);
       cal->fit(d.base);
     }
     out.cpu_clock_reads += rec.cpu_clock_reads();

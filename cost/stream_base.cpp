@@ -444,6 +444,7 @@ void StreamCalibration::round_in_run(std::uint64_t executed) {
   const auto n = static_cast<double>(executed - run_done_);
   const std::size_t k = rounds_.size();
   round();
+  ++run_rounds_;
   // The stretch ran between the round before it and this one: half each.
   if (run_prev_ != kNoRound) {
     weights_[run_prev_] += n / 2;
@@ -459,6 +460,13 @@ void StreamCalibration::end_run(std::uint64_t executed) {
   // The last stretch has only the round before it.
   if (run_prev_ != kNoRound) weights_[run_prev_] += static_cast<double>(executed - run_done_);
   run_done_ = executed;
+}
+
+void StreamCalibration::top_up(std::size_t total) {
+  while (rounds_.size() < total) {
+    round();
+    ++after_rounds_;
+  }
 }
 
 double StreamCalibration::plain_gauge() const {
@@ -494,7 +502,9 @@ double stream_level(const std::vector<double>& rounds, const std::vector<double>
 void StreamCalibration::fit(vm::Base& base) const {
   // The rounds the base rests on: the run's own when there are enough of
   // them (the host then was the run's host), else all.
-  const std::size_t from = rounds_.size() - from_mark_ >= kMinRunRounds ? from_mark_ : 0;
+  // (Rounds topped up after the runs are not the run's own: with them
+  // there are fewer than kMinRunRounds of those.)
+  const std::size_t from = run_rounds_ >= kMinRunRounds ? from_mark_ : 0;
   const std::vector<double> rounds(rounds_.begin() + static_cast<std::ptrdiff_t>(from),
                                    rounds_.end());
   constexpr std::size_t kS = std::size(kStreams);
@@ -509,7 +519,7 @@ void StreamCalibration::fit(vm::Base& base) const {
   // loop's 0.40-1.44 (8) became 0.54-1.14 (12), and fib's 0.23-2.29 (7)
   // became 0.74-1.41 (12).
   const double middle = median(rounds);
-  const double level = rounds_.size() > from_mark_ ? stream_level(rounds_, weights_, middle) : 1.0;
+  const double level = run_rounds_ > 0 ? stream_level(rounds_, weights_, middle) : 1.0;
   base.stream_level = level;
   base.stream_ticks = std::max(0.0, middle) * level;
   base.stream_se_ticks = median_standard_error(rounds) * level;
@@ -560,12 +570,13 @@ void StreamCalibration::fit(vm::Base& base) const {
     std::fprintf(stderr, "; residual %.3f\n", residual);
     std::fprintf(stderr,
                  "rounds: %zu in all, %zu of them the run's; the base rests on %zu; level %.4f\n",
-                 rounds_.size(), rounds_.size() - from_mark_, rounds.size(), level);
+                 rounds_.size(), run_rounds_, rounds.size(), level);
   }
   base.stream_streams = static_cast<std::uint32_t>(kS);
   base.stream_residual_ticks = solved ? residual : 0;
   base.stream_rounds = static_cast<std::uint32_t>(rounds.size());
-  base.stream_run_rounds = static_cast<std::uint32_t>(rounds_.size() - from_mark_);
+  base.stream_run_rounds = static_cast<std::uint32_t>(run_rounds_);
+  base.stream_after_rounds = static_cast<std::uint32_t>(after_rounds_);
   base.stream_instructions = instructions_;
   base.stream_spread_ticks = rounds.empty() ? 0
                                             : *std::max_element(rounds.begin(), rounds.end()) -

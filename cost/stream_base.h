@@ -35,6 +35,30 @@ class StreamCalibration {
   static constexpr int kRounds = 31;
   // Rounds since mark() that fit() prefers to all rounds.
   static constexpr std::size_t kMinRunRounds = 11;
+  // The sampled view's calibration (perf/LOG.md, "The sampled view's
+  // cost"). Its run costs 1.2-1.6x the plain one, so kRounds before it
+  // (about half a second) and a round per four rounds' time of the run made
+  // the view 2.2-3.9x the plain run on programs of half a second to a
+  // second and a half. It runs kSampledRounds before the run (they start
+  // its first stretch), a round per kSampledSpacing rounds' time of the run
+  // (about a ninth of it), and when that made fewer than kSampledMinRounds
+  // in all, tops them up after the run (top_up): five, the fewest whose
+  // median's standard error is estimated (from their interquartile range),
+  // and few enough that a program of a quarter second (Mandelbrot) stays
+  // under 2x; with seven it was 2.02x. The base's standard error (in the
+  // report) grows by as much as the rounds are fewer.
+  static constexpr int kSampledRounds = 3;
+  static constexpr std::uint64_t kSampledSpacing = 8;
+  static constexpr std::size_t kSampledMinRounds = 5;
+  // The rounds before the costed run in `mode`'s view, and the time between
+  // two rounds during it, in rounds (at first; later one per 1/kRounds of
+  // the run so far).
+  static int rounds_before(vm::ProbeMode mode) {
+    return mode == vm::ProbeMode::Sampled ? kSampledRounds : kRounds;
+  }
+  static std::uint64_t spacing(vm::ProbeMode mode) {
+    return mode == vm::ProbeMode::Sampled ? kSampledSpacing : 4;
+  }
 
   // Compiles the streams and runs one round that is not kept. `mode` Time
   // or Sampled, `calls` the shadow call stack on or off, as the run will.
@@ -51,6 +75,10 @@ class StreamCalibration {
   void begin_run();
   void round_in_run(std::uint64_t executed);
   void end_run(std::uint64_t executed);
+  // After the last run: kept rounds until there are `total` in all (none
+  // when there are). They weigh on no stretch of a run; fit() counts them
+  // with the rounds before it.
+  void top_up(std::size_t total);
   // The instructions weighed so far, all runs (what the runs executed).
   double weighed_instructions() const;
   // The host's speed now: every stream run plain once, in ticks per
@@ -86,6 +114,8 @@ class StreamCalibration {
   std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
   std::uint64_t instructions_ = 0;          // of one round
   std::size_t from_mark_ = 0;
+  std::size_t run_rounds_ = 0;    // rounds run between a run's slices
+  std::size_t after_rounds_ = 0;  // rounds of top_up
   double ms_ = 0, round_ms_ = 0;
 };
 

@@ -13,7 +13,7 @@ average and the total.
 import json
 import re
 
-from runners import PERF_DIR, REPO_DIR, OursRunner, PeerRunner, is_executable, run_once
+from runners import PERF_DIR, REPO_DIR, OursRunner, PeerRunner, ProbeRunner, is_executable, run_once
 
 AWFY_DIR = PERF_DIR / "awfy"
 SUITE_FILE = AWFY_DIR / "suite.json"
@@ -105,8 +105,15 @@ class AwfyOursRunner(HarnessOutput, OursRunner):
         self.cwd, self.harness = outdir, "harness.dis"
         return None
 
+    def program_argv(self, prog):
+        return [self.harness] + argv_tail(prog)
+
     def argv(self, prog):
-        return [str(self.dis)] + self.extra_args + [self.harness] + argv_tail(prog)
+        return [str(self.dis)] + self.extra_args + self.program_argv(prog)
+
+
+class AwfyProbeRunner(HarnessOutput, ProbeRunner):
+    """`cost` in one view on the harness and modules the plain runner compiled, in their directory."""
 
 
 class AwfyLuaRunner(HarnessOutput, PeerRunner):

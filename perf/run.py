@@ -144,9 +144,8 @@ def probe_details(programs, runners, records, workdir, timeout, metric):
         for runner, keys, field in ((count, INSTRUCTION_KEYS, "instructions"),
                                     (timed, TIMER_READ_KEYS, "timer_read_ns")):
             out = workdir / f"{prog['name']}.{runner.name}.json"
-            argv = ([str(runner.cost)] + runner.view_args + ["--format", "json", "--out", str(out)]
-                    + [str(plain.module_path(prog)), str(prog["size"])])
-            r = run_once(argv, workdir, timeout)
+            r = run_once(runner.command(prog, ["--format", "json", "--out", str(out)]),
+                         runner.cwd or workdir, timeout)
             try:
                 report = json.loads(out.read_text()) if r.status == 0 else None
             except (OSError, ValueError):
@@ -559,24 +558,25 @@ def report(result, metric_name, out):
     if probes:
         print(file=out)
         print_fastest(programs, records, columns, base, metric_name, out)
-        print(file=out)
-        print("Timed view overhead per executed instruction (from cost --format json; "
-              "target: at most 1.5 timer reads; medians, then fastest rounds)", file=out)
-        for prog in programs:
-            d = prog.get("probe") or {}
-            recs = records[prog["name"]]
-            fast = fastest_overhead_ns(recs.get(base, {}), recs.get("time", {}), metric_name,
-                                       d.get("instructions"))
-            read = d.get("timer_read_ns")
-            print(f"  {prog['name']:<9} instructions {fmt_opt(d.get('instructions'), '{:.0f}')}"
-                  f"  timer read {fmt_opt(read, '{:.1f} ns')}"
-                  f"  overhead {fmt_opt(d.get('time_overhead_ns_per_instruction'), '{:.1f} ns')}"
-                  f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads"
-                  f"  (probe step {fmt_opt(d.get('probe_step_ns'), '{:.1f} ns')}:"
-                  f" {fmt_opt(d.get('time_overhead_in_probe_steps'), '{:.2f}')} steps)"
-                  f"; fastest {fmt_opt(fast, '{:.1f} ns')}"
-                  f" = {fmt_opt(fast / read if fast is not None and read else None, '{:.2f}')}"
-                  f" reads", file=out)
+        if "time" in columns:
+            print(file=out)
+            print("Timed view overhead per executed instruction (from cost --format json; "
+                  "target: at most 1.5 timer reads; medians, then fastest rounds)", file=out)
+            for prog in programs:
+                d = prog.get("probe") or {}
+                recs = records[prog["name"]]
+                fast = fastest_overhead_ns(recs.get(base, {}), recs.get("time", {}), metric_name,
+                                           d.get("instructions"))
+                read = d.get("timer_read_ns")
+                print(f"  {prog['name']:<9} instructions {fmt_opt(d.get('instructions'), '{:.0f}')}"
+                      f"  timer read {fmt_opt(read, '{:.1f} ns')}"
+                      f"  overhead {fmt_opt(d.get('time_overhead_ns_per_instruction'), '{:.1f} ns')}"
+                      f" = {fmt_opt(d.get('time_overhead_in_timer_reads'), '{:.2f}')} reads"
+                      f"  (probe step {fmt_opt(d.get('probe_step_ns'), '{:.1f} ns')}:"
+                      f" {fmt_opt(d.get('time_overhead_in_probe_steps'), '{:.2f}')} steps)"
+                      f"; fastest {fmt_opt(fast, '{:.1f} ns')}"
+                      f" = {fmt_opt(fast / read if fast is not None and read else None, '{:.2f}')}"
+                      f" reads", file=out)
     elif base in columns:
         print(file=out)
         print(f"Geometric mean of {metric_name} time relative to {base}: " +
@@ -614,6 +614,9 @@ def parse_args(argv):
     ap.add_argument("--no-install", action="store_true", help="never call apt-get for missing peers")
     ap.add_argument("--probes", action="store_true",
                     help="measure cost --count, the timed cost view and cost --sample 100 against plain dis")
+    ap.add_argument("--views", default=",".join(v for v, _ in PROBE_VIEWS), metavar="VIEW[,VIEW]",
+                    help="with --probes: the views to run (default all: "
+                         f"{', '.join(v for v, _ in PROBE_VIEWS)}; the timed view takes the longest)")
     ap.add_argument("--metric", default="wall", choices=["wall", "cpu"],
                     help="time compared: wall (default) or user+system CPU of the child")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before a run is killed (default 600)")
@@ -622,8 +625,12 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.warmup < 0:
         ap.error("--rounds must be at least 1 and --warmup at least 0")
-    if args.suite == "awfy" and args.probes:
-        ap.error("--probes measures the classic programs only")
+    views = [v for v in args.views.split(",") if v]
+    unknown = [v for v in views if v not in dict(PROBE_VIEWS)]
+    if unknown or not views:
+        ap.error(f"--views: unknown view(s) {', '.join(unknown) or '(none given)'}; "
+                 f"known: {', '.join(v for v, _ in PROBE_VIEWS)}")
+    args.views = views
     if args.peers is None:
         args.peers = ",".join(n for n, _, _, _ in PEERS if args.suite == "classic" or n in awfy_suite.LUA_PEERS)
     return args
@@ -633,14 +640,17 @@ def build_runners(args, workdir):
     build = Path(args.build).resolve()
     build_dirs = {OURS: build}
     runners = []
+    awfy = args.suite == "awfy"
     if args.probes:
-        plain = OursRunner("plain", build, args.dis_arg)
+        plain = (awfy_suite.AwfyOursRunner if awfy else OursRunner)("plain", build, args.dis_arg)
         runners.append(plain)
+        probe_runner = awfy_suite.AwfyProbeRunner if awfy else ProbeRunner
         for view, view_args in PROBE_VIEWS:
-            runners.append(ProbeRunner(view, build / "bin" / "cost", view_args, plain, workdir))
+            if view not in args.views:
+                continue
+            runners.append(probe_runner(view, build / "bin" / "cost", view_args, plain, workdir))
         return runners, build_dirs, "plain"
 
-    awfy = args.suite == "awfy"
     ours_runner = awfy_suite.AwfyOursRunner if awfy else OursRunner
     if not args.skip_ours:
         runners.append(ours_runner(OURS, build, args.dis_arg))

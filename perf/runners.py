@@ -162,8 +162,12 @@ class OursRunner(Runner):
     def module_path(self, prog):
         return self.modules.get(prog["name"], PROGRAMS_DIR / f"{prog['name']}.b")
 
+    def program_argv(self, prog):
+        """The module and its arguments, as dis (and cost) take them."""
+        return [str(self.module_path(prog)), str(prog["size"])]
+
     def argv(self, prog):
-        return [str(self.dis)] + self.extra_args + [str(self.module_path(prog)), str(prog["size"])]
+        return [str(self.dis)] + self.extra_args + self.program_argv(prog)
 
 
 class ProbeRunner(Runner):
@@ -185,9 +189,20 @@ class ProbeRunner(Runner):
     def report_path(self, prog):
         return self.workdir / f"{prog['name']}.{self.name}.report"
 
+    def command(self, prog, options):
+        """cost in this view with `options` (e.g. where the report goes) on the plain runner's module."""
+        return [str(self.cost)] + self.view_args + options + self.plain.program_argv(prog)
+
     def argv(self, prog):
-        return ([str(self.cost)] + self.view_args + ["--out", str(self.report_path(prog))]
-                + [str(self.plain.module_path(prog)), str(prog["size"])])
+        return self.command(prog, ["--out", str(self.report_path(prog))])
+
+    @property
+    def cwd(self):  # where the plain runner runs (its modules may load others beside them)
+        return self.plain.cwd
+
+    @cwd.setter
+    def cwd(self, value):  # (Runner's constructor sets None: the plain runner's decides)
+        pass
 
     def check_output(self, result, prog):
         lines = result.stdout.splitlines()

@@ -63,6 +63,9 @@ struct Base {
   // Of all rounds, those run between the costed run's slices (0: all ran
   // before it). The base rests on these alone when there are enough.
   std::uint32_t stream_run_rounds = 0;
+  // Of all rounds, those run after the costed runs (the sampled view tops
+  // a short run's up: StreamCalibration::top_up).
+  std::uint32_t stream_after_rounds = 0;
   // The factor the run's rounds put on the medians (every stream_* ticks
   // figure above includes it): their mean, each smoothed with its
   // neighbours, weighted by the run's instructions beside them, over their

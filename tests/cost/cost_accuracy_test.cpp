@@ -414,6 +414,43 @@ TEST(CostAccuracy, StreamBaseRoundsRunBetweenTheSlicesOutsideTheRun) {
       << text.str();
 }
 
+// The sampled view runs few rounds before the program (its run costs
+// little more than the plain one, so kRounds would dominate it) and tops a
+// short run up after it, so the base still rests on kSampledMinRounds.
+TEST(CostAccuracy, SampledViewTopsAShortRunsRoundsUpAfterIt) {
+  const std::string prog = test::source("perf/programs/sieve.b");
+  Module m = load_program(prog);
+  std::ostringstream sink;
+  RunSpec spec = spec_for(prog, sink);
+  spec.args = {prog, "1"};  // a few ms: no round between its slices
+  spec.base_policy = vm::BasePolicy::Stream;
+  spec.mode = vm::ProbeMode::Sampled;
+  spec.sample_every = 10;
+  RunOutcome o = run_costed(m, spec);
+  ASSERT_EQ(o.status, 0);
+  const vm::Base& b = o.data.base;
+  ASSERT_LT(b.stream_run_rounds + StreamCalibration::kSampledRounds,
+            StreamCalibration::kSampledMinRounds);
+  EXPECT_EQ(b.stream_rounds, StreamCalibration::kSampledMinRounds);
+  EXPECT_EQ(b.stream_after_rounds, StreamCalibration::kSampledMinRounds -
+                                       StreamCalibration::kSampledRounds - b.stream_run_rounds);
+  std::ostringstream text;
+  write_report(text, o.data, ReportOptions{});
+  EXPECT_NE(
+      text.str().find(fmt::format("median of {} rounds", StreamCalibration::kSampledMinRounds)),
+      std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find(fmt::format("{} of them after the program", b.stream_after_rounds)),
+            std::string::npos)
+      << text.str();
+  // The timed view still runs kRounds before the program and none after.
+  spec.mode = vm::ProbeMode::Time;
+  o = run_costed(m, spec);
+  ASSERT_EQ(o.status, 0);
+  EXPECT_EQ(o.data.base.stream_after_rounds, 0u);
+  EXPECT_GE(o.data.base.stream_rounds, static_cast<std::uint32_t>(StreamCalibration::kRounds));
+}
+
 // Each stretch of a run between two rounds weighs on both, by its
 // instructions: all of them, once.
 TEST(CostAccuracy, StreamRoundsWeighTheRunsInstructionsOnce) {
