@@ -392,6 +392,19 @@ void Collector::pace_epoch_end() {
 
 void Collector::run_step(std::int64_t budget) {
   in_step_ = true;
+  // A host allocation failing inside the step (the mark stack growing)
+  // ends it as a budget running out does: what was greyed waits for
+  // another pass, and the collector (and its verifier) go on working.
+  struct Abandon {
+    Collector& c;
+    bool finished = false;
+    ~Abandon() {
+      if (finished) return;
+      c.stack_.clear();
+      c.heap_.nprop = true;
+      c.in_step_ = false;
+    }
+  } abandon{*this};
   const std::int64_t start_budget = budget;
   work_ = GcWork{};
   if (observer_) observer_->gc_begin(GcEvent::Step);
@@ -444,6 +457,7 @@ void Collector::run_step(std::int64_t budget) {
   stats_.marked += work_.marked;
   stats_.followed += work_.followed;
   if (observer_) observer_->gc_end(GcEvent::Step, work_);
+  abandon.finished = true;
   in_step_ = false;
   heap_.trim_point();  // the step's frees; its mark stack is empty again
   if (verify_every_ == 1 ||
@@ -506,8 +520,16 @@ void Collector::idle(std::chrono::steady_clock::time_point deadline,
 
 void Collector::full_collect(bool safe_point) {
   if (halt_ || in_step_) return;
-  const bool was_mid = mid_instruction_, was_all = collecting_all_;
-  mid_instruction_ = was_mid || !safe_point;
+  struct Restore {  // also when a step throws (std::bad_alloc)
+    Collector& c;
+    bool mid, all;
+    ~Restore() {
+      c.mid_instruction_ = mid;
+      c.collecting_all_ = all;
+    }
+  } restore{*this, mid_instruction_, collecting_all_};
+  const bool was_all = collecting_all_;
+  mid_instruction_ = mid_instruction_ || !safe_point;
   collecting_all_ = true;
   ++stats_.full_collections;
   log_debug("gc", "full collection {}", stats_.full_collections);
@@ -519,7 +541,6 @@ void Collector::full_collect(bool safe_point) {
   while (stats_.passes == passes) run_step(kUnbounded);
   collecting_all_ = was_all;
   if (verify_every_ > 1 && !was_all) verify_now();  // 1: its last step did
-  mid_instruction_ = was_mid;
 }
 
 void Collector::verify_at_exit(bool safe_point) {
