@@ -500,6 +500,9 @@ def main():
     pool = Pool(Fresh if args.no_server else Server, tool, max(1, args.jobs), scratch)
     counted, failures = count_all(pool, listed, args, scratch, precompiled)
     counting = time.monotonic() - start
+    if args.progress:
+        for f in failures:
+            print("FAIL " + f, flush=True)
     batches = injections(counted, args,
                          count_prefix(pool, counted, args, scratch) if counted else (0, 0))
     if args.no_server:
