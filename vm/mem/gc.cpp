@@ -43,6 +43,9 @@ bool parse_gc_mode(const std::string& name, GcMode& mode) {
 
 std::string format_gc_stats(const GcStats& s) {
   std::ostringstream o;
+  // A stream swallows its buffer's std::bad_alloc (badbit) and would give
+  // the counters cut short, the verifier's last: let it through instead.
+  o.exceptions(std::ios::badbit);
   o << "gc steps " << s.steps << "\n"
     << "gc epochs " << s.epochs << "\n"
     << "gc passes " << s.passes << "\n"
