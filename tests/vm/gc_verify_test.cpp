@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "arrays_lists.h"
 #include "assembler.h"
@@ -139,6 +140,32 @@ TEST(GcVerify, DisRefusesABadN) {
     EXPECT_NE(r.err.find(std::string("not '") + bad + "'"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
   }
+}
+
+}  // namespace
+
+namespace {
+
+// init's argument list made in a heap it overflows: the strings and cells
+// made before the failure are dropped, so the heap verifies at the end
+// (found by the fault sweep's verifier: each was left with a count and
+// nothing holding it).
+TEST(GcVerify, ArgumentsThatOverflowTheHeapLeaveNothingCounted) {
+  std::ostringstream out, err;
+  Options o;
+  o.out = &out;
+  o.err = &err;
+  o.heap_limit = 1u << 20;
+  o.gc_verify = 1u << 30;
+  VM vm(o);
+  std::vector<std::string> args = {"t.s"};
+  for (int i = 0; i < 40; ++i) args.push_back(std::string(64 << 10, 'a'));  // 2.5 MiB
+  RunResult r = vm.run_module(dis::assembly::assemble(vmtest::program(""), "t.s"), "t.s", args);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.message.find("out of memory"), std::string::npos) << r.message;
+  GcStats s = vm.stats().gc;
+  EXPECT_GE(s.verify_count_runs, 1u);
+  EXPECT_EQ(s.verify_failures, 0u) << s.first_verify_error;
 }
 
 }  // namespace
