@@ -38,7 +38,7 @@ int run(int argc, char** argv) {
   bool gc_stats = false;
   app.add_option("--gc-quanta", opts.gc_quanta, "fixed GC step budget (0: adaptive 50..750)");
   app.add_flag("--gc-stats", gc_stats, "print memory-management counters on stderr at exit");
-  app.add_flag("--gc-verify", opts.gc_verify, "verify the heap after every GC step (slow)");
+  dis::vm::add_gc_verify_option(app, opts.gc_verify);
   bool gc_step_times = false;
   app.add_flag("--gc-step-times", gc_step_times,
                "time every GC step; print percentiles and the maximum on stderr at exit");

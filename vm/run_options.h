@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -59,6 +60,25 @@ inline void add_gc_option(CLI::App& app, GcMode& mode) {
       ->check(CLI::IsMember({"dis", "ms", "stress"}))
       ->option_text("MODE")
       ->default_str("dis");
+}
+
+// --gc-verify[=N] into `every` (vm::Options::gc_verify): alone, 1 (after
+// every step); N >= 1 is the sampled verifier. A flag, so N needs the `=`.
+inline void add_gc_verify_option(CLI::App& app, std::uint32_t& every) {
+  app.add_flag("--gc-verify", every,
+               "verify the heap after every GC step (slow); --gc-verify=N: after every Nth "
+               "step, at every collection's end and at exit")
+      ->transform(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (v == "true") v = "1";  // the flag alone
+            char* end = nullptr;
+            const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || v[0] < '0' || v[0] > '9' || *end || n < 1 || n > (1u << 30))
+              return "N must be a whole number from 1 to 1073741824, not '" + v + "'";
+            return {};
+          },
+          "", "gc-verify N"))
+      ->option_text("[=N]");
 }
 
 }  // namespace dis::vm

@@ -46,10 +46,12 @@ RunResult VM::run_module(Module m, const std::string& path, const std::vector<st
     // A host allocation outside any thread (the scheduler's, the
     // collector's) failed: the run ends, as it would on a Dis error.
     impl_->out->flush();
+    impl_->gc->verify_at_exit(false);  // off a safe point: what threw may hold a count
     return failed(kOutOfMemory);
   }
   impl_->out->flush();
   impl_->heap.decref(impl_->modlink(ml).obj);
+  impl_->gc->verify_at_exit(true);
   return res;
 }
 

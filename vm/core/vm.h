@@ -58,10 +58,12 @@ struct Options {
   // Limbo front end. Without it a .b file is refused as unreadable input.
   std::function<Module(const std::string& path)> compile;
   // Memory management (gc.h): mode, a fixed step budget (0: adaptive as in
-  // Inferno), and the debug mode that verifies the heap after every step.
+  // Inferno), and the debug mode that verifies the heap: 0 never, 1 after
+  // every step, N after every Nth step, every epoch's end, every full
+  // collection and the program's end (gc.h, "Verification").
   GcMode gc = GcMode::Dis;
   std::uint32_t gc_quanta = 0;
-  bool gc_verify = false;
+  std::uint32_t gc_verify = 0;
   IdleGc idle_gc = IdleGc::Fixed;
   // >0: the VM constructor confines the whole process to this many of the
   // processors it may use (sched_setaffinity); InputError when there are fewer.

@@ -43,6 +43,9 @@ bool parse_gc_mode(const std::string& name, GcMode& mode) {
 
 std::string format_gc_stats(const GcStats& s) {
   std::ostringstream o;
+  // A stream swallows its buffer's std::bad_alloc (badbit) and would give
+  // the counters cut short, the verifier's last: let it through instead.
+  o.exceptions(std::ios::badbit);
   o << "gc steps " << s.steps << "\n"
     << "gc epochs " << s.epochs << "\n"
     << "gc passes " << s.passes << "\n"
@@ -120,13 +123,13 @@ struct Collector::FreeBridge : FreeObserver {
 };
 
 Collector::Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fixed_quanta,
-                     bool verify)
+                     std::uint32_t verify_every)
     : heap_(heap),
       cage_(heap.cage()),
       host_(host),
       mode_(mode),
       fixed_quanta_(fixed_quanta),
-      verify_(verify) {
+      verify_every_(verify_every) {
   heap_.set_mutator_colour(mutator());
   heap_.set_refcounting(mode != GcMode::MarkSweep);
   heap_.set_sweep_cursor(&cursor_);
@@ -371,6 +374,7 @@ void Collector::end_pass() {
     gce_ = gct_ = 0;
     pace_epoch_end();
     ++stats_.epochs;
+    verify_due_ = true;
     rootset();
   }
   heap_.nprop = false;
@@ -391,6 +395,19 @@ void Collector::pace_epoch_end() {
 
 void Collector::run_step(std::int64_t budget) {
   in_step_ = true;
+  // A host allocation failing inside the step (the mark stack growing)
+  // ends it as a budget running out does: what was greyed waits for
+  // another pass, and the collector (and its verifier) go on working.
+  struct Abandon {
+    Collector& c;
+    bool finished = false;
+    ~Abandon() {
+      if (finished) return;
+      c.stack_.clear();
+      c.heap_.nprop = true;
+      c.in_step_ = false;
+    }
+  } abandon{*this};
   const std::int64_t start_budget = budget;
   work_ = GcWork{};
   if (observer_) observer_->gc_begin(GcEvent::Step);
@@ -443,9 +460,12 @@ void Collector::run_step(std::int64_t budget) {
   stats_.marked += work_.marked;
   stats_.followed += work_.followed;
   if (observer_) observer_->gc_end(GcEvent::Step, work_);
+  abandon.finished = true;
   in_step_ = false;
   heap_.trim_point();  // the step's frees; its mark stack is empty again
-  if (verify_) verify_now();
+  if (verify_every_ == 1 ||
+      (verify_every_ && !collecting_all_ && (verify_due_ || stats_.steps % verify_every_ == 0)))
+    verify_now();
 }
 
 void Collector::step() {
@@ -503,8 +523,17 @@ void Collector::idle(std::chrono::steady_clock::time_point deadline,
 
 void Collector::full_collect(bool safe_point) {
   if (halt_ || in_step_) return;
-  const bool was_mid = mid_instruction_;
-  mid_instruction_ = was_mid || !safe_point;
+  struct Restore {  // also when a step throws (std::bad_alloc)
+    Collector& c;
+    bool mid, all;
+    ~Restore() {
+      c.mid_instruction_ = mid;
+      c.collecting_all_ = all;
+    }
+  } restore{*this, mid_instruction_, collecting_all_};
+  const bool was_all = collecting_all_;
+  mid_instruction_ = mid_instruction_ || !safe_point;
+  collecting_all_ = true;
   ++stats_.full_collections;
   log_debug("gc", "full collection {}", stats_.full_collections);
   // Garbage of any colour now is sweeper-coloured after two epoch ends and
@@ -513,6 +542,15 @@ void Collector::full_collect(bool safe_point) {
   while (colour_epoch_ < target) run_step(kUnbounded);
   const std::uint64_t passes = stats_.passes;
   while (stats_.passes == passes) run_step(kUnbounded);
+  collecting_all_ = was_all;
+  if (verify_every_ > 1 && !was_all) verify_now();  // 1: its last step did
+}
+
+void Collector::verify_at_exit(bool safe_point) {
+  if (!verify_every_ || in_step_) return;
+  const bool was_mid = mid_instruction_;
+  mid_instruction_ = was_mid || !safe_point;
+  verify_now();
   mid_instruction_ = was_mid;
 }
 
@@ -542,6 +580,7 @@ void Collector::on_exhausted(void* self) {
 }
 
 void Collector::verify_now() {
+  verify_due_ = false;
   ++stats_.verify_runs;
   const bool counts = heap_.refcounting() && !mid_instruction_;
   if (counts) ++stats_.verify_count_runs;

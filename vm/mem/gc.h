@@ -34,6 +34,11 @@
 // and keeps every block allocated since the last quantum alive; its
 // collections inside an instruction verify everything but the reference
 // counts, its quantum-end steps verify the counts too.
+// Verification (Options::gc_verify = N > 0): the heap verifier runs after
+// every Nth step and at the end of every epoch (a pass over the whole heap,
+// so it costs about what the epoch did), once at the end of each full
+// collection (the one after an out-of-memory error included) and at the
+// program's end (verify_at_exit). N = 1 verifies after every step.
 // Emergency collection: an allocation that would pass the heap limit first
 // gets a full collection (off a safe point, the blocks made since the last
 // one kept as stress mode keeps them) and is tried once more.
@@ -115,7 +120,9 @@ bool parse_gc_mode(const std::string& name, GcMode& mode);
 class Collector {
  public:
   // `host` gives the roots and the host side of channels and modules.
-  Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fixed_quanta, bool verify);
+  // verify_every: 0 no verification, N verifies as above.
+  Collector(Heap& heap, HeapHooks& host, GcMode mode, std::uint32_t fixed_quanta,
+            std::uint32_t verify_every);
   ~Collector();
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
@@ -133,6 +140,9 @@ class Collector {
   // Off a safe point (inside an instruction or a builtin, where a count may
   // be one off until the instruction ends) the verifier skips the counts.
   void full_collect(bool safe_point = true);
+  // With verification on, verifies the heap now (halted or not): the
+  // program has ended. Off a safe point the counts are not checked.
+  void verify_at_exit(bool safe_point);
 
   void halt() { ++halt_; }  // Bench->disablegc()
   void resume() {           // Bench->enablegc()
@@ -178,7 +188,9 @@ class Collector {
   HeapHooks& host_;
   GcMode mode_;
   std::uint32_t fixed_quanta_;
-  bool verify_;
+  std::uint32_t verify_every_;
+  bool verify_due_ = false;         // an epoch ended in this step
+  bool collecting_all_ = false;     // inside full_collect: it verifies at its end
   std::uint64_t colour_epoch_ = 3;  // Inferno's gccolor
   Ptr cursor_ = kHeapStart;         // next block of the walk
   std::int64_t gce_ = 0, gct_ = 0;  // adaptive budget inputs, since the epoch began

@@ -1,7 +1,8 @@
 #include "heap_verify.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <unordered_map>
+#include <vector>
 
 #include "arrays_lists.h"
 
@@ -10,12 +11,25 @@ namespace dis::vm {
 namespace {
 
 struct Verifier {
+  Verifier(Heap& h, HeapHooks& o) : heap(h), host(o) {}
   Heap& heap;
   HeapHooks& host;
   HeapVerifyResult res;
-  std::unordered_map<Ptr, std::uint64_t> counts;       // live block -> references found
-  std::unordered_map<Ptr, std::uint32_t> free_blocks;  // block (its header) -> size
-  std::uint64_t bytes_live = 0;                        // of the live blocks walked
+  // The walk meets blocks in address order: sorted vectors searched by
+  // bisection, not hash maps (a node per block made a verification of a
+  // large heap cost seconds under the sanitizers).
+  std::vector<Ptr> live;                  // live blocks (their data)
+  std::vector<std::uint64_t> refs;        // references found to live[i]
+  std::vector<std::uint8_t> seen;         // live[i] reached from the roots
+  std::vector<Ptr> free_blocks;           // free blocks (their headers)
+  std::vector<std::uint32_t> free_sizes;  // free_blocks[i]'s size
+  std::uint64_t bytes_live = 0;           // of the live blocks walked
+
+  // The index of live block p, or -1.
+  std::ptrdiff_t find(Ptr p) const {
+    auto it = std::lower_bound(live.begin(), live.end(), p);
+    return it != live.end() && *it == p ? it - live.begin() : -1;
+  }
 
   void error(std::string msg) {
     if (res.errors.size() < 20) res.errors.push_back(std::move(msg));
@@ -95,12 +109,13 @@ struct Verifier {
           error("block " + hex(p + 16) + ": bad type " + std::to_string(h->type));
         else {
           if (h->colour > kPropagator) error("block " + hex(p + 16) + ": bad colour");
-          counts.emplace(p + 16, 0);
+          live.push_back(p + 16);
           ++res.live_blocks;
           bytes_live += h->size;
         }
       } else if (h->magic == kFree) {
-        free_blocks.emplace(p, h->size);
+        free_blocks.push_back(p);
+        free_sizes.push_back(h->size);
       } else {
         error("block " + hex(p + 16) + ": bad magic");
         return;
@@ -115,12 +130,12 @@ struct Verifier {
   void check_free_lists_and_stats() {
     std::uint64_t listed = 0;
     heap.walk_free([&](std::uint32_t size, Ptr b) {
-      auto it = free_blocks.find(b);
-      if (it == free_blocks.end())
+      auto it = std::lower_bound(free_blocks.begin(), free_blocks.end(), b);
+      if (it == free_blocks.end() || *it != b)
         error("free list " + std::to_string(size) + ": " + hex(b + 16) + " is not a free block");
-      else if (it->second != size)
+      else if (const std::uint32_t found = free_sizes[it - free_blocks.begin()]; found != size)
         error("free list " + std::to_string(size) + ": " + hex(b + 16) + " has size " +
-              std::to_string(it->second));
+              std::to_string(found));
       // More entries than free blocks: a block listed twice, or a cycle.
       return ++listed <= free_blocks.size() && res.errors.empty();
     });
@@ -135,12 +150,12 @@ struct Verifier {
   }
 
   void count(Ptr c) {
-    auto it = counts.find(c);
-    if (it != counts.end()) ++it->second;
+    if (const std::ptrdiff_t i = find(c); i >= 0) ++refs[i];
   }
 
   void check_counts() {
-    for (auto& [p, n] : counts) children(p, [&](Ptr c) { count(c); });
+    refs.assign(live.size(), 0);
+    for (Ptr p : live) children(p, [&](Ptr c) { count(c); });
     struct Counter : RootVisitor {
       Verifier& v;
       explicit Counter(Verifier& verifier) : v(verifier) {}
@@ -152,7 +167,9 @@ struct Verifier {
       }
     } counter(*this);
     host.visit_roots(counter);
-    for (auto& [p, n] : counts) {
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      const Ptr p = live[i];
+      const std::uint64_t n = refs[i];
       BlockHeader* h = heap.header(p);
       bool module = heap.type(h->type).kind == TypeKind::Module;
       if (module ? h->ref < n : h->ref != n)
@@ -163,15 +180,20 @@ struct Verifier {
 
   void check_reachable(std::uint8_t sweeper) {
     std::vector<Ptr> work;
-    std::unordered_map<Ptr, bool> seen;
-    auto reach = [&](Ptr c, const std::string& from) {
+    seen.assign(live.size(), 0);
+    // `from` names the holder, made only for an error (a string per block
+    // reached would cost more than the walk).
+    auto reach = [&](Ptr c, auto&& from) {
       if (c == H) return;
-      auto it = counts.find(c);
-      if (it == counts.end()) {
-        error(from + ": pointer " + hex(c) + " is not a live block");
+      const std::ptrdiff_t i = find(c);
+      if (i < 0) {
+        error(from() + ": pointer " + hex(c) + " is not a live block");
         return;
       }
-      if (seen.emplace(c, true).second) work.push_back(c);
+      if (!seen[i]) {
+        seen[i] = 1;
+        work.push_back(c);
+      }
     };
     // Each thread's module and its frames' pointer slots, named for errors.
     struct Reacher : RootVisitor {
@@ -181,13 +203,14 @@ struct Verifier {
       Reacher(Heap& h, decltype(reach)& f) : heap(h), r(f) {}
       void thread(std::uint32_t id, Ptr module) override {
         who = "thread " + std::to_string(id);
-        r(module, who + " module");
+        r(module, [&] { return who + " module"; });
       }
       void frame(std::size_t i, Ptr fp, std::uint32_t type, std::uint32_t size, Ptr) override {
         std::uint8_t* f = heap.cage().at(fp);
         for (std::uint32_t off : heap.type(type).ptrs)
           if (off + 4 <= size)
-            r(ld<Ptr>(f + off), who + " frame " + std::to_string(i) + "+" + std::to_string(off));
+            r(ld<Ptr>(f + off),
+              [&] { return who + " frame " + std::to_string(i) + "+" + std::to_string(off); });
       }
     } reacher(heap, reach);
     host.visit_roots(reacher);
@@ -197,22 +220,22 @@ struct Verifier {
       ++res.reachable_blocks;
       BlockHeader* h = heap.header(p);
       const TypeInfo& t = heap.type(h->type);
-      std::string from = "block " + hex(p) + " (" + t.name + ")";
-      if (h->colour == sweeper) error(from + ": reachable but of the sweeper colour");
+      auto from = [&] { return "block " + hex(p) + " (" + t.name + ")"; };
+      if (h->colour == sweeper) error(from() + ": reachable but of the sweeper colour");
       std::uint8_t* d = heap.cage().at(p);
       if (t.kind == TypeKind::Array) {
         Ptr root = ld<Ptr>(d + 8);
-        if (root != H && counts.count(root) &&
+        if (root != H && find(root) >= 0 &&
             heap.type(heap.header(root)->type).kind != TypeKind::Array)
-          error(from + ": slice root " + hex(root) + " is not an array");
-        if (ld<std::uint32_t>(d + 4) >= heap.num_types()) error(from + ": bad element type");
+          error(from() + ": slice root " + hex(root) + " is not an array");
+        if (ld<std::uint32_t>(d + 4) >= heap.num_types()) error(from() + ": bad element type");
       } else if (t.kind == TypeKind::Module) {
         Ptr mp;
         if (!host.module_data(ld<std::uint32_t>(d + kModuleIndex), mp))
-          error(from + ": module instance gone");
+          error(from() + ": module instance gone");
       } else if (t.kind == TypeKind::Channel) {
         if (!host.channel_items(ld<std::uint32_t>(d), [](std::uint32_t, const std::uint8_t*) {}))
-          error(from + ": channel gone");
+          error(from() + ": channel gone");
       }
       children(p, [&](Ptr c) { reach(c, from); });
     }
@@ -222,7 +245,7 @@ struct Verifier {
 }  // namespace
 
 HeapVerifyResult verify_heap(Heap& heap, HeapHooks& host, std::uint8_t sweeper, bool check_counts) {
-  Verifier v{heap, host, {}, {}, {}, 0};
+  Verifier v{heap, host};
   v.walk_blocks();
   if (!v.res.errors.empty()) return v.res;
   v.check_free_lists_and_stats();
