@@ -52,13 +52,6 @@ std::int32_t Compiler::frame_alloc(Type* t) {
 }
 
 namespace {
-// Whether an operand can be an instruction's middle one as it is: a small
-// immediate, or a small frame or module offset.
-bool fits_middle(const Operand& op) {
-  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
-  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
-}
-
 // Operations whose operands can change places (not addc: concatenation).
 bool commutes(Op op) {
   static constexpr Op kCommutative[] = {Op::addb_, Op::addw_, Op::addl_, Op::addf_, Op::mulb_,

@@ -88,6 +88,12 @@ inline bool is_ind(const Operand& o) {
 // n(16(fp)): where a function's result (or a part of it) goes, in its
 // caller's frame.
 inline bool is_result_slot(const Operand& o) { return o.mode == AddrMode::IndFp && o.a == 16; }
+// Whether an operand can be an instruction's middle one as it is: a small
+// immediate, or a small frame or module offset.
+inline bool fits_middle(const Operand& op) {
+  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
+  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
+}
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
@@ -532,6 +538,13 @@ class Compiler {
   void gen_body(const Stmt& s);
   void set_pos(const Pos& p);
   void gen_case(const Stmt& s);
+  void gen_case_arms(const Stmt& s, const std::vector<std::int32_t>& arm_labels, std::int32_t end);
+  struct JumpEntry {
+    std::int64_t lo, hi;  // inclusive
+    std::int32_t label;
+  };
+  bool gen_jump_table(const Operand& x, const std::vector<JumpEntry>& entries, std::int32_t deflt,
+                      Pos pos);
   void gen_pick(const Stmt& s);
   void gen_alt(const Stmt& s);
   Type* pick_parent(Type* a, Type* b);
