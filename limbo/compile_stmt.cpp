@@ -26,10 +26,10 @@ void Compiler::compile_function(FuncInfo& f) {
   jump_fixes_.clear();
   loops_.clear();
   exc_slots_.clear();
+  arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
   block_depth_ = 0;
-  std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
   // The definition's names for its adt's type parameters, then its own.
@@ -62,19 +62,20 @@ void Compiler::compile_function(FuncInfo& f) {
   endp.line = f.decl->pos.end_line;
   endp.col = f.decl->pos.end_col > 0 ? f.decl->pos.end_col - 1 : 0;
   cur_pos_ = endp;
-  // The closing ret, unless the body already ended in one that nothing jumps past.
-  bool label_at_end = false;
-  for (std::size_t i = first_label; i < label_pc_.size(); ++i) label_at_end |= label_pc_[i] == pc();
-  if (label_at_end || pc() == f.pc || m_.code.back().op != Op::ret_)
-    emit(Op::ret_, Operand{}, Operand{});
+  // The closing ret, unless the end cannot be reached (the body ends in a
+  // return or raise and nothing jumps past it), as Inferno's compiler does.
+  if (pc() == f.pc || falls_through() || jumped_to(pc())) emit(Op::ret_, Operand{}, Operand{});
   for (auto& jf : jump_fixes_) {
     auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
     const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
     in.dst = imm(to);
-    // A jmp to a ret is that ret, as Inferno's compiler writes it.
-    if (in.op == Op::jmp_ && to >= 0 && to < pc() &&
-        m_.code[static_cast<std::size_t>(to)].op == Op::ret_)
-      in = Instruction{Op::ret_, Middle{}, Operand{}, Operand{}};
+    // A jmp to a ret or to a case table's jump is a copy of it, as Inferno's
+    // compiler writes it.
+    if (in.op == Op::jmp_ && to >= 0 && to < pc()) {
+      const Instruction& at = m_.code[static_cast<std::size_t>(to)];
+      if (at.op == Op::ret_ || at.op == Op::case_ || at.op == Op::casec_ || at.op == Op::casel_)
+        in = at;
+    }
   }
   jump_fixes_.clear();
   m_.types[static_cast<std::size_t>(f.desc)] =
@@ -770,6 +771,7 @@ void Compiler::gen_exception(const Stmt& s) {
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
+    arm_entries_.push_back(at);
     for (auto& lab : arm.labels) {
       if (lab.star) {
         h.wildcard_pc = at;

@@ -257,6 +257,7 @@ class Compiler {
     bool block_only;         // a labelled block: only `break label` leaves it
   };
   std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
+  std::vector<std::int32_t> arm_entries_;  // pcs of handler arms: reached by raise
   std::vector<LoopCtx> loops_;
   Pos cur_pos_;
   std::int32_t block_ = -1;  // .sbl statement number of the current position
@@ -404,6 +405,8 @@ class Compiler {
   Loc temp(Type* t);
   void release_temps();
   bool unreachable() const;
+  bool falls_through() const;
+  bool jumped_to(std::int32_t at) const;
   TempSlot* busy_temp(std::int32_t off);
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
