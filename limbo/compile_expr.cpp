@@ -631,6 +631,7 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     free_temp(b);
     return;
   }
+  if (e->kind == Expr::Call && type_of(e)->k == TK::Int && gen_inline_cond(e, when, label)) return;
   Loc v = gen(e);
   if (v.t->k != TK::Int) fail(e->pos, "condition must be int, not " + type_name(v.t));
   jump(when ? Op::bnew_ : Op::beqw_, v.op, Middle{MidMode::Imm, 0}, label);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <boost/container/flat_map.hpp>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -256,7 +257,7 @@ class Compiler {
     std::int32_t brk, cont;  // label ids (-1 for none)
     bool block_only;         // a labelled block: only `break label` leaves it
   };
-  std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
+  std::vector<std::int32_t> exc_slots_;    // frame offsets of enclosing handlers' exception values
   std::vector<std::int32_t> arm_entries_;  // pcs of handler arms: reached by raise
   std::vector<LoopCtx> loops_;
   Pos cur_pos_;
@@ -415,6 +416,9 @@ class Compiler {
   std::set<const FuncInfo*> inlined_only();
   void compile_functions();
   std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
+  bool inline_scope(const Expr* e, const CallTarget& c,
+                    const std::function<void(const InlineBody&)>& body_gen);
+  bool gen_inline_cond(const Expr* e, bool when, std::int32_t label);
   void nil_tuple_temp(const Loc& v);
   bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
