@@ -171,18 +171,17 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
     Loc el{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
     gen_to(val, et, &el);
   };
-  // `*` first (fills every element), then keyed and positional values.
+  // `*` first (fills every element, from the last down, as Inferno's
+  // compiler does), then keyed and positional values.
   for (auto& in : e->inits) {
     if (!in.star) continue;
     Loc i = temp(t_int_);
-    Loc len = temp(t_int_);
-    emit(Op::lena_, r.op, len.op);
-    emit(Op::movw_, imm(0), i.op);
+    emit(Op::lena_, r.op, i.op);
     std::int32_t top = new_label(), end = new_label();
     place(top);
-    jump(Op::bgew_, i.op, Middle{MidMode::Fp, len.op.a}, end);
+    jump(Op::beqw_, imm(0), Middle{MidMode::Fp, i.op.a}, end);
+    emit(Op::subw_, imm(1), Middle{}, i.op);
     store(i.op, in.value.get());
-    emit(Op::addw_, imm(1), Middle{}, i.op);
     jump(Op::jmp_, Operand{}, Middle{}, top);
     place(end);
   }
