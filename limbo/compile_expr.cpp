@@ -681,8 +681,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
       h = t;
     }
     emit_cons(cop, h.op, et, r.op);
-    if (dest && !(dest->op == r.op)) move(r, *dest);
-    return dest ? *dest : r;
+    return deliver(r, dest);
   }
   Type* ta = type_of(e->a.get());
   Type* tb = type_of(e->b.get());
@@ -834,10 +833,7 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   }
   Loc v = gen(e->a.get());
   Type* from = v.t;
-  if (same_type(to, from)) {
-    if (dest) move(v, *dest);
-    return dest ? *dest : v;
-  }
+  if (same_type(to, from)) return deliver(v, dest);
   // Without a destination the result takes the operand's temporary.
   Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
   const TK f = from->k, t = to->k;

@@ -112,8 +112,7 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
     emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
   }
   emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 // A slice of what a name (or a field) holds: the bounds first, the upper
@@ -143,8 +142,7 @@ Loc Compiler::gen_slice_of_name(const Expr* e, Type* at, const Loc* dest) {
   Loc r = direct_ok ? *dest : temp(at);
   move(src, r);
   emit(str ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 }  // namespace dis::limbo

@@ -602,8 +602,7 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
     v = t;
   }
   emit(Op::send_, v.op, direct(c));
-  if (dest) move(v, *dest);
-  return dest ? *dest : v;
+  return deliver(v, dest);
 }
 
 void Compiler::gen_alt(const Stmt& s) {

@@ -58,8 +58,7 @@ Loc Compiler::gen_list_lit(const Expr* e, const Loc* dest) {
     Loc v = gen_to(it->get(), et);
     emit_cons(cons_op(et), v.op, et, r.op);
   }
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 // `chan of T` and `chan[n] of T`.
@@ -218,8 +217,7 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
       pos = static_cast<std::int32_t>(hi + 1);
     }
   }
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 }  // namespace dis::limbo

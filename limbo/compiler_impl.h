@@ -461,6 +461,7 @@ class Compiler {
   void emit_cons(Op op, const Operand& v, Type* et, const Operand& list);  // op from cons_op
   Loc gen_to(const Expr* e, Type* want, const Loc* dest = nullptr);  // with conversion of constants
   void move(const Loc& src, const Loc& dst);
+  Loc deliver(const Loc& r, const Loc* dest);
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);

@@ -64,6 +64,16 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
   ts->busy = false;
 }
 
+// A value made in r, given to dest when there is one: a temporary r is
+// done with once moved, and a pointer one is reset to nil at once, as
+// Inferno's compiler resets it (not at the end of the statement).
+Loc Compiler::deliver(const Loc& r, const Loc* dest) {
+  if (!dest || dest->op == r.op) return r;
+  move(r, *dest);
+  free_temp(r, &dest->op);
+  return *dest;
+}
+
 // Whether the last instruction emitted can go on to the next.
 bool Compiler::falls_through() const {
   if (m_.code.empty()) return true;
