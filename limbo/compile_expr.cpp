@@ -623,12 +623,20 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     // left as the middle operand) when the right is the less directly
     // addressed, or the left cannot be a middle operand.
     const bool right_src = addressing_rank(e->a.get()) < addressing_rank(e->b.get());
-    if (!right_src || !fits_middle(a.op))
-      jump(branch_op(op, k), a.op, as_mid(b), label);
-    else
-      jump(branch_op(commute_cmp(op), k), b.op, as_mid(a), label);
+    Middle mid;
+    if (!right_src || !fits_middle(a.op)) {
+      mid = as_mid(b);
+      jump(branch_op(op, k), a.op, mid, label);
+    } else {
+      mid = as_mid(a);
+      jump(branch_op(commute_cmp(op), k), b.op, mid, label);
+    }
+    // Each temporary is done with once the branch has used it: a pointer
+    // one is reset where the branch falls through, as Inferno's compiler
+    // resets it (the copy as_mid made too).
     free_temp(a);
     free_temp(b);
+    if (mid.mode == MidMode::Fp) free_temp(Loc{fp(mid.a), t});
     return;
   }
   if (e->kind == Expr::Call && type_of(e)->k == TK::Int && gen_inline_cond(e, when, label)) return;
