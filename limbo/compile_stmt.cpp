@@ -384,8 +384,10 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
     declare_local(s.names[i], t, s.pos, &l);
     if (init) {
       move(*init, l);
-    } else if (is_pointer(t)) {
-      // a pointer declared in a loop starts nil each time round
+    } else if (is_pointer(t) && !loops_.empty()) {
+      // A pointer declared in a loop starts nil each time round; outside
+      // one it is nil already (a new frame's pointers are), and Inferno's
+      // compiler sets nothing there.
       emit(Op::movp_, imm(-1), l.op);
     }
   }
