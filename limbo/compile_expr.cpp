@@ -671,9 +671,9 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     if (tt->k != TK::Nil && tt->k != TK::List)
       fail(e->pos, ":: needs a list on the right, not " + type_name(tt));
     // The head is computed before the tail so that order matches the source.
+    // The head is cons's source as it is (a field, a constant word), as
+    // Inferno's compiler writes it.
     Loc h = gen_to(e->a.get(), et);
-    if (is_ind(h.op) || (h.op.mode == AddrMode::Fp && dest == nullptr && false))
-      h = Loc{direct(h), h.t};
     Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
     if (widened)
       move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
@@ -683,11 +683,6 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
-    if (h.op.mode == AddrMode::Imm) {
-      Loc t = temp(et);
-      move(h, t);
-      h = t;
-    }
     emit_cons(cop, h.op, et, r.op);
     return deliver(r, dest);
   }
