@@ -187,10 +187,11 @@ void Compiler::gen_pick(const Stmt& s) {
       !t->elem->adt->is_pick)
     fail(s.pos, "pick needs a ref pick adt, not " + type_name(t));
   AdtInfo* ad = t->elem->adt;
-  Loc v = temp(mk(TK::Ref, ad->type));
+  // The name is one local for every arm, set once; case reads the tag
+  // through it, as Inferno's compiler does.
+  Loc v{fp(frame_alloc(mk(TK::Ref, ad->type))), mk(TK::Ref, ad->type)};
   gen_to(s.e.get(), v.t, &v);
-  Loc tag = temp(t_int_);
-  emit(Op::movw_, Operand{AddrMode::IndFp, v.op.a, 0}, tag.op);
+  Operand tag{AddrMode::IndFp, v.op.a, 0};
   std::int32_t end = new_label(), deflt = end;
   std::vector<std::int32_t> labels(ad->tags.size(), -1);
   std::vector<std::int32_t> arm_labels;
@@ -220,7 +221,7 @@ void Compiler::gen_pick(const Stmt& s) {
   }
   m_.data.push_back(DataItem{DataKind::Words, base + 4 + 12 * n, {0}, ""});
   table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, deflt});
-  emit(Op::case_, tag.op, Operand{AddrMode::Mp, base, 0});
+  emit(Op::case_, tag, Operand{AddrMode::Mp, base, 0});
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
@@ -244,9 +245,12 @@ void Compiler::gen_pick(const Stmt& s) {
         vt->tag = ti;
       }
     }
-    Loc x;
-    declare_local(s.names[0], mk(TK::Ref, vt), s.pos, &x);
-    emit(Op::movp_, v.op, x.op);
+    Sym name;
+    name.kind = Sym::Var;
+    name.type = mk(TK::Ref, vt);
+    name.loc = v.op;
+    scopes_.back()[s.names[0]] = name;
+    note_local(s.names[0], name.type, v.op.a, s.pos);
     try {
       gen_stmt(*arm.body);
     } catch (CompileError&) {
