@@ -115,16 +115,30 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   // Built in place where no value can read the destination: the caller's
   // result (`return (a, b)`) or an argument's slot, as Inferno's compiler
   // does; elsewhere in a temporary, since the values may read dest.
-  const bool in_place =
-      dest && same_type(dest->t, t) && (is_result_slot(dest->op) || is_arg_slot(dest->op));
+  // A member of a value being built in a temporary is built in place too.
+  auto building = [&](const Operand& o) {
+    if (o.mode != AddrMode::Fp) return false;
+    for (auto [lo, hi] : building_)
+      if (o.a >= lo && o.a < hi) return true;
+    return false;
+  };
+  const bool in_place = dest && same_type(dest->t, t) &&
+                        (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op));
   Loc r = in_place ? *dest : temp(t);
+  if (!in_place) building_.emplace_back(r.op.a, r.op.a + type_size(t));
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Operand o = r.op;
     o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
                                                            : o.a += slots[i].first;
     Loc fd{o, slots[i].second};
-    gen_to(args[i].get(), slots[i].second, &fd);
+    try {
+      gen_to(args[i].get(), slots[i].second, &fd);
+    } catch (CompileError&) {
+      if (!in_place) building_.pop_back();
+      throw;
+    }
   }
+  if (!in_place) building_.pop_back();
   if (dest) {
     move(r, *dest);
     free_temp(r, &dest->op);

@@ -257,8 +257,11 @@ class Compiler {
     std::int32_t brk, cont;  // label ids (-1 for none)
     bool block_only;         // a labelled block: only `break label` leaves it
   };
-  std::vector<std::int32_t> exc_slots_;    // frame offsets of enclosing handlers' exception values
-  std::vector<std::int32_t> arm_entries_;  // pcs of handler arms: reached by raise
+  std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
+  std::vector<std::int32_t> arm_entries_;
+  // frame ranges [lo, hi) of temporaries a tuple or adt value is being built in
+  std::vector<std::pair<std::int32_t, std::int32_t>>
+      building_;  // pcs of handler arms: reached by raise
   std::vector<LoopCtx> loops_;
   Pos cur_pos_;
   std::int32_t block_ = -1;  // .sbl statement number of the current position
