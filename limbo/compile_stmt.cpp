@@ -143,7 +143,15 @@ void Compiler::assign_expr(const Expr* e) {
       t = declared_type(rhs, t);
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
-      gen_to(rhs, t, &l);
+      // The value cannot read the new name: a tuple or adt is built there.
+      building_.emplace_back(off, off + type_size(t));
+      try {
+        gen_to(rhs, t, &l);
+      } catch (CompileError&) {
+        building_.pop_back();
+        throw;
+      }
+      building_.pop_back();
       Sym s;
       s.kind = Sym::Var;
       s.type = t;
