@@ -699,6 +699,15 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
+  // x + 0, x - 0 and 0 + x are x, as Inferno's compiler folds them.
+  if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int && (op == "+" || op == "-")) {
+    auto zero = [&](const Expr* x) {
+      auto v = const_eval(x);
+      return v && v->k == TK::Int && v->i == 0;
+    };
+    if (zero(e->b.get())) return gen_to(e->a.get(), t, dest);
+    if (op == "+" && zero(e->a.get())) return gen_to(e->b.get(), t, dest);
+  }
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   // Without a destination the result takes an operand's temporary, as
   // Inferno's compiler allocates it.
