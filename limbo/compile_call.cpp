@@ -108,10 +108,7 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     std::int32_t at = emit(spawn ? Op::mspawn_ : Op::mcall_, fr.op, Middle{MidMode::Imm, 0}, modop);
     import_fixes_.push_back(ImportFix{at, table, c.mname});
   }
-  if (dest && rt->k != TK::None && !(dest->op == r.op)) {
-    move(r, *dest);
-    return *dest;
-  }
+  if (dest && rt->k != TK::None) return deliver(r, dest);
   return r;
 }
 

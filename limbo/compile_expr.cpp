@@ -52,13 +52,6 @@ std::int32_t Compiler::frame_alloc(Type* t) {
 }
 
 namespace {
-// Whether an operand can be an instruction's middle one as it is: a small
-// immediate, or a small frame or module offset.
-bool fits_middle(const Operand& op) {
-  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
-  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
-}
-
 // Operations whose operands can change places (not addc: concatenation).
 bool commutes(Op op) {
   static constexpr Op kCommutative[] = {Op::addb_, Op::addw_, Op::addl_, Op::addf_, Op::mulb_,
@@ -630,14 +623,23 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     // left as the middle operand) when the right is the less directly
     // addressed, or the left cannot be a middle operand.
     const bool right_src = addressing_rank(e->a.get()) < addressing_rank(e->b.get());
-    if (!right_src || !fits_middle(a.op))
-      jump(branch_op(op, k), a.op, as_mid(b), label);
-    else
-      jump(branch_op(commute_cmp(op), k), b.op, as_mid(a), label);
+    Middle mid;
+    if (!right_src || !fits_middle(a.op)) {
+      mid = as_mid(b);
+      jump(branch_op(op, k), a.op, mid, label);
+    } else {
+      mid = as_mid(a);
+      jump(branch_op(commute_cmp(op), k), b.op, mid, label);
+    }
+    // Each temporary is done with once the branch has used it: a pointer
+    // one is reset where the branch falls through, as Inferno's compiler
+    // resets it (the copy as_mid made too).
     free_temp(a);
     free_temp(b);
+    if (mid.mode == MidMode::Fp) free_temp(Loc{fp(mid.a), t});
     return;
   }
+  if (e->kind == Expr::Call && type_of(e)->k == TK::Int && gen_inline_cond(e, when, label)) return;
   Loc v = gen(e);
   if (v.t->k != TK::Int) fail(e->pos, "condition must be int, not " + type_name(v.t));
   jump(when ? Op::bnew_ : Op::beqw_, v.op, Middle{MidMode::Imm, 0}, label);
@@ -669,9 +671,9 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     if (tt->k != TK::Nil && tt->k != TK::List)
       fail(e->pos, ":: needs a list on the right, not " + type_name(tt));
     // The head is computed before the tail so that order matches the source.
+    // The head is cons's source as it is (a field, a constant word), as
+    // Inferno's compiler writes it.
     Loc h = gen_to(e->a.get(), et);
-    if (is_ind(h.op) || (h.op.mode == AddrMode::Fp && dest == nullptr && false))
-      h = Loc{direct(h), h.t};
     Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
     if (widened)
       move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
@@ -681,14 +683,8 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
-    if (h.op.mode == AddrMode::Imm) {
-      Loc t = temp(et);
-      move(h, t);
-      h = t;
-    }
     emit_cons(cop, h.op, et, r.op);
-    if (dest && !(dest->op == r.op)) move(r, *dest);
-    return dest ? *dest : r;
+    return deliver(r, dest);
   }
   Type* ta = type_of(e->a.get());
   Type* tb = type_of(e->b.get());
@@ -703,6 +699,33 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
+  // x + 0, x - 0 and 0 + x are x, as Inferno's compiler folds them.
+  if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int && (op == "+" || op == "-")) {
+    auto zero = [&](const Expr* x) {
+      auto v = const_eval(x);
+      return v && v->k == TK::Int && v->i == 0;
+    };
+    if (zero(e->b.get())) return gen_to(e->a.get(), t, dest);
+    if (op == "+" && zero(e->a.get())) return gen_to(e->b.get(), t, dest);
+    // (x + c1) + c2 is x + (c1 + c2), as Inferno's compiler folds it.
+    if (op == "+" && e->a->kind == Expr::Binary && e->a->op == "+") {
+      auto c1 = const_eval(e->a->b.get()), c2 = const_eval(e->b.get());
+      if (c1 && c2 && c1->k == TK::Int && c2->k == TK::Int &&
+          type_of(e->a->a.get())->k == TK::Int) {
+        auto lit = std::make_shared<Expr>();
+        lit->kind = Expr::IntLit;
+        lit->ival = static_cast<std::int32_t>(static_cast<std::uint32_t>(c1->i) +
+                                              static_cast<std::uint32_t>(c2->i));
+        lit->pos = e->b->pos;
+        auto sum = std::make_shared<Expr>(*e);
+        sum->a = e->a->a;
+        sum->b = lit;
+        synthetic_.push_back(lit);
+        synthetic_.push_back(sum);
+        return gen_to(sum.get(), t, dest);
+      }
+    }
+  }
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   // Without a destination the result takes an operand's temporary, as
   // Inferno's compiler allocates it.
@@ -840,10 +863,7 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   }
   Loc v = gen(e->a.get());
   Type* from = v.t;
-  if (same_type(to, from)) {
-    if (dest) move(v, *dest);
-    return dest ? *dest : v;
-  }
+  if (same_type(to, from)) return deliver(v, dest);
   // Without a destination the result takes the operand's temporary.
   Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
   const TK f = from->k, t = to->k;

@@ -38,20 +38,30 @@ std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Or
   return {a, b};
 }
 
-// The array and index are computed before the value, as Inferno does; the
-// array is held in a temporary so that a call in the value replacing it
-// leaves the element's address valid (Inferno stores into the old array too).
+// The array and index are computed before the value, as Inferno does; an
+// array that is not a local or temporary is held in a temporary so that a
+// call in the value replacing it leaves the element's address valid
+// (Inferno's compiler indexes a global directly and stores into the old
+// array too; only a local goes uncopied here, as there).
 void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   Type* at = type_of(lhs->a.get());
   if (at->k != TK::Array) fail(lhs->pos, "cannot index " + type_name(at));
-  Loc arr = temp(at);
-  Loc i = temp(t_int_);
+  // A local array needs no copy: no call can replace it. The index is
+  // used before the value is computed.
+  auto array = [&] {
+    Loc a = gen_to(lhs->a.get(), at);
+    if (a.op.mode == AddrMode::Fp) return a;
+    Loc held = temp(at);
+    move(a, held);
+    return held;
+  };
+  Loc arr, i;
   if (right_first(lhs->a.get(), lhs->b.get())) {
-    gen_to(lhs->b.get(), t_int_, &i);
-    gen_to(lhs->a.get(), at, &arr);
+    i = gen_to(lhs->b.get(), t_int_);
+    arr = array();
   } else {
-    gen_to(lhs->a.get(), at, &arr);
-    gen_to(lhs->b.get(), t_int_, &i);
+    arr = array();
+    i = gen_to(lhs->b.get(), t_int_);
   }
   Type* et = at->elem;
   Loc addr = temp(t_int_);
@@ -102,8 +112,7 @@ Loc Compiler::gen_slice(const Expr* e, const Loc* dest) {
     emit(at->k == TK::String ? Op::lenc_ : Op::lena_, r.op, hi.op);
   }
   emit(at->k == TK::String ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 // A slice of what a name (or a field) holds: the bounds first, the upper
@@ -133,8 +142,7 @@ Loc Compiler::gen_slice_of_name(const Expr* e, Type* at, const Loc* dest) {
   Loc r = direct_ok ? *dest : temp(at);
   move(src, r);
   emit(str ? Op::slicec_ : Op::slicea_, lo.op, as_mid(hi), r.op);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 }  // namespace dis::limbo

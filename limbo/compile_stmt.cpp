@@ -26,10 +26,10 @@ void Compiler::compile_function(FuncInfo& f) {
   jump_fixes_.clear();
   loops_.clear();
   exc_slots_.clear();
+  arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
   block_depth_ = 0;
-  std::size_t first_label = label_pc_.size();
   cur_pos_ = f.decl->pos;
   ++block_;
   // The definition's names for its adt's type parameters, then its own.
@@ -62,19 +62,20 @@ void Compiler::compile_function(FuncInfo& f) {
   endp.line = f.decl->pos.end_line;
   endp.col = f.decl->pos.end_col > 0 ? f.decl->pos.end_col - 1 : 0;
   cur_pos_ = endp;
-  // The closing ret, unless the body already ended in one that nothing jumps past.
-  bool label_at_end = false;
-  for (std::size_t i = first_label; i < label_pc_.size(); ++i) label_at_end |= label_pc_[i] == pc();
-  if (label_at_end || pc() == f.pc || m_.code.back().op != Op::ret_)
-    emit(Op::ret_, Operand{}, Operand{});
+  // The closing ret, unless the end cannot be reached (the body ends in a
+  // return or raise and nothing jumps past it), as Inferno's compiler does.
+  if (pc() == f.pc || falls_through() || jumped_to(pc())) emit(Op::ret_, Operand{}, Operand{});
   for (auto& jf : jump_fixes_) {
     auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
     const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
     in.dst = imm(to);
-    // A jmp to a ret is that ret, as Inferno's compiler writes it.
-    if (in.op == Op::jmp_ && to >= 0 && to < pc() &&
-        m_.code[static_cast<std::size_t>(to)].op == Op::ret_)
-      in = Instruction{Op::ret_, Middle{}, Operand{}, Operand{}};
+    // A jmp to a ret or to a case table's jump is a copy of it, as Inferno's
+    // compiler writes it.
+    if (in.op == Op::jmp_ && to >= 0 && to < pc()) {
+      const Instruction& at = m_.code[static_cast<std::size_t>(to)];
+      if (at.op == Op::ret_ || at.op == Op::case_ || at.op == Op::casec_ || at.op == Op::casel_)
+        in = at;
+    }
   }
   jump_fixes_.clear();
   m_.types[static_cast<std::size_t>(f.desc)] =
@@ -142,7 +143,15 @@ void Compiler::assign_expr(const Expr* e) {
       t = declared_type(rhs, t);
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
-      gen_to(rhs, t, &l);
+      // The value cannot read the new name: a tuple or adt is built there.
+      building_.emplace_back(off, off + type_size(t));
+      try {
+        gen_to(rhs, t, &l);
+      } catch (CompileError&) {
+        building_.pop_back();
+        throw;
+      }
+      building_.pop_back();
       Sym s;
       s.kind = Sym::Var;
       s.type = t;
@@ -383,8 +392,10 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
     declare_local(s.names[i], t, s.pos, &l);
     if (init) {
       move(*init, l);
-    } else if (is_pointer(t)) {
-      // a pointer declared in a loop starts nil each time round
+    } else if (is_pointer(t) && !loops_.empty()) {
+      // A pointer declared in a loop starts nil each time round; outside
+      // one it is nil already (a new frame's pointers are), and Inferno's
+      // compiler sets nothing there.
       emit(Op::movp_, imm(-1), l.op);
     }
   }
@@ -569,188 +580,6 @@ void Compiler::gen_for(const Stmt& s) {
   place(end);
 }
 
-// A case table in MP: n, then (lo, hi, pc) per entry, then the default pc.
-void Compiler::gen_case(const Stmt& s) {
-  Type* t = type_of(s.e.get());
-  if (t->k != TK::Int && t->k != TK::String && t->k != TK::Byte && t->k != TK::Big)
-    unsupported(s.pos, "case on " + type_name(t) + " is");
-  Loc v = gen(s.e.get());
-  if (t->k == TK::Byte) {
-    Loc w = temp(t_int_);
-    emit(Op::cvtbw_, v.op, w.op);
-    v = w;
-  }
-  struct Entry {
-    ConstVal lo, hi;
-    std::int32_t label;
-  };
-  std::vector<Entry> entries;
-  std::int32_t deflt = -1, end = new_label();
-  std::vector<std::int32_t> arm_labels;
-  for (auto& arm : s.arms) {
-    std::int32_t l = new_label();
-    arm_labels.push_back(l);
-    for (auto& lab : arm.labels) {
-      if (lab.star) {
-        deflt = l;
-        continue;
-      }
-      auto lo = const_eval(lab.lo.get());
-      auto hi = lab.hi ? const_eval(lab.hi.get()) : lo;
-      if (!lo || !hi) fail(lab.lo->pos, "case label is not a constant");
-      TK want = t->k == TK::String ? TK::String : TK::Int;
-      if (t->k == TK::Big) {  // int constants label a big case too
-        for (auto* cv : {&*lo, &*hi})
-          if (cv->k == TK::Int) cv->k = TK::Big;
-        want = TK::Big;
-      }
-      if (lo->k != want || hi->k != want)
-        fail(lab.lo->pos, "case label type does not match " + type_name(t));
-      entries.push_back(Entry{*lo, *hi, l});
-    }
-  }
-  if (t->k == TK::String)
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.lo.s < b.lo.s; });
-  else
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.lo.i < b.lo.i; });
-  auto n = static_cast<std::int32_t>(entries.size());
-  auto word_fix = [&](std::int32_t off, std::int32_t label) {
-    m_.data.push_back(DataItem{DataKind::Words, off, {0}, ""});
-    table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, label});
-  };
-  std::int32_t base = 0;
-  if (t->k == TK::Big) {
-    // casel: n, a pad word, then (lo, hi, pc, pad) in 24 bytes each, then the default.
-    base = round_up(mp_size_, 8);
-    mp_size_ = base + 8 + 24 * n + 4;
-    m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
-    for (std::int32_t i = 0; i < n; ++i) {
-      std::int32_t off = base + 8 + 24 * i;
-      const Entry& en = entries[static_cast<std::size_t>(i)];
-      m_.data.push_back(DataItem{DataKind::Bigs, off, {en.lo.i, en.hi.i + 1}, ""});
-      word_fix(off + 16, en.label);
-    }
-    word_fix(base + 8 + 24 * n, deflt >= 0 ? deflt : end);
-    emit(Op::casel_, v.op, Operand{AddrMode::Mp, base, 0});
-  } else {
-    base = round_up(mp_size_, 4);
-    mp_size_ = base + 4 + 12 * n + 4;
-    m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
-    for (std::int32_t i = 0; i < n; ++i) {
-      std::int32_t off = base + 4 + 12 * i;
-      const Entry& en = entries[static_cast<std::size_t>(i)];
-      if (t->k == TK::String) {
-        mp_ptrs_.push_back(off);
-        mp_ptrs_.push_back(off + 4);
-        m_.data.push_back(DataItem{DataKind::String, off, {}, en.lo.s});
-        m_.data.push_back(DataItem{DataKind::String, off + 4, {}, en.hi.s});
-      } else {
-        m_.data.push_back(
-            DataItem{DataKind::Words,
-                     off,
-                     {static_cast<std::int32_t>(en.lo.i), static_cast<std::int32_t>(en.hi.i + 1)},
-                     ""});
-      }
-      word_fix(off + 8, en.label);
-    }
-    word_fix(base + 4 + 12 * n, deflt >= 0 ? deflt : end);
-    Pos stmt_pos = cur_pos_;
-    cur_pos_ = s.e->pos;  // the jump belongs to the subject, as in Inferno's tables
-    emit(t->k == TK::String ? Op::casec_ : Op::case_, v.op, Operand{AddrMode::Mp, base, 0});
-    cur_pos_ = stmt_pos;
-  }
-  release_temps();
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
-  for (std::size_t i = 0; i < s.arms.size(); ++i) {
-    place(arm_labels[i]);
-    gen_body(*s.arms[i].body);
-    // The last arm falls through to the end, as in Inferno's code.
-    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
-  }
-  loops_.pop_back();
-  place(end);
-}
-
-void Compiler::gen_pick(const Stmt& s) {
-  Type* t = type_of(s.e.get());
-  if (t->k != TK::Ref || (t->elem->k != TK::Adt && t->elem->k != TK::Pick) ||
-      !t->elem->adt->is_pick)
-    fail(s.pos, "pick needs a ref pick adt, not " + type_name(t));
-  AdtInfo* ad = t->elem->adt;
-  Loc v = temp(mk(TK::Ref, ad->type));
-  gen_to(s.e.get(), v.t, &v);
-  Loc tag = temp(t_int_);
-  emit(Op::movw_, Operand{AddrMode::IndFp, v.op.a, 0}, tag.op);
-  std::int32_t end = new_label(), deflt = end;
-  std::vector<std::int32_t> labels(ad->tags.size(), -1);
-  std::vector<std::int32_t> arm_labels;
-  for (auto& arm : s.arms) {
-    std::int32_t l = new_label();
-    arm_labels.push_back(l);
-    for (auto& tg : arm.tags) {
-      if (tg == "*") {
-        deflt = l;
-        continue;
-      }
-      auto f = std::find(ad->tags.begin(), ad->tags.end(), tg);
-      if (f == ad->tags.end()) fail(arm.pos, "no tag " + tg + " in " + ad->name);
-      labels[static_cast<std::size_t>(f - ad->tags.begin())] = l;
-    }
-  }
-  auto n = static_cast<std::int32_t>(ad->tags.size());
-  std::int32_t base = round_up(mp_size_, 4);
-  mp_size_ = base + 4 + 12 * n + 4;
-  m_.data.push_back(DataItem{DataKind::Words, base, {n}, ""});
-  for (std::int32_t i = 0; i < n; ++i) {
-    std::int32_t off = base + 4 + 12 * i;
-    m_.data.push_back(DataItem{DataKind::Words, off, {i, i + 1, 0}, ""});
-    table_fixes_.push_back(TableFix{
-        m_.data.size() - 1, 2,
-        labels[static_cast<std::size_t>(i)] >= 0 ? labels[static_cast<std::size_t>(i)] : deflt});
-  }
-  m_.data.push_back(DataItem{DataKind::Words, base + 4 + 12 * n, {0}, ""});
-  table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, deflt});
-  emit(Op::case_, tag.op, Operand{AddrMode::Mp, base, 0});
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
-  for (std::size_t i = 0; i < s.arms.size(); ++i) {
-    place(arm_labels[i]);
-    scopes_.emplace_back();
-    const CaseArm& arm = s.arms[i];
-    Type* vt = ad->type;
-    if (arm.tags.size() >= 1 && arm.tags[0] != "*") {
-      auto f = std::find(ad->tags.begin(), ad->tags.end(), arm.tags[0]);
-      int ti = static_cast<int>(f - ad->tags.begin());
-      bool same = true;
-      for (auto& tg : arm.tags) {
-        auto g = std::find(ad->tags.begin(), ad->tags.end(), tg);
-        if (g == ad->tags.end() ||
-            ad->tag_variant[static_cast<std::size_t>(g - ad->tags.begin())] !=
-                ad->tag_variant[static_cast<std::size_t>(ti)])
-          same = false;
-      }
-      if (same) {
-        vt = mk(TK::Pick);
-        vt->adt = ad;
-        vt->tag = ti;
-      }
-    }
-    Loc x;
-    declare_local(s.names[0], mk(TK::Ref, vt), s.pos, &x);
-    emit(Op::movp_, v.op, x.op);
-    try {
-      gen_stmt(*arm.body);
-    } catch (CompileError&) {
-    }
-    release_temps();
-    scopes_.pop_back();
-    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
-  }
-  loops_.pop_back();
-  place(end);
-}
-
 // The one receive `<-c` inside an alt guard that is not itself a send or
 // receive (`reqpool = <-reqdone :: reqpool`), else null; a send there, or a
 // second receive, is refused.
@@ -783,8 +612,7 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
     v = t;
   }
   emit(Op::send_, v.op, direct(c));
-  if (dest) move(v, *dest);
-  return dest ? *dest : v;
+  return deliver(v, dest);
 }
 
 void Compiler::gen_alt(const Stmt& s) {
@@ -952,6 +780,7 @@ void Compiler::gen_exception(const Stmt& s) {
   loops_.push_back(LoopCtx{s.label, end, -1, false});
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
+    arm_entries_.push_back(at);
     for (auto& lab : arm.labels) {
       if (lab.star) {
         h.wildcard_pc = at;

@@ -99,8 +99,7 @@ Loc Compiler::gen_ref(const Expr* e, const Loc* dest) {
   Loc r = temp(rt);
   emit(Op::new_, imm(adt_desc(*v.t->adt, -1)), r.op);
   move(v, Loc{Operand{AddrMode::IndFp, r.op.a, 0}, v.t});
-  if (dest) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 // `ref Adt(v, ...)` (the call `a`), the object of type ct.
@@ -138,8 +137,7 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
   }
   // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
   r.t = mk(TK::Ref, variant >= 0 ? instance(ad.type, ct->targs, a->pos) : ct);
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 Loc Compiler::gen_ref_empty(Type* named, const Loc* dest) {

@@ -58,8 +58,7 @@ Loc Compiler::gen_list_lit(const Expr* e, const Loc* dest) {
     Loc v = gen_to(it->get(), et);
     emit_cons(cons_op(et), v.op, et, r.op);
   }
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 // `chan of T` and `chan[n] of T`.
@@ -116,16 +115,32 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
   // Built in place where no value can read the destination: the caller's
   // result (`return (a, b)`) or an argument's slot, as Inferno's compiler
   // does; elsewhere in a temporary, since the values may read dest.
+  // A member of a value being built in a temporary is built in place too.
+  auto building = [&](const Operand& o) {
+    if (o.mode != AddrMode::Fp) return false;
+    for (auto [lo, hi] : building_)
+      if (o.a >= lo && o.a < hi) return true;
+    return false;
+  };
   const bool in_place =
-      dest && same_type(dest->t, t) && (is_result_slot(dest->op) || is_arg_slot(dest->op));
+      dest && same_type(dest->t, t) &&
+      (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op) ||
+       (dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)));
   Loc r = in_place ? *dest : temp(t);
+  if (!in_place) building_.emplace_back(r.op.a, r.op.a + type_size(t));
   for (std::size_t i = 0; i < slots.size(); ++i) {
     Operand o = r.op;
     o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
                                                            : o.a += slots[i].first;
     Loc fd{o, slots[i].second};
-    gen_to(args[i].get(), slots[i].second, &fd);
+    try {
+      gen_to(args[i].get(), slots[i].second, &fd);
+    } catch (CompileError&) {
+      if (!in_place) building_.pop_back();
+      throw;
+    }
   }
+  if (!in_place) building_.pop_back();
   if (dest) {
     move(r, *dest);
     free_temp(r, &dest->op);
@@ -171,18 +186,17 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
     Loc el{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
     gen_to(val, et, &el);
   };
-  // `*` first (fills every element), then keyed and positional values.
+  // `*` first (fills every element, from the last down, as Inferno's
+  // compiler does), then keyed and positional values.
   for (auto& in : e->inits) {
     if (!in.star) continue;
     Loc i = temp(t_int_);
-    Loc len = temp(t_int_);
-    emit(Op::lena_, r.op, len.op);
-    emit(Op::movw_, imm(0), i.op);
+    emit(Op::lena_, r.op, i.op);
     std::int32_t top = new_label(), end = new_label();
     place(top);
-    jump(Op::bgew_, i.op, Middle{MidMode::Fp, len.op.a}, end);
+    jump(Op::beqw_, imm(0), Middle{MidMode::Fp, i.op.a}, end);
+    emit(Op::subw_, imm(1), Middle{}, i.op);
     store(i.op, in.value.get());
-    emit(Op::addw_, imm(1), Middle{}, i.op);
     jump(Op::jmp_, Operand{}, Middle{}, top);
     place(end);
   }
@@ -219,8 +233,7 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
       pos = static_cast<std::int32_t>(hi + 1);
     }
   }
-  if (dest && !(dest->op == r.op)) move(r, *dest);
-  return dest ? *dest : r;
+  return deliver(r, dest);
 }
 
 }  // namespace dis::limbo

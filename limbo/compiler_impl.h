@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <boost/container/flat_map.hpp>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,6 +89,12 @@ inline bool is_ind(const Operand& o) {
 // n(16(fp)): where a function's result (or a part of it) goes, in its
 // caller's frame.
 inline bool is_result_slot(const Operand& o) { return o.mode == AddrMode::IndFp && o.a == 16; }
+// Whether an operand can be an instruction's middle one as it is: a small
+// immediate, or a small frame or module offset.
+inline bool fits_middle(const Operand& op) {
+  if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
+  return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
+}
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
 // is 4294967295, not the int -1 widened (Inferno's compiler does the same).
@@ -251,6 +258,10 @@ class Compiler {
     bool block_only;         // a labelled block: only `break label` leaves it
   };
   std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
+  std::vector<std::int32_t> arm_entries_;
+  // frame ranges [lo, hi) of temporaries a tuple or adt value is being built in
+  std::vector<std::pair<std::int32_t, std::int32_t>>
+      building_;  // pcs of handler arms: reached by raise
   std::vector<LoopCtx> loops_;
   Pos cur_pos_;
   std::int32_t block_ = -1;  // .sbl statement number of the current position
@@ -398,6 +409,8 @@ class Compiler {
   Loc temp(Type* t);
   void release_temps();
   bool unreachable() const;
+  bool falls_through() const;
+  bool jumped_to(std::int32_t at) const;
   TempSlot* busy_temp(std::int32_t off);
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
@@ -406,6 +419,9 @@ class Compiler {
   std::set<const FuncInfo*> inlined_only();
   void compile_functions();
   std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
+  bool inline_scope(const Expr* e, const CallTarget& c,
+                    const std::function<void(const InlineBody&)>& body_gen);
+  bool gen_inline_cond(const Expr* e, bool when, std::int32_t label);
   void nil_tuple_temp(const Loc& v);
   bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
@@ -448,6 +464,7 @@ class Compiler {
   void emit_cons(Op op, const Operand& v, Type* et, const Operand& list);  // op from cons_op
   Loc gen_to(const Expr* e, Type* want, const Loc* dest = nullptr);  // with conversion of constants
   void move(const Loc& src, const Loc& dst);
+  Loc deliver(const Loc& r, const Loc* dest);
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
@@ -532,6 +549,13 @@ class Compiler {
   void gen_body(const Stmt& s);
   void set_pos(const Pos& p);
   void gen_case(const Stmt& s);
+  void gen_case_arms(const Stmt& s, const std::vector<std::int32_t>& arm_labels, std::int32_t end);
+  struct JumpEntry {
+    std::int64_t lo, hi;  // inclusive
+    std::int32_t label;
+  };
+  bool gen_jump_table(const Operand& x, const std::vector<JumpEntry>& entries, std::int32_t deflt,
+                      Pos pos);
   void gen_pick(const Stmt& s);
   void gen_alt(const Stmt& s);
   Type* pick_parent(Type* a, Type* b);

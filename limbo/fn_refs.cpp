@@ -60,11 +60,7 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
     std::int32_t at = emit(Op::movw_, imm(0), islot);
     import_fixes_.push_back(ImportFix{at, table, mname, true});
   }
-  if (dest) {
-    move(r, *dest);
-    return *dest;
-  }
-  return r;
+  return deliver(r, dest);
 }
 
 // Whether callee is a function reference to call through (its type `ref fn`).

@@ -3,6 +3,7 @@
 // `if (c) return e1; [else] return e2;` is expanded where it is called, its
 // parameters naming the arguments' values.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "compiler_impl.h"
@@ -163,18 +164,22 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
   return b;
 }
 
-std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest) {
+// Runs body_gen with the call's parameters naming its arguments' values, the
+// body seeing the module's names and the parameters, not the caller's. False
+// (nothing generated) when the call is not inlined.
+bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
+                            const std::function<void(const InlineBody&)>& body_gen) {
   // One level only: a call in an inlined body is a call.
   if (!c.local || c.fnref || c.poly_slot >= 0 || !c.bindings.empty() || !c.hidden.empty() ||
       !inlining_.empty())
-    return std::nullopt;
+    return false;
   auto body = inline_body(*c.local);
-  if (!body) return std::nullopt;
+  if (!body) return false;
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
   call_args(e, c, args, ptypes);
   const auto& params = c.local->type->params;
-  if (args.size() != params.size()) return std::nullopt;
+  if (args.size() != params.size()) return false;
   // The arguments' values, in order; a temporary holding one stays until
   // the body is done with it.
   Scope names;
@@ -193,27 +198,13 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
     s.loc = v.op;
     names[params[i].name] = s;
   }
-  // The body sees the module's names and the parameters, not the caller's.
   std::vector<Scope> outer = std::move(scopes_);
   scopes_.clear();
   scopes_.push_back(outer.empty() ? Scope{} : outer[0]);
   scopes_.push_back(std::move(names));
   inlining_.push_back(c.local);
-  Type* rt = c.local->type->elem;
-  Loc r;
   try {
-    if (!body->cond) {
-      r = gen_to(body->value, rt, dest);
-    } else {
-      r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
-      std::int32_t lelse = new_label(), lend = new_label();
-      gen_cond(body->cond, false, lelse);
-      gen_to(body->then_value, rt, &r);
-      jump(Op::jmp_, Operand{}, Middle{}, lend);
-      place(lelse);
-      gen_to(body->value, rt, &r);
-      place(lend);
-    }
+    body_gen(*body);
   } catch (CompileError&) {
     inlining_.pop_back();
     scopes_ = std::move(outer);
@@ -223,8 +214,39 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
   scopes_ = std::move(outer);
   for (std::int32_t off : pinned)
     if (TempSlot* ts = busy_temp(off)) ts->pinned = false;
+  return true;
+}
+
+std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest) {
+  Type* rt = c.local ? c.local->type->elem : nullptr;
+  Loc r;
+  bool done = inline_scope(e, c, [&](const InlineBody& body) {
+    if (!body.cond) {
+      r = gen_to(body.value, rt, dest);
+      return;
+    }
+    r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
+    std::int32_t lelse = new_label(), lend = new_label();
+    gen_cond(body.cond, false, lelse);
+    gen_to(body.then_value, rt, &r);
+    jump(Op::jmp_, Operand{}, Middle{}, lend);
+    place(lelse);
+    gen_to(body.value, rt, &r);
+    place(lend);
+  });
+  if (!done) return std::nullopt;
   if (dest && !(dest->op == r.op)) move(r, *dest);
   return dest ? *dest : r;
+}
+
+// A call inlined as a condition: the returned expression is tested where
+// the call is, as Inferno's compiler does (no value made and then tested).
+bool Compiler::gen_inline_cond(const Expr* e, bool when, std::int32_t label) {
+  CallTarget c = call_target(e);
+  if (c.construct || !c.local) return false;
+  auto body = inline_body(*c.local);
+  if (!body || body->cond) return false;
+  return inline_scope(e, c, [&](const InlineBody& b) { gen_cond(b.value, when, label); });
 }
 
 // Every function, in order, but those only ever inlined (Inferno's compiler

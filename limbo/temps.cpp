@@ -64,13 +64,51 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
   ts->busy = false;
 }
 
+// A value made in r, given to dest when there is one: a temporary r is
+// done with once moved, and a pointer one is reset to nil at once, as
+// Inferno's compiler resets it (not at the end of the statement).
+Loc Compiler::deliver(const Loc& r, const Loc* dest) {
+  if (!dest || dest->op == r.op) return r;
+  move(r, *dest);
+  free_temp(r, &dest->op);
+  return *dest;
+}
+
+// Whether the last instruction emitted can go on to the next.
+bool Compiler::falls_through() const {
+  if (m_.code.empty()) return true;
+  switch (m_.code.back().op) {
+    case Op::ret_:
+    case Op::jmp_:
+    case Op::raise_:
+    case Op::exit_:
+    case Op::case_:
+    case Op::casec_:
+    case Op::casel_:
+    case Op::goto_:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Whether a jump, a case table or an exception handler made so far goes to
+// pc `at`.
+bool Compiler::jumped_to(std::int32_t at) const {
+  if (std::find(arm_entries_.begin(), arm_entries_.end(), at) != arm_entries_.end()) return true;
+  auto to = [&](std::int32_t label) { return label_pc_[static_cast<std::size_t>(label)] == at; };
+  for (const JumpFix& jf : jump_fixes_)
+    if (to(jf.label)) return true;
+  for (const TableFix& tf : table_fixes_)
+    if (to(tf.label)) return true;
+  return false;
+}
+
 // Whether the next instruction can be reached only by a jump: the last one
 // emitted does not fall through and no label names this pc.
 bool Compiler::unreachable() const {
   if (m_.code.empty() || (fn_ && fn_->pc == pc())) return false;
-  Op last = m_.code.back().op;
-  if (last != Op::ret_ && last != Op::jmp_ && last != Op::raise_ && last != Op::exit_) return false;
-  return std::find(label_pc_.begin(), label_pc_.end(), pc()) == label_pc_.end();
+  return !falls_through() && !jumped_to(pc());
 }
 
 // The temporaries are free again. Those holding a pointer are set to nil

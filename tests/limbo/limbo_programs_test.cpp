@@ -271,6 +271,56 @@ bump(a: ref T, v: int): int
             "\tret\t\n");
 }
 
+// Inferno's compiler tests an inlined call's returned condition where the
+// call is (no 0/1 value made and then tested), writes no ret after a raise
+// nothing jumps past, and jumps through a table (goto) for a dense case: x
+// minus the low label, checked against the span; the table's holes and its
+// last word go to the default.
+TEST(LimboShapes, InlinedTestRaiseAndJumpTable) {
+  const std::string src = R"(implement Sh;
+Sh: module {
+	digit: fn(c: int): int;
+	kind: fn(c: int): int;
+};
+isdigit(c: int): int
+{
+	return c >= '0' && c <= '9';
+}
+digit(c: int): int
+{
+	if(isdigit(c))
+		return c - '0';
+	raise "not a digit";
+}
+kind(c: int): int
+{
+	case c {
+	'a' => return 1;
+	'c' or 'd' => return 2;
+	}
+	return 0;
+}
+)";
+  EXPECT_EQ(code_listing(dis::limbo::compile_source("sh.b", src, {})),
+            "\tbgtw\t$48,32(fp),$4\n"
+            "\tbltw\t$57,32(fp),$4\n"
+            "\tsubw\t$48,32(fp),0(16(fp))\n"
+            "\tret\t\n"
+            "\traise\t0(mp)\n"
+            "\tsubw\t$97,32(fp),36(fp)\n"
+            "\tbltw\t36(fp),$0,$13\n"
+            "\tbgtw\t36(fp),$3,$13\n"
+            "\tgoto\t36(fp),8(mp)\n"
+            "\tmovw\t$1,0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$2,0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,0(16(fp))\n"
+            "\tret\t\n"
+            "\tstring\t@mp+0,\"not a digit\"\n"
+            "\tword\t@mp+4,5,9,13,11,11,13\n");
+}
+
 // The tool: exit status 2 and file:line:col messages for bad programs, and no
 // output file; a good program gives a .dis that reads back to the module.
 TEST(LimboTool, RefusesBadProgramWithoutOutput) {
