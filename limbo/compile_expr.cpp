@@ -699,33 +699,8 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
-  // x + 0, x - 0 and 0 + x are x, as Inferno's compiler folds them.
-  if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int && (op == "+" || op == "-")) {
-    auto zero = [&](const Expr* x) {
-      auto v = const_eval(x);
-      return v && v->k == TK::Int && v->i == 0;
-    };
-    if (zero(e->b.get())) return gen_to(e->a.get(), t, dest);
-    if (op == "+" && zero(e->a.get())) return gen_to(e->b.get(), t, dest);
-    // (x + c1) + c2 is x + (c1 + c2), as Inferno's compiler folds it.
-    if (op == "+" && e->a->kind == Expr::Binary && e->a->op == "+") {
-      auto c1 = const_eval(e->a->b.get()), c2 = const_eval(e->b.get());
-      if (c1 && c2 && c1->k == TK::Int && c2->k == TK::Int &&
-          type_of(e->a->a.get())->k == TK::Int) {
-        auto lit = std::make_shared<Expr>();
-        lit->kind = Expr::IntLit;
-        lit->ival = static_cast<std::int32_t>(static_cast<std::uint32_t>(c1->i) +
-                                              static_cast<std::uint32_t>(c2->i));
-        lit->pos = e->b->pos;
-        auto sum = std::make_shared<Expr>(*e);
-        sum->a = e->a->a;
-        sum->b = lit;
-        synthetic_.push_back(lit);
-        synthetic_.push_back(sum);
-        return gen_to(sum.get(), t, dest);
-      }
-    }
-  }
+  if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int)
+    if (auto v = gen_folded_sum(e, t, dest)) return *v;
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   // Without a destination the result takes an operand's temporary, as
   // Inferno's compiler allocates it.

@@ -422,6 +422,7 @@ class Compiler {
   bool inline_scope(const Expr* e, const CallTarget& c,
                     const std::function<void(const InlineBody&)>& body_gen);
   bool gen_inline_cond(const Expr* e, bool when, std::int32_t label);
+  std::optional<Loc> gen_folded_sum(const Expr* e, Type* t, const Loc* dest);
   void nil_tuple_temp(const Loc& v);
   bool local_field(const Expr* e);          // braced blocks open in the current function
   void nil_block_vars(const Scope& scope);  // frames whose arguments are being set
