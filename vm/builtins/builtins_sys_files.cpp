@@ -309,7 +309,13 @@ void sys_dirread(Call& c, SysState& sys, std::uint32_t dir_type) {
   if (!entries.empty()) {
     arr = array_new(h, dir_type, static_cast<std::int32_t>(entries.size()));
     std::uint8_t* data = h.cage().at(array_ref(h, arr).data);
-    for (std::size_t i = 0; i < entries.size(); ++i) store_dir(h, data + i * kDirSize, &entries[i]);
+    try {
+      for (std::size_t i = 0; i < entries.size(); ++i)
+        store_dir(h, data + i * kDirSize, &entries[i]);
+    } catch (...) {
+      h.decref(arr);  // with the strings stored so far; nothing else holds it
+      throw;
+    }
   }
   c.ret_int(static_cast<std::int32_t>(entries.size()));
   c.ret_ptr(arr, 4);
