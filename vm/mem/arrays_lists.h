@@ -7,6 +7,7 @@
 #pragma once
 
 #include "heap.h"
+#include "unfinished.h"
 
 namespace dis::vm {
 
