@@ -329,6 +329,21 @@ TEST(GcPrograms, LongListsAreFreedWithoutRecursion) {
   EXPECT_EQ(stat(r.err, "gc freed-refcount"), 3000008u);
 }
 
+// sys->tokenize runs out of memory part way through its list: the strings
+// and cells made so far are released, not left counted with nothing
+// holding them (the verifier at the end would refuse the heap).
+TEST(GcPrograms, TokenizeOutOfMemoryLeavesNothingCounted) {
+  Result small = run_dis("--heap-limit 1 " + gc_prog("tokenize_oom.b") + " 5");
+  EXPECT_EQ(small.status, 0) << small.err;
+  EXPECT_EQ(small.out, "5\n");
+  Result r = run_dis("--heap-limit 1 --gc-verify=1000000 --gc-stats " + gc_prog("tokenize_oom.b") +
+                     " 200000");
+  EXPECT_NE(r.err.find("tokenize_oom.b:21: out of memory: heap"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_GT(stat(r.err, "gc verify-count-runs"), 0u) << r.err;
+  EXPECT_EQ(stat(r.err, "gc verify-failures"), 0u) << r.err;
+}
+
 TEST(GcPrograms, BadModeIsAUsageError) {
   EXPECT_EQ(run_dis("--gc=fast " + gc_prog("cycles.b")).status, 2);
   EXPECT_EQ(run_dis("--gc-quanta x " + gc_prog("cycles.b")).status, 2);

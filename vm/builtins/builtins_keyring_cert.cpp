@@ -22,6 +22,7 @@
 
 #include "crypto_objects.h"
 #include "dis_string.h"
+#include "unfinished.h"
 
 namespace dis::vm {
 
@@ -43,18 +44,26 @@ Ptr word(std::uint8_t* r, int i) { return ld<Ptr>(r + 4 * i); }
 void put(std::uint8_t* r, int i, Ptr owned) { st<Ptr>(r + 4 * i, owned); }
 std::string text(Call& c, Ptr s) { return str_utf8(c.heap(), s); }
 
-// A new record of `type` whose pointer fields take over `fields`.
-Ptr make(Call& c, std::uint32_t type, std::initializer_list<Ptr> fields) {
-  Ptr p = c.heap().new_object(type);
-  std::uint8_t* r = c.heap().cage().at(p);
+// A new record of `type` whose pointer fields take over what `fields` make,
+// in order, each stored before the next is made: an allocation failing
+// part way releases the record with them.
+template <class... F>
+Ptr make(Call& c, std::uint32_t type, F... fields) {
+  Unfinished p(c.heap(), c.heap().new_object(type));
+  std::uint8_t* r = c.heap().cage().at(p.get());  // the cage does not move
   int i = 0;
-  for (Ptr f : fields) put(r, i++, f);
-  return p;
+  ((put(r, i, fields()), ++i), ...);
+  return p.done();
 }
-Ptr sigalg(Call& c, const CertTypes& t) { return make(c, t.sigalg, {c.new_string("rsa")}); }
+Ptr sigalg(Call& c, const CertTypes& t) {
+  return make(c, t.sigalg, [&] { return c.new_string("rsa"); });
+}
 // A key record: sa, owner, its RSA record (taken over).
 Ptr key(Call& c, const CertTypes& t, std::uint32_t type, const std::string& owner, Ptr rsa) {
-  return make(c, type, {sigalg(c, t), c.new_string(owner), rsa});
+  Unfinished owned_rsa(c.heap(), rsa);
+  return make(
+      c, type, [&] { return sigalg(c, t); }, [&] { return c.new_string(owner); },
+      [&] { return owned_rsa.done(); });
 }
 // The RSA record behind a key, which Dis code cannot have made.
 Ptr rsa_of(Call& c, std::uint8_t* k) {
@@ -83,9 +92,10 @@ void genskfrompk(Call& c, CryptoState& s, const CertTypes& t) {
 
 void sktopk(Call& c, CryptoState&, const CertTypes& t) {
   std::uint8_t* sk = rec(c, c.arg_ptr(32), t.sk);
+  const std::string owner = text(c, word(sk, 1));
   Ptr pk = word(c.heap().cage().at(rsa_of(c, sk)), 0);
   c.heap().incref(pk);
-  c.ret_ptr(key(c, t, t.pk, text(c, word(sk, 1)), pk));
+  c.ret_ptr(key(c, t, t.pk, owner, pk));
 }
 
 // The certificate for number m signed by secret key record sk.
@@ -96,9 +106,11 @@ Ptr certificate(Call& c, CryptoState& s, const CertTypes& t, std::uint8_t* sk, c
   if (BN_cmp(m, n) >= 0) c.raise("Keyring: key too small to sign with " + ha);
   Bn sig = new_bn();
   BN_mod_exp(sig.get(), m, num(c, s, rsk, 1), n, new_ctx().get());
-  Ptr cert = make(c, t.cert,
-                  {sigalg(c, t), c.new_string(ha), c.new_string(text(c, word(sk, 1))), H,
-                   new_ipint(c, s, std::move(sig))});
+  const std::string signer = text(c, word(sk, 1));
+  Ptr cert = make(
+      c, t.cert, [&] { return sigalg(c, t); }, [&] { return c.new_string(ha); },
+      [&] { return c.new_string(signer); }, [] { return H; },
+      [&] { return new_ipint(c, s, std::move(sig)); });
   st<std::int32_t>(c.heap().cage().at(cert) + 12, exp);
   return cert;
 }
@@ -211,8 +223,9 @@ Ptr cert_from(Call& c, CryptoState& s, const CertTypes& t, const std::string& st
   const unsigned long exp = std::strtoul(l[3].c_str(), &end, 10);
   if (!sig || *end) return H;
   Ptr cert = make(
-      c, t.cert,
-      {sigalg(c, t), c.new_string(l[1]), c.new_string(l[2]), H, new_ipint(c, s, std::move(sig))});
+      c, t.cert, [&] { return sigalg(c, t); }, [&] { return c.new_string(l[1]); },
+      [&] { return c.new_string(l[2]); }, [] { return H; },
+      [&] { return new_ipint(c, s, std::move(sig)); });
   st<std::int32_t>(c.heap().cage().at(cert) + 12, static_cast<std::int32_t>(exp));
   return cert;
 }
@@ -259,20 +272,25 @@ void readauthinfo(Call& c, CryptoState& s, const CertTypes& t) {
       return c.ret_ptr(H);
     }
   }
-  Ptr spk = pk_from(c, t, m[0]), cert = cert_from(c, s, t, m[1]), sk = sk_from(c, t, m[2]);
+  Heap& h = c.heap();
+  Unfinished spk(h, pk_from(c, t, m[0]));
+  Unfinished cert(h, cert_from(c, s, t, m[1]));
+  Unfinished sk(h, sk_from(c, t, m[2]));
   Bn alpha = bn_parse(m[3], 64), p = bn_parse(m[4], 64);
-  if (spk == H || cert == H || sk == H || !alpha || !p) {
-    for (Ptr x : {spk, cert, sk}) c.heap().decref(x);
+  if (spk.get() == H || cert.get() == H || sk.get() == H || !alpha || !p) {
     c.set_error_string("input or format error");
     return c.ret_ptr(H);
   }
-  std::uint8_t* skr = c.heap().cage().at(sk);
-  Ptr rpk = word(c.heap().cage().at(rsa_of(c, skr)), 0);
-  c.heap().incref(rpk);
-  Ptr mypk = key(c, t, t.pk, text(c, word(skr, 1)), rpk);
+  std::uint8_t* skr = h.cage().at(sk.get());
+  const std::string owner = text(c, word(skr, 1));
+  Ptr rpk = word(h.cage().at(rsa_of(c, skr)), 0);
+  h.incref(rpk);
+  Unfinished mypk(h, key(c, t, t.pk, owner, rpk));
   c.ret_ptr(make(
-      c, t.authinfo,
-      {sk, mypk, cert, spk, new_ipint(c, s, std::move(alpha)), new_ipint(c, s, std::move(p))}));
+      c, t.authinfo, [&] { return sk.done(); }, [&] { return mypk.done(); },
+      [&] { return cert.done(); }, [&] { return spk.done(); },
+      [&] { return new_ipint(c, s, std::move(alpha)); },
+      [&] { return new_ipint(c, s, std::move(p)); }));
 }
 
 void writeauthinfo(Call& c, CryptoState& s, const CertTypes& t) {

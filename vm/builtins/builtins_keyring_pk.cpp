@@ -12,6 +12,7 @@
 #include <openssl/evp.h>
 
 #include "crypto_objects.h"
+#include "unfinished.h"
 
 namespace dis::vm {
 
@@ -64,17 +65,18 @@ void set_bn(Call& c, CryptoState& s, const PkTypes& t, Ptr r, int i, Bn v) {
 // A record of IPint fields (public keys, signatures), in order.
 template <class... B>
 Ptr bn_record(Call& c, CryptoState& s, const PkTypes& t, Rec type, B... fields) {
-  Ptr r = new_record(c, type);
+  Unfinished r(c.heap(), new_record(c, type));
   int i = 0;
-  (set_bn(c, s, t, r, i++, std::move(fields)), ...);
-  return r;
+  (set_bn(c, s, t, r.get(), i++, std::move(fields)), ...);
+  return r.done();
 }
 // The {pk, secret} of a secret key.
 Ptr secret_key(Call& c, CryptoState& s, const PkTypes& t, Rec type, Ptr pk, Bn secret) {
-  Ptr r = new_record(c, type);
-  set_field(c, t, r, 0, pk);
-  set_bn(c, s, t, r, 1, std::move(secret));
-  return r;
+  Unfinished owned_pk(c.heap(), pk);
+  Unfinished r(c.heap(), new_record(c, type));
+  set_field(c, t, r.get(), 0, owned_pk.done());
+  set_bn(c, s, t, r.get(), 1, std::move(secret));
+  return r.done();
 }
 
 Bn mod_exp(const BIGNUM* b, const BIGNUM* e, const BIGNUM* m) {
@@ -120,16 +122,15 @@ Ptr rsa_key(Call& c, CryptoState& s, const PkTypes& t, const BIGNUM* n, const BI
   BN_mod(kp.get(), d, p1.get(), ctx.get());
   BN_mod(kq.get(), d, q1.get(), ctx.get());
   if (!BN_mod_inverse(c2.get(), p, q, ctx.get())) return H;
+  Bn dc = copy_bn(d);
   Ptr pk = bn_record(c, s, t, t.rsapk, copy_bn(n), copy_bn(e));
-  Ptr sk = new_record(c, t.rsask);
-  set_field(c, t, sk, 0, pk);
-  set_bn(c, s, t, sk, 1, copy_bn(d));
-  set_bn(c, s, t, sk, 2, copy_bn(p));
-  set_bn(c, s, t, sk, 3, copy_bn(q));
-  set_bn(c, s, t, sk, 4, std::move(kp));
-  set_bn(c, s, t, sk, 5, std::move(kq));
-  set_bn(c, s, t, sk, 6, std::move(c2));
-  return sk;
+  Unfinished sk(c.heap(), secret_key(c, s, t, t.rsask, pk, std::move(dc)));
+  set_bn(c, s, t, sk.get(), 2, copy_bn(p));
+  set_bn(c, s, t, sk.get(), 3, copy_bn(q));
+  set_bn(c, s, t, sk.get(), 4, std::move(kp));
+  set_bn(c, s, t, sk.get(), 5, std::move(kq));
+  set_bn(c, s, t, sk.get(), 6, std::move(c2));
+  return sk.done();
 }
 
 // gen(nlen, elen, nrep): e is 65537, or random of elen bits when elen > 0.

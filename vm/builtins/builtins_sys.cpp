@@ -215,13 +215,8 @@ void sys_tokenize(Call& c) {
     toks.push_back(s.substr(i, j - i));
     i = j;
   }
-  Heap& h = c.heap();
-  Ptr list = H;
-  for (auto it = toks.rbegin(); it != toks.rend(); ++it) {
-    Ptr str = str_from_runes(h, *it);
-    list = list_cons(h, kTypePtr, 4, reinterpret_cast<std::uint8_t*>(&str), list);
-    h.decref(str);
-  }
+  Ptr list = list_of_new(c.heap(), toks.size(),
+                         [&](std::size_t k) { return str_from_runes(c.heap(), toks[k]); });
   if (auto* r = c.result()) st<std::int32_t>(r, static_cast<std::int32_t>(toks.size()));
   c.ret_ptr(list, 4);
 }

@@ -23,6 +23,7 @@
 #include "arrays_lists.h"
 #include "dis_string.h"
 #include "sys_fd.h"
+#include "unfinished.h"
 
 namespace dis::vm {
 
@@ -307,9 +308,10 @@ void sys_dirread(Call& c, SysState& sys, std::uint32_t dir_type) {
   Heap& h = c.heap();
   Ptr arr = H;
   if (!entries.empty()) {
-    arr = array_new(h, dir_type, static_cast<std::int32_t>(entries.size()));
-    std::uint8_t* data = h.cage().at(array_ref(h, arr).data);
+    Unfinished a(h, array_new(h, dir_type, static_cast<std::int32_t>(entries.size())));
+    std::uint8_t* data = h.cage().at(array_ref(h, a.get()).data);
     for (std::size_t i = 0; i < entries.size(); ++i) store_dir(h, data + i * kDirSize, &entries[i]);
+    arr = a.done();
   }
   c.ret_int(static_cast<std::int32_t>(entries.size()));
   c.ret_ptr(arr, 4);

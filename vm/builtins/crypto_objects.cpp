@@ -4,6 +4,8 @@
 
 #include <new>
 
+#include "unfinished.h"
+
 namespace dis::vm {
 
 namespace {
@@ -47,7 +49,11 @@ void CryptoState::add_types(VM& vm) {
 
 Ptr CryptoState::make(Call& c, CryptoKind kind, std::unique_ptr<HostObject> obj) {
   // The Dis object first: if the heap is full, nothing is left behind.
-  Ptr p = c.heap().new_object(types_[static_cast<int>(kind)]);
+  Unfinished p(c.heap(), c.heap().new_object(types_[static_cast<int>(kind)]));
+  std::uint8_t* d = c.heap().cage().at(p.get());
+  // No handle yet: freed now (the host table's growth throwing), it
+  // releases nothing.
+  st<std::uint32_t>(d + kHandleOffset, 0xFFFFFFFFu);
   std::uint32_t h;
   if (!free_.empty()) {
     h = free_.back();
@@ -57,10 +63,9 @@ Ptr CryptoState::make(Call& c, CryptoKind kind, std::unique_ptr<HostObject> obj)
     h = static_cast<std::uint32_t>(objects_.size());
     objects_.push_back(std::move(obj));
   }
-  std::uint8_t* d = c.heap().cage().at(p);
   st<std::int32_t>(d, 0);
   st<std::uint32_t>(d + kHandleOffset, h);
-  return p;
+  return p.done();
 }
 
 void CryptoState::release(std::uint32_t handle) {

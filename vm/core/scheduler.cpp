@@ -157,21 +157,8 @@ RunResult Runtime::run_init(std::uint32_t mli, const std::vector<std::string>& a
     Prog& p = spawn_prog(mli, prog.types[type], pc, true);
     init_prog = p.id;
     Ptr f = p.frames[0].fp;
-    Ptr list = H, s = H;
-    try {
-      for (auto it = args.rbegin(); it != args.rend(); ++it) {
-        s = str_from_utf8(heap, *it);
-        list = list_cons(heap, kTypePtr, 4, reinterpret_cast<std::uint8_t*>(&s), list);
-        heap.decref(s);
-        s = H;
-      }
-    } catch (...) {
-      // Out of memory: what was made of the list is dropped, not left
-      // counted with nothing holding it (the fault sweep's verifier).
-      heap.decref(s);
-      heap.decref(list);
-      throw;
-    }
+    Ptr list =
+        list_of_new(heap, args.size(), [&](std::size_t i) { return str_from_utf8(heap, args[i]); });
     std::uint8_t* fd = cage.at(f);
     if (heap.type(prog.types[type]).size >= 40) {
       st<Ptr>(fd + 32, H);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "heap.h"
+#include "unfinished.h"
 
 namespace dis::vm {
 
@@ -35,5 +36,26 @@ void array_copy_into(Heap& h, Ptr dst, std::int32_t i, Ptr src);
 Ptr list_cons(Heap& h, std::uint32_t elemtype, std::uint32_t elemsize, const std::uint8_t* elem,
               Ptr tail);
 std::int32_t list_len(Heap& h, Ptr l);
+
+// A list of n pointers, make(i) giving the ith as a new reference (moved
+// in). When an allocation throws part way, what was made is released
+// first: left counted with nothing holding it, it would stay to the end.
+template <class Make>
+Ptr list_of_new(Heap& h, std::size_t n, Make make) {
+  Ptr list = H, p = H;
+  try {
+    for (std::size_t i = n; i-- > 0;) {
+      p = make(i);
+      list = list_cons(h, kTypePtr, 4, reinterpret_cast<std::uint8_t*>(&p), list);
+      h.decref(p);
+      p = H;
+    }
+  } catch (...) {
+    h.decref(p);
+    h.decref(list);
+    throw;
+  }
+  return list;
+}
 
 }  // namespace dis::vm
