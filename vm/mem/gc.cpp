@@ -531,7 +531,6 @@ void Collector::full_collect(bool safe_point) {
       c.collecting_all_ = all;
     }
   } restore{*this, mid_instruction_, collecting_all_};
-  const bool was_all = collecting_all_;
   mid_instruction_ = mid_instruction_ || !safe_point;
   collecting_all_ = true;
   ++stats_.full_collections;
@@ -542,8 +541,7 @@ void Collector::full_collect(bool safe_point) {
   while (colour_epoch_ < target) run_step(kUnbounded);
   const std::uint64_t passes = stats_.passes;
   while (stats_.passes == passes) run_step(kUnbounded);
-  collecting_all_ = was_all;
-  if (verify_every_ > 1 && !was_all) verify_now();  // 1: its last step did
+  if (verify_every_ > 1 && !restore.all) verify_now();  // 1: its last step did
 }
 
 void Collector::verify_at_exit(bool safe_point) {
