@@ -35,7 +35,7 @@ set(disvm_headers
   asm/assembler.h asm/sbl.h asm/signature.h
   limbo/compiler.h
   vm/core/fd_group.h vm/core/name_space.h vm/core/vm.h vm/mem/arrays_lists.h vm/mem/cage.h vm/mem/dis_string.h vm/mem/fault_injection.h
-  vm/mem/gc.h vm/mem/heap.h)
+  vm/mem/gc.h vm/mem/heap.h vm/mem/unfinished.h)
 list(TRANSFORM disvm_headers PREPEND "${CMAKE_SOURCE_DIR}/")
 install(FILES ${disvm_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/disvm COMPONENT dev)
 install(TARGETS disvm disvm_static

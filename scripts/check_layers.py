@@ -11,7 +11,9 @@ the one project file of that name and fails, naming file and line, when:
     embedding API (vm.h and the headers it includes; PUBLIC_ONLY),
   - two layers hold a header of the same name (a bare include would be
     ambiguous),
-  - a source file lies in no layer.
+  - a source file lies in no layer,
+  - a header the installed headers include (cmake/Install.cmake's
+    disvm_headers) is not installed with them.
 Tests, samples and perf are outside the layers and may include anything.
 
   scripts/check_layers.py [--root DIR]   check the tree (default: this repo)
@@ -76,6 +78,30 @@ def public_headers(root, by_name):
     return seen
 
 
+INSTALLED = re.compile(r"set\(disvm_headers\s+([^)]*)\)")
+
+
+def missing_installed(root, by_name):
+    """Project headers that an installed header reaches but the install omits:
+    an embedder's build would stop at the first of them."""
+    cmake = root / "cmake/Install.cmake"
+    m = INSTALLED.search(cmake.read_text()) if cmake.is_file() else None
+    if not m:
+        return []
+    listed = {Path(h).name: h for h in m.group(1).split()}
+    errors, seen, todo = [], set(), [(n, h) for n, h in listed.items()]
+    while todo:
+        name, holder = todo.pop()
+        if name in seen or name not in by_name:
+            continue
+        seen.add(name)
+        if name not in listed:
+            errors.append(f"cmake/Install.cmake: {by_name[name][0]} is included by the installed "
+                          f"{holder} but not installed (add it to disvm_headers)")
+        todo.extend((n, by_name[name][0]) for n in includes_of(root / by_name[name][0]))
+    return errors
+
+
 def check(root):
     root = Path(root)
     files = sorted(
@@ -119,7 +145,7 @@ def check(root):
                 errors.append(f"{f}:{n}: includes {m.group(1)} ({to}/), which is not part of "
                               f"the embedding API ({API_ROOT} and what it includes) that "
                               f"{layer}/ is written on")
-    return errors
+    return errors + missing_installed(root, by_name)
 
 
 def self_test():
@@ -138,13 +164,19 @@ def self_test():
         (root / "isa/opcodes.h").write_text('#include "runtime.h"  // upward\n')
         (root / "vm/builtins/sys.cpp").write_text(
             '#include "vm.h"\n#include "runtime.h"\n#include "cage.h"\n')
+        (root / "cmake").mkdir()
+        (root / "cmake/Install.cmake").write_text("set(disvm_headers\n  vm/core/vm.h)\n")
         bad = check(root)
+        (root / "cmake/Install.cmake").write_text(
+            "set(disvm_headers\n  vm/core/vm.h vm/mem/heap.h vm/mem/cage.h)\n")
         (root / "isa/opcodes.h").write_text("#pragma once\n")
         (root / "vm/builtins/sys.cpp").write_text('#include "vm.h"\n#include "cage.h"\n')
         good = check(root)
     want = ["isa/opcodes.h:1: includes runtime.h (vm/core/)",
-            "vm/builtins/sys.cpp:2: includes runtime.h (vm/core/), which is not part of"]
-    ok = len(bad) == 2 and all(any(w in e for e in bad) for w in want) and not good
+            "vm/builtins/sys.cpp:2: includes runtime.h (vm/core/), which is not part of",
+            "cmake/Install.cmake: vm/mem/heap.h is included by the installed vm/core/vm.h",
+            "cmake/Install.cmake: vm/mem/cage.h is included by the installed vm/mem/heap.h"]
+    ok = len(bad) == 4 and all(any(w in e for e in bad) for w in want) and not good
     print(f"self-test: {len(bad)} wrong includes refused, fixed tree "
           f"{'passes' if not good else 'fails'}: {'ok' if ok else 'FAILED'}")
     for e in bad + good:
