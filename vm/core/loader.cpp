@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include "assembler.h"
@@ -168,13 +169,14 @@ Program& Runtime::load_program(Module m, const std::string& path) {
 
 std::uint32_t Runtime::new_modlink(Ptr mp) {
   std::uint32_t idx;
+  auto fresh = std::make_unique<Modlink>();  // before a free slot is taken
   if (!free_modlinks.empty()) {
     idx = free_modlinks.back();
     free_modlinks.pop_back();
-    modlinks[idx] = std::make_unique<Modlink>();
+    modlinks[idx] = std::move(fresh);
   } else {
     idx = static_cast<std::uint32_t>(modlinks.size());
-    modlinks.push_back(std::make_unique<Modlink>());
+    modlinks.push_back(std::move(fresh));
   }
   Modlink& ml = *modlinks[idx];
   ml.live = true;
@@ -225,7 +227,11 @@ void Runtime::free_module(std::uint32_t index) {
   Ptr mp = ml.mp;
   ml.mp = H;
   if (mp != H) heap.decref(mp);
-  free_modlinks.push_back(index);
+  try {
+    free_modlinks.push_back(index);
+  } catch (const std::bad_alloc&) {
+    // A free cannot fail: without room on the list the slot is not reused.
+  }
 }
 
 std::uint32_t Runtime::module_of(Ptr p) {
@@ -280,6 +286,30 @@ std::string link_mismatch(const std::string& modname, const std::string& path, c
          type(provided, found->sig);
 }
 
+// Fills ml's links from `exports` in the order of the importer's import
+// table (all of them when there is none); false, with `error` set, when an
+// import is missing or its signature differs.
+bool link_imports(Modlink& ml, const Modlink& importer, std::int32_t table,
+                  const std::vector<Export*>& exports, const std::string& modname,
+                  const std::string& path, std::string& error) {
+  if (importer.prog && table >= 0 &&
+      table < static_cast<std::int32_t>(importer.prog->mod.imports.size())) {
+    for (const Import& im : importer.prog->mod.imports[table]) {
+      const Export* found = nullptr;
+      for (const Export* e : exports)
+        if (e->name == im.name) found = e;
+      if (!found || found->sig != im.sig) {
+        error = link_mismatch(modname, path, im, found);
+        return false;
+      }
+      ml.links.push_back(found);
+    }
+  } else {
+    for (const Export* e : exports) ml.links.push_back(e);
+  }
+  return true;
+}
+
 }  // namespace
 
 Ptr Runtime::load_module(const std::string& path, std::uint32_t importer_ml, std::int32_t table) {
@@ -298,11 +328,11 @@ Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std
   if (path == "$self" && imp.prog) {
     Ptr shared_mp = imp.mp;
     Program* self_prog = imp.prog;
-    idx = new_modlink(shared_mp);  // may run out of memory: the count after
+    modname = self_prog->mod.name;  // what can throw comes before the instance
+    idx = new_modlink(shared_mp);   // may run out of memory: the count after
     heap.incref(shared_mp);
     modlink(idx).prog = self_prog;
     exports = &self_prog->exports;
-    modname = self_prog->mod.name;
   } else if (!path.empty() && path[0] == '$') {
     NativeModule* n = nullptr;
     for (auto& nm : natives)
@@ -313,13 +343,14 @@ Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std
       return H;
     }
     log_debug("loader", "{}: builtin module instance", path);
-    idx = instantiate_native(*n);
     for (Export& e : n->exports) native_exports.push_back(&e);
-    exports = &native_exports;
     modname = path.substr(1);
+    idx = instantiate_native(*n);
+    exports = &native_exports;
   } else {
     Program* p = find_or_read_program(path);
     if (!p) return H;
+    modname = p->mod.name;
     try {
       idx = instantiate(*p);
     } catch (const VerifyError& e) {
@@ -327,26 +358,20 @@ Ptr Runtime::link_module(const std::string& path, std::uint32_t importer_ml, std
       return H;
     }
     exports = &p->exports;
-    modname = p->mod.name;
   }
   Modlink& ml = modlink(idx);
-  Modlink& importer = modlink(importer_ml);  // modlinks may have grown
-  if (importer.prog && table >= 0 &&
-      table < static_cast<std::int32_t>(importer.prog->mod.imports.size())) {
-    for (const Import& im : importer.prog->mod.imports[table]) {
-      const Export* found = nullptr;
-      for (const Export* e : *exports)
-        if (e->name == im.name) found = e;
-      if (!found || found->sig != im.sig) {
-        last_load_error = link_mismatch(modname, path, im, found);
-        log_info("loader", "cannot load {}: {}", path, last_load_error);
-        heap.decref(ml.obj);
-        return H;
-      }
-      ml.links.push_back(found);
+  try {
+    // modlinks may have grown: the importer's reference is taken only now
+    if (!link_imports(ml, modlink(importer_ml), table, *exports, modname, path, last_load_error)) {
+      log_info("loader", "cannot load {}: {}", path, last_load_error);
+      heap.decref(ml.obj);
+      return H;
     }
-  } else {
-    for (const Export* e : *exports) ml.links.push_back(e);
+  } catch (...) {
+    // Out of host memory while linking: the caller never sees the new
+    // instance, so its one reference (and with it the slot) is dropped here.
+    heap.decref(ml.obj);
+    throw;
   }
   return ml.obj;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstring>
+#include <new>
 
 #include "arrays_lists.h"
 #include "interp.h"
@@ -232,7 +233,11 @@ void Runtime::free_channel(std::uint32_t idx) {
   heap.uncharge(items.size() * buffered_bytes(ch));
   for (auto& item : items)
     for (std::uint32_t off : heap.type(t).ptrs) heap.decref(ld<Ptr>(item.data() + off));
-  free_channels.push_back(idx);
+  try {
+    free_channels.push_back(idx);
+  } catch (const std::bad_alloc&) {
+    // A free cannot fail: without room on the list the slot is not reused.
+  }
 }
 
 Channel& Runtime::channel_of(Ptr c) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <sstream>
 
 #include "arrays_lists.h"
@@ -475,6 +476,7 @@ void Collector::step() {
 
 void Collector::quantum_end() {
   fresh_.clear();
+  unlisted_ = false;
   heap_.next_safe_point();
   if (halt_) return;
   if (mode_ == GcMode::Dis && quiet_epochs_ >= kQuietEpochs && !heap_.nprop &&
@@ -552,10 +554,23 @@ void Collector::verify_at_exit(bool safe_point) {
   mid_instruction_ = was_mid;
 }
 
+// Stress mode's collection after an allocation is an extra: when the host
+// has no memory for it, it is skipped. Letting std::bad_alloc out of here
+// would fail an allocation whose block exists and is nobody's.
 void Collector::on_alloc(void* self, Ptr p) {
   auto* c = static_cast<Collector*>(self);
-  c->fresh_.push_back(p);
-  c->full_collect(false);
+  try {
+    c->fresh_.push_back(p);
+  } catch (const std::bad_alloc&) {
+    c->unlisted_ = true;  // p is held by C++ locals only: no collection before the safe point
+    return;
+  }
+  if (c->unlisted_) return;
+  try {
+    c->full_collect(false);
+  } catch (const std::bad_alloc&) {
+    // The step left the collector usable (run_step); the next one resumes.
+  }
 }
 
 // An allocation would fail: everything unreachable is freed and the
@@ -564,9 +579,13 @@ void Collector::on_alloc(void* self, Ptr p) {
 // collection (stress mode lists them already).
 void Collector::on_exhausted(void* self) {
   auto* c = static_cast<Collector*>(self);
-  if (c->halt_ || c->in_step_) return;
+  if (c->halt_ || c->in_step_ || c->unlisted_) return;
   ++c->stats_.emergency_collections;
-  const std::size_t listed = c->fresh_.size();
+  struct Unlist {  // the blocks listed here are roots for this collection only
+    std::vector<Ptr>& fresh;
+    std::size_t listed;
+    ~Unlist() { fresh.resize(listed); }
+  } unlist{c->fresh_, c->fresh_.size()};
   if (c->mode_ != GcMode::Stress) {
     const std::uint16_t stamp = c->heap_.fresh_stamp();
     c->heap_.walk([&](Ptr p, const BlockHeader& h) {
@@ -574,15 +593,15 @@ void Collector::on_exhausted(void* self) {
     });
   }
   c->full_collect(false);
-  c->fresh_.resize(listed);
 }
 
 void Collector::verify_now() {
   verify_due_ = false;
-  ++stats_.verify_runs;
+  heap_.finish_pending();
   const bool counts = heap_.refcounting() && !mid_instruction_;
+  HeapVerifyResult r = verify_heap(heap_, host_, sweeper(), counts);  // may throw bad_alloc
+  ++stats_.verify_runs;
   if (counts) ++stats_.verify_count_runs;
-  HeapVerifyResult r = verify_heap(heap_, host_, sweeper(), counts);
   if (!r.errors.empty()) {
     ++stats_.verify_failures;
     if (stats_.first_verify_error.empty()) {

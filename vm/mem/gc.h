@@ -214,6 +214,7 @@ class Collector {
   std::uint64_t heap_version() const;
   bool changed_since_epoch() const;
   std::vector<Ptr> fresh_;  // stress mode: allocated since the last safe point
+  bool unlisted_ = false;   // a block since the safe point is missing from fresh_
   GcObserver* observer_ = nullptr;
   FreeBridge* bridge_ = nullptr;
   GcWork work_;  // of the current step

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 #include "fault_injection.h"
@@ -51,7 +52,7 @@ Heap::Heap(Cage& cage, std::uint64_t limit) : cage_(cage), limit_(limit) {
 
 Heap::~Heap() {
   walk([&](Ptr p, const BlockHeader& h) {
-    if (h.magic == kLive && h.type < types_.size()) finalize(p);
+    if ((h.magic == kLive || h.magic == kPending) && h.type < types_.size()) finalize(p);
   });
   DIS_UNPOISON(cage_.at(kHeapStart), top_ - kHeapStart);
 }
@@ -258,7 +259,16 @@ inline void Heap::free_block(Ptr p) {
     push_free(cage_, small_free_[block / 8], p - kBlockHeader);
   else {
     if (block >= kReleaseAtFree) stats_.bytes_returned += cage_.release(p, block - kBlockHeader);
-    push_free(cage_, large_free_[block], p - kBlockHeader);
+    auto it = large_free_.find(block);
+    if (it == large_free_.end()) {
+      try {
+        it = large_free_.emplace(block, 0).first;
+      } catch (const std::bad_alloc&) {
+        ++unlisted_free_;  // free but never reused: a trim may still cut it
+        return;
+      }
+    }
+    push_free(cage_, it->second, p - kBlockHeader);
   }
 }
 
@@ -337,29 +347,35 @@ void Heap::copy_record(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t
   for (Ptr o : old) decref(o);
 }
 
-inline void Heap::release_child(Ptr c, std::vector<Ptr>& work) {
+inline void Heap::pend(Ptr p, BlockHeader* h) {
+  h->magic = kPending;
+  h->ref = pending_;
+  pending_ = p;
+}
+
+inline void Heap::release_child(Ptr c) {
   if (c == H) return;
   BlockHeader* h = checked_header(c);
   if (!h) return;
   if (h->ref > 1)
     --h->ref;
   else
-    work.push_back(c);
+    pend(c, h);
 }
 
-void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
+void Heap::push_children(Ptr p) {
   BlockHeader* h = header(p);
   std::uint8_t* d = cage_.at(p);
   const TypeInfo& t = types_[h->type];
   switch (t.kind) {
     case TypeKind::Plain:
       for (std::uint32_t off : t.ptrs)
-        if (off + 4 <= block_room(*h)) release_child(ld<Ptr>(d + off), work);
+        if (off + 4 <= block_room(*h)) release_child(ld<Ptr>(d + off));
       break;
     case TypeKind::Array: {
       Ptr root = ld<Ptr>(d + 8);
       if (root != H) {
-        release_child(root, work);
+        release_child(root);
         break;
       }
       std::uint32_t et = ld<std::uint32_t>(d + 4);
@@ -371,14 +387,14 @@ void Heap::push_children(Ptr p, std::vector<Ptr>& work) {
       n = std::min(n, (block_room(*h) - 16) / e.size);
       std::uint8_t* el = d + 16;
       for (std::uint32_t i = 0; i < n; ++i, el += e.size)
-        for (std::uint32_t off : e.ptrs) release_child(ld<Ptr>(el + off), work);
+        for (std::uint32_t off : e.ptrs) release_child(ld<Ptr>(el + off));
       break;
     }
     case TypeKind::List: {
       std::uint32_t et = ld<std::uint32_t>(d + 4);
       if (et < types_.size())
-        for (std::uint32_t off : types_[et].ptrs) release_child(ld<Ptr>(d + 8 + off), work);
-      release_child(ld<Ptr>(d), work);
+        for (std::uint32_t off : types_[et].ptrs) release_child(ld<Ptr>(d + 8 + off));
+      release_child(ld<Ptr>(d));
       break;
     }
     case TypeKind::Channel:
@@ -415,12 +431,12 @@ void Heap::collect(Ptr p) {
   // exact) and the block goes when its own count reaches zero, which it does
   // once its referrers are swept in turn.
   h->spare = kCollected;
-  destroying_ = true;  // releases inside the hooks join work_
-  clear_children(p, work_);
+  destroying_ = true;  // releases inside the hooks join the pending list
+  clear_children(p);
   run_destroy(false);  // timed as part of the step
 }
 
-void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
+void Heap::clear_children(Ptr p) {
   BlockHeader* h = header(p);
   std::uint8_t* d = cage_.at(p);
   const TypeInfo& t = types_[h->type];
@@ -428,7 +444,7 @@ void Heap::clear_children(Ptr p, std::vector<Ptr>& work) {
   auto cut = [&](std::uint8_t* slot) {
     Ptr v = ld<Ptr>(slot);
     st<Ptr>(slot, H);
-    release_child(v, work);
+    release_child(v);
   };
   switch (t.kind) {
     case TypeKind::Plain:
@@ -482,33 +498,37 @@ void Heap::incref_slow(BlockHeader* h) {
 
 void Heap::destroy(Ptr p) {
   // Hooks may release further objects while we destroy: those join the
-  // same work list instead of recursing.
-  work_.push_back(p);
+  // same pending list instead of recursing.
+  pend(p, header(p));
   if (destroying_) return;
   run_destroy(true);
 }
 
 void Heap::run_destroy(bool observed) {
   destroying_ = true;
+  struct Done {  // a hook that throws leaves the rest pending (finish_pending)
+    bool& destroying;
+    ~Done() { destroying = false; }
+  } done{destroying_};
   const bool notify = observed && free_observer_ != nullptr;
   if (notify) free_observer_->free_begin();
   std::uint64_t freed = 0;
-  while (!work_.empty()) {
-    Ptr q = work_.back();
-    work_.pop_back();
+  while (pending_ != 0) {
+    const Ptr q = pending_;
     BlockHeader* h = header(q);
-    if (h->magic != kLive) continue;
+    pending_ = h->ref;
+    h->magic = kLive;
     h->ref = 0;
     const TypeInfo& t = types_[h->type];
     // A record holding all its pointer slots (most frees) is released here,
     // without push_children's checks per slot; no hook runs meanwhile.
     if (t.kind == TypeKind::Plain && (t.flags & kPtrsInSize) && block_room(*h) >= t.size) {
       const std::uint8_t* d = cage_.at(q);
-      for (std::uint32_t off : t.ptrs) release_child(ld<Ptr>(d + off), work_);
+      for (std::uint32_t off : t.ptrs) release_child(ld<Ptr>(d + off));
       if (t.on_free) [[unlikely]]
         t.on_free(cage_.at(q));
     } else {
-      push_children(q, work_);
+      push_children(q);
       finalize(q);
     }
     ++(h->spare == kCollected ? stats_.freed_collector : stats_.freed_refcount);

@@ -114,6 +114,10 @@ inline constexpr std::uint8_t kFree = 0xF4;
 // A stack chunk (type kTypeStack): a magic of its own, so a pointer move
 // refuses one by the magic test alone.
 inline constexpr std::uint8_t kStack = 0xA7;
+// A block whose count reached zero, waiting to be destroyed: its `ref`
+// links the next such block. The list lives in the headers, so releasing a
+// structure of any size needs no host memory (a free cannot throw).
+inline constexpr std::uint8_t kPending = 0x9B;
 inline constexpr Ptr kHeapStart = 1u << 16;
 inline constexpr std::uint16_t kCollected =
     1;  // BlockHeader::spare: cut by a sweep  // low offsets are never objects
@@ -355,6 +359,15 @@ class Heap {
     for (const auto& [size, head] : large_free_)
       if (!list(size, head)) return;
   }
+  // Large free blocks left off the lists because the host had no memory
+  // for a new size's entry (free_block cannot fail): at most this many free
+  // blocks are on no list; a trim may have cut some of them since.
+  std::uint64_t unlisted_free() const { return unlisted_free_; }
+  // Destroys what a release interrupted by a host allocation failure left
+  // pending (a hook or observer threw); nothing when none is.
+  void finish_pending() {
+    if (pending_ != 0 && !destroying_) run_destroy(false);
+  }
   const HeapStats& stats() const { return stats_; }
 
   // A safe point (no collector step running, no free block address held):
@@ -401,9 +414,10 @@ class Heap {
   // incref's rare case, out of line: a barrier due, or not a live block.
   [[gnu::noinline, gnu::cold]] void incref_slow(BlockHeader* h);
   void run_destroy(bool observed);
-  void clear_children(Ptr p, std::vector<Ptr>& work);
-  void push_children(Ptr p, std::vector<Ptr>& work);
-  void release_child(Ptr c, std::vector<Ptr>& work);
+  void pend(Ptr p, BlockHeader* h);
+  void clear_children(Ptr p);
+  void push_children(Ptr p);
+  void release_child(Ptr c);
   Ptr carve(std::uint32_t block);
   Ptr carve_top(std::uint32_t block);
   Ptr take_free(Ptr& head, std::uint32_t block);
@@ -446,7 +460,8 @@ class Heap {
   // last freed is the first reused.
   std::vector<Ptr> small_free_;  // heads (block addresses); index: block size / 8
   std::map<std::uint32_t, Ptr> large_free_;
-  std::vector<Ptr> work_;
+  Ptr pending_ = 0;  // the kPending blocks, linked through their `ref`
+  std::uint64_t unlisted_free_ = 0;
   bool destroying_ = false;
   HeapHooks* hooks_ = nullptr;
   HeapStats stats_;

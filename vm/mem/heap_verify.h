@@ -4,7 +4,8 @@
 //
 // Errors reported: a malformed block header or heap walk; a free list
 // entry that is not a free block of the list's size, or free lists that do
-// not hold every free block exactly once; heap stats (live blocks, bytes
+// not hold every free block exactly once (Heap::unlisted_free() of them may
+// be on none); heap stats (live blocks, bytes
 // live) that differ from the walk; a reachable
 // pointer that is not a live block, or a field of the wrong kind (an array's
 // root that is not an array, a module or channel whose host entry is gone);
