@@ -23,7 +23,14 @@ int dis::vm::fault::guarded_main(const char* tool, int (*run)(int, char**), int 
     }
   }
   try {
-    return run(argc, argv);
+    const int rc = run(argc, argv);
+    if (!std::cout.flush()) {
+      // The program's writes failed (a full disk, a closed pipe): its output
+      // is cut short, so the run did not do its job whatever it returned.
+      std::cerr << tool << ": write error on standard output\n";
+      return rc != 0 ? rc : 1;
+    }
+    return rc;
   } catch (const std::bad_alloc&) {
     std::cout.flush();
     std::cerr << tool << ": out of memory\n";

@@ -42,7 +42,9 @@ constexpr bool cage_alloc_fails() { return false; }
 
 // A tool's main: arms the injection, runs `run`, and turns a host
 // std::bad_alloc outside the program's threads (options, loading,
-// compiling, reporting) into status 1 and "TOOL: out of memory".
+// compiling, reporting) into status 1 and "TOOL: out of memory"; output
+// that could not be written (std::cout failed) ends a run that returned 0
+// with status 1 and "TOOL: write error on standard output".
 int guarded_main(const char* tool, int (*run)(int, char**), int argc, char** argv);
 
 }  // namespace dis::vm::fault
