@@ -40,8 +40,16 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   std::vector<std::optional<Loc>> pre(args.size());
   for (std::size_t i = 0; i < args.size(); ++i)
     if (has_call(args[i])) {
-      Loc t = temp(ptypes[i]);
-      pre[i] = gen_to(args[i], ptypes[i], &t);
+      // Computed where it lands (a call's result in its own temporary, an
+      // operation in its operand's), as Inferno's compiler computes it.
+      Loc v = gen_to(args[i], ptypes[i]);
+      if (!reusable_temp(v, ptypes[i]) || !same_type(v.t, ptypes[i])) {
+        Loc t = temp(ptypes[i]);
+        move(v, t);
+        free_temp(v, &t.op);
+        v = t;
+      }
+      pre[i] = v;
     }
   Operand modop;
   int table = -1;

@@ -62,22 +62,35 @@ bool commutes(Op op) {
 }
 }  // namespace
 
-Middle Compiler::as_mid(const Loc& l) {
+Middle Compiler::as_mid(const Loc& l, bool consume) {
   if (fits_middle(l.op))
     return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
                   : l.op.mode == AddrMode::Fp ? MidMode::Fp
                                               : MidMode::Mp,
                   l.op.a};
-  Loc t = temp(l.t);
-  move(l, t);
-  return Middle{MidMode::Fp, t.op.a};
+  return Middle{MidMode::Fp, load_temp(l, consume).op.a};
 }
 
-Operand Compiler::direct(const Loc& l) {
+Operand Compiler::direct(const Loc& l, bool consume) {
   if (l.op.mode == AddrMode::Fp || l.op.mode == AddrMode::Mp) return l.op;
+  return load_temp(l, consume).op;
+}
+
+// l copied into a temporary. When l is not used again (consume), a pointer
+// read through a pointer temporary goes into that temporary itself
+// (`movp 16(t),t`) and any other temporary l was read through is free once
+// read, as Inferno's compiler allocates them.
+Loc Compiler::load_temp(const Loc& l, bool consume) {
+  TempSlot* base = consume && l.op.mode == AddrMode::IndFp ? busy_temp(l.op.a) : nullptr;
+  if (base && !base->pinned && base->pointer && is_pointer(l.t) && type_size(l.t) == 4) {
+    Loc t{fp(base->off), l.t};
+    move(l, t);
+    return t;
+  }
   Loc t = temp(l.t);
   move(l, t);
-  return t.op;
+  if (consume) free_temp(l, &t.op);
+  return t;
 }
 
 void Compiler::move(const Loc& src, const Loc& dst) {
@@ -292,6 +305,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       Loc l = lvalue(e);
       if (dest) {
         move(l, *dest);
+        free_temp(l, &dest->op);
         return *dest;
       }
       return l;
@@ -462,12 +476,16 @@ Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
     Loc s = gen(e->a.get());
     Loc i = gen_to(e->b.get(), t_int_);
     Loc r = result_loc(t_int_, dest);
-    emit(Op::indc_, direct(s), as_mid(i), r.op);
+    // indc reads the string where it is (`indc 4(t),$0,r`), as Inferno's
+    // compiler writes it.
+    emit(Op::indc_, s.op, as_mid(i), r.op);
+    free_temp(s, &r.op);
     return r;
   }
   Loc l = index_loc(e);
   if (dest) {
     move(l, *dest);
+    free_temp(l, &dest->op);
     return *dest;
   }
   return l;
@@ -606,6 +624,7 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
       Loc x = gen_to(nil_b ? e->a.get() : e->b.get(), t);
       jump(branch_op(when ? e->op : negate_cmp(e->op), TK::Int), x.op, Middle{MidMode::Imm, -1},
            label);
+      free_temp(x);
       return;
     }
     Type* want = t->k == TK::Nil ? nullptr : t;
@@ -643,6 +662,7 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   Loc v = gen(e);
   if (v.t->k != TK::Int) fail(e->pos, "condition must be int, not " + type_name(v.t));
   jump(when ? Op::bnew_ : Op::beqw_, v.op, Middle{MidMode::Imm, 0}, label);
+  free_temp(v);
 }
 
 Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
@@ -684,6 +704,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
     emit_cons(cop, h.op, et, r.op);
+    free_temp(h, &r.op);
     return deliver(r, dest);
   }
   Type* ta = type_of(e->a.get());
@@ -702,26 +723,29 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int)
     if (auto v = gen_folded_sum(e, t, dest)) return *v;
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
-  // Without a destination the result takes an operand's temporary, as
-  // Inferno's compiler allocates it.
+  // A commutative operation takes an operand that cannot be the middle one
+  // (a doubly indirect field, say) as its source, sparing a temporary.
+  if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
+  Middle m = as_mid(a, true);
+  if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
+    m = as_mid(Loc{direct(a), t});
+  // Without a destination the result takes an operand's temporary (the
+  // middle one's first, also one made for it here), as Inferno's compiler
+  // allocates it.
+  const Loc mid = m.mode == MidMode::Fp ? Loc{fp(m.a), t} : a;
   Loc r;
   if (dest && same_type(dest->t, t))
     r = *dest;
-  else if (reusable_temp(a, t))
-    r = Loc{a.op, t};
+  else if (reusable_temp(mid, t))
+    r = Loc{mid.op, t};
   else if (reusable_temp(b, t))
     r = Loc{b.op, t};
   else
     r = temp(t);
-  // A commutative operation takes an operand that cannot be the middle one
-  // (a doubly indirect field, say) as its source, sparing a temporary.
-  if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
-  Middle m = as_mid(a);
-  if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
-    m = as_mid(Loc{direct(a), t});
   emit(aop, b.op, m, r.op);
   free_temp(a, &r.op);
   free_temp(b, &r.op);
+  free_temp(mid, &r.op);
   return r;
 }
 
@@ -945,7 +969,7 @@ Loc Compiler::lvalue(const Expr* e) {
       if (!fld) fail(e->pos, "no field " + e->op + " in " + type_name(t));
       Type* ft = member_type(t, fld->type);
       if (by_ref) {
-        Operand p = direct(b);
+        Operand p = direct(b, true);
         return Loc{
             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, fld->offset},
             ft};

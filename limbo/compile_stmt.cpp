@@ -1,5 +1,6 @@
 // Functions, assignments and statements; calls are in compile_call.cpp.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 
 #include "compiler_impl.h"
@@ -172,7 +173,13 @@ void Compiler::assign_expr(const Expr* e) {
     fail(e->pos, "only names can be declared with :=");
   }
   if (op == "<-=") {
-    gen_send_value(e, nullptr);
+    // A sent temporary is done with: its pointers are set to nil at once, a
+    // tuple's too, as Inferno's compiler resets them.
+    Loc v = gen_send_value(e, nullptr);
+    if (v.t->k == TK::Tuple || v.t->k == TK::Adt)
+      nil_tuple_temp(v);
+    else
+      free_temp(v);
     return;
   }
   if (op == "=") {
@@ -251,10 +258,11 @@ void Compiler::assign_expr(const Expr* e) {
 void Compiler::gen_block(const Stmt& s) {
   scopes_.emplace_back();
   ++block_depth_;
+  if (block_depth_ > 1) open_blocks_.push_back(OpenBlock{&s, scopes_.size() - 1, SIZE_MAX});
   std::int32_t brk = -1;
   if (!s.label.empty()) {
     brk = new_label();
-    loops_.push_back(LoopCtx{s.label, brk, -1, true});
+    push_loop(LoopCtx{s.label, brk, -1, true});
   }
   for (auto& st : s.stmts) {
     try {
@@ -266,7 +274,13 @@ void Compiler::gen_block(const Stmt& s) {
   // Leaving a block inside a function, Inferno's compiler sets the pointers
   // its variables hold to nil (what they point to is freed then, not when
   // the function returns); the function's own block needs none.
-  if (block_depth_ > 1) nil_block_vars(scopes_.back());
+  if (block_depth_ > 1) {
+    nil_block_vars(scopes_.back());
+    std::vector<std::int32_t> ptrs = block_pointers(scopes_.back());
+    if (open_blocks_.back().used < ptrs.size()) rerun_ = true;
+    block_memo_[&s] = std::move(ptrs);
+    open_blocks_.pop_back();
+  }
   --block_depth_;
   if (brk >= 0) {
     loops_.pop_back();
@@ -277,12 +291,31 @@ void Compiler::gen_block(const Stmt& s) {
 
 void Compiler::nil_block_vars(const Scope& scope) {
   if (unreachable()) return;
+  for (std::int32_t off : block_pointers(scope)) emit(Op::movp_, imm(-1), fp(off));
+}
+
+std::vector<std::int32_t> Compiler::block_pointers(const Scope& scope) const {
   std::vector<std::int32_t> ptrs;
   for (const auto& [name, sym] : scope)
     if (sym.kind == Sym::Var && sym.loc.mode == AddrMode::Fp)
       pointer_offsets(sym.type, sym.loc.a, ptrs);
   std::sort(ptrs.begin(), ptrs.end());
-  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  return ptrs;
+}
+
+// A break or continue leaves the blocks open_blocks_[from...]: Inferno's
+// compiler sets their variables' pointers to nil first, innermost block
+// first, also those of variables declared after the jump (known from the
+// blocks' ends: block_memo_ on a second compilation).
+void Compiler::nil_left_blocks(std::size_t from) {
+  for (std::size_t i = open_blocks_.size(); i-- > from;) {
+    OpenBlock& ob = open_blocks_[i];
+    auto known = block_memo_.find(ob.blk);
+    std::vector<std::int32_t> ptrs =
+        known != block_memo_.end() ? known->second : block_pointers(scopes_[ob.scope]);
+    if (known == block_memo_.end()) ob.used = std::min(ob.used, ptrs.size());
+    for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  }
 }
 
 void Compiler::set_pos(const Pos& p) {
@@ -432,7 +465,8 @@ std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, con
   Loc lo = gen_to(lhs->b.get(), t_int_);
   Loc src = rhs ? gen_to(rhs, at) : *value;
   if (!rhs) check_assignable(at, src.t, lhs->pos, "assignment");
-  Operand a = direct(d);
+  // slicela copies into the array where it is (`slicela t,$0,16(x)`).
+  Operand a = is_ind(d.op) ? d.op : direct(d);
   emit(Op::slicela_, src.op, as_mid(lo), a);
   return {Loc{a, at}, lo};
 }
@@ -470,7 +504,7 @@ void Compiler::gen_while(const Stmt& s) {
   place(top);
   if (s.e) gen_cond(s.e.get(), false, end);
   release_temps();
-  loops_.push_back(LoopCtx{s.label, end, top, false});
+  push_loop(LoopCtx{s.label, end, top, false});
   gen_body(*s.body);
   loops_.pop_back();
   set_pos(s.pos);
@@ -481,7 +515,7 @@ void Compiler::gen_while(const Stmt& s) {
 void Compiler::gen_do_while(const Stmt& s) {
   std::int32_t top = new_label(), cont = new_label(), end = new_label();
   place(top);
-  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  push_loop(LoopCtx{s.label, end, cont, false});
   gen_body(*s.body);
   loops_.pop_back();
   place(cont);
@@ -500,6 +534,7 @@ void Compiler::gen_break(const Stmt& s) {
     if (!s.label.empty() ? it->label == s.label : (brk ? !it->block_only : it->cont >= 0)) {
       std::int32_t target = brk ? it->brk : it->cont;
       if (target < 0) fail(s.pos, "continue " + s.label + " does not name a loop");
+      nil_left_blocks(it->blocks);
       jump(Op::jmp_, Operand{}, Middle{}, target);
       return;
     }
@@ -564,7 +599,7 @@ void Compiler::gen_for(const Stmt& s) {
     gen_cond(s.e.get(), false, end);
     release_temps();
   }
-  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  push_loop(LoopCtx{s.label, end, cont, false});
   gen_body(*s.body);
   loops_.pop_back();
   place(cont);
@@ -698,7 +733,7 @@ void Compiler::gen_alt(const Stmt& s) {
   }
   emit(Op::goto_, idx.op, Operand{AddrMode::Mp, jt, 0});
   release_temps();
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   std::vector<const AltArm*> done;
   for (std::int32_t i = 0; i <= n; ++i) {
     const AltArm* arm = i < n ? all[static_cast<std::size_t>(i)].arm : deflt;
@@ -777,7 +812,7 @@ void Compiler::gen_exception(const Stmt& s) {
   exc_slots_.push_back(slot);
   // `break` in a handler leaves the exception statement (Inferno labels it
   // as it labels case and alt).
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
     arm_entries_.push_back(at);

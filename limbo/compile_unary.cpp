@@ -22,7 +22,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   if (op == "-" || op == "~") return gen_negate(e, v, dest);
   if (op == "*") {
     if (t->k != TK::Ref) fail(e->pos, "* needs a ref, not " + type_name(t));
-    Operand p = direct(v);
+    Operand p = direct(v, true);
     Loc l{Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0}, t->elem};
     if (l.t->k == TK::Pick) l.t = l.t->adt->type;
     if (dest) move(l, *dest);
@@ -40,8 +40,10 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   if (op == "hd") return gen_head(e, v, dest);
   if (op == "tl") {
     if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
-    Loc r = result_loc(t, dest);
-    emit(Op::tail_, direct(v), r.op);
+    Loc src{direct(v, true), t};
+    Loc r = !dest && reusable_temp(src, t) ? src : result_loc(t, dest);
+    emit(Op::tail_, src.op, r.op);
+    free_temp(src, &r.op);
     return r;
   }
   if (op == "len") {
@@ -54,6 +56,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
       emit(Op::lenl_, v.op, r.op);
     else
       fail(e->pos, "len of " + type_name(t));
+    free_temp(v, &r.op);
     return r;
   }
   fail(e->pos, "unknown operator " + op);
@@ -234,8 +237,10 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
   Type* t = v.t;
   if (t->k != TK::List) fail(e->pos, "hd needs a list, not " + type_name(t));
   Type* et = t->elem;
-  Loc r = result_loc(et, dest);
-  Operand s = direct(v);
+  // The head goes into the list's temporary when it fits there, as
+  // Inferno's compiler allocates it (`headp t,t`).
+  Operand s = direct(v, true);
+  Loc r = !dest && reusable_temp(Loc{s, t}, et) ? Loc{s, et} : result_loc(et, dest);
   switch (et->k) {
     case TK::Int:
       emit(Op::headw_, s, r.op);
@@ -257,6 +262,7 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
       else
         emit(Op::headm_, s, Middle{MidMode::Imm, type_size(et)}, r.op);
   }
+  free_temp(Loc{s, t}, &r.op);
   return r;
 }
 

@@ -57,7 +57,8 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
     off = l.op.a;
   else
     return;
-  if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
+  if (keep && (keep->mode == AddrMode::IndFp || keep->mode == AddrMode::Fp) && keep->a == off)
+    return;
   TempSlot* ts = busy_temp(off);
   if (!ts || ts->pinned) return;
   if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
