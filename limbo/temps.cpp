@@ -23,6 +23,37 @@ Loc Compiler::temp(Type* t) {
   return Loc{fp(off), t};
 }
 
+Middle Compiler::as_mid(const Loc& l, bool consume) {
+  if (fits_middle(l.op))
+    return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
+                  : l.op.mode == AddrMode::Fp ? MidMode::Fp
+                                              : MidMode::Mp,
+                  l.op.a};
+  return Middle{MidMode::Fp, load_temp(l, consume).op.a};
+}
+
+Operand Compiler::direct(const Loc& l, bool consume) {
+  if (l.op.mode == AddrMode::Fp || l.op.mode == AddrMode::Mp) return l.op;
+  return load_temp(l, consume).op;
+}
+
+// l copied into a temporary. When l is not used again (consume), a pointer
+// read through a pointer temporary goes into that temporary itself
+// (`movp 16(t),t`) and any other temporary l was read through is free once
+// read, as Inferno's compiler allocates them.
+Loc Compiler::load_temp(const Loc& l, bool consume) {
+  TempSlot* base = consume && l.op.mode == AddrMode::IndFp ? busy_temp(l.op.a) : nullptr;
+  if (base && !base->pinned && base->pointer && is_pointer(l.t) && type_size(l.t) == 4) {
+    Loc t{fp(base->off), l.t};
+    move(l, t);
+    return t;
+  }
+  Loc t = temp(l.t);
+  move(l, t);
+  if (consume) free_temp(l, &t.op);
+  return t;
+}
+
 // Whether e is a variable at l (`s = s[i:]` slices s where it is).
 bool Compiler::names(const Expr* e, const Loc& l) {
   if (e->kind != Expr::Ident) return false;
