@@ -663,11 +663,24 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     // The head is cons's source as it is (a field, a constant word), as
     // Inferno's compiler writes it.
     Loc h = gen_to(e->a.get(), et);
-    Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
-    if (widened)
-      move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
-    else
-      gen_to(e->b.get(), lt, &r);
+    Loc r;
+    if (dest && is_ind(dest->op) && !widened && e->b->kind == Expr::Field) {
+      // `x.l = v :: x.l` conses onto the field where it is (`consp v,4(x)`).
+      Loc tl = gen_to(e->b.get(), lt);
+      if (tl.op == dest->op) {
+        r = Loc{dest->op, lt};
+      } else {
+        r = temp(lt);
+        move(tl, r);
+        free_temp(tl, &r.op);
+      }
+    } else {
+      r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
+      if (widened)
+        move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
+      else
+        gen_to(e->b.get(), lt, &r);
+    }
     if (et->k == TK::Nil) fail(e->pos, "list of nil");
     Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))

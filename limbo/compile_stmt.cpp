@@ -122,10 +122,13 @@ void Compiler::nil_tuple_temp(const Loc& v) {
 }
 
 // Whether e is x.f with x a variable of this function's frame.
+// (Or of a global adt value: module data stays where it is, so a call
+// cannot move the field.)
 bool Compiler::local_field(const Expr* e) {
   if (e->kind != Expr::Field || e->a->kind != Expr::Ident || const_eval(e)) return false;
   Sym* s = lookup(e->a->op);
-  return s && s->kind == Sym::Var && s->loc.mode == AddrMode::Fp;
+  if (!s || s->kind != Sym::Var) return false;
+  return s->loc.mode == AddrMode::Fp || (s->loc.mode == AddrMode::Mp && s->type->k != TK::Ref);
 }
 
 void Compiler::assign_expr(const Expr* e) {
@@ -243,14 +246,10 @@ void Compiler::assign_expr(const Expr* e) {
   bool shift = op == "<<=" || op == ">>=" || op == "**=";
   Loc v = gen_to(rhs, shift ? t_int_ : l.t);
   if (!shift) check_assignable(l.t, v.t, e->pos, "assignment");
-  if (is_ind(l.op) && (l.t->k == TK::String)) {
-    Loc t = temp(l.t);
-    move(l, t);
-    emit(aop, v.op, Middle{}, t.op);
-    move(t, l);
-    return;
-  }
+  // A string field too is added to where it is (`addc t,0(x)`), as
+  // Inferno's compiler writes it.
   emit(aop, v.op, Middle{}, l.op);
+  free_temp(v);
 }
 
 // ---- statements ----
