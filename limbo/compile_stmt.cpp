@@ -640,6 +640,12 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
   Loc c = gen(e->a.get());
   if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
   Loc v = gen_to(e->b.get(), c.t->elem);
+  // A word constant is sent as it is (`send $1,c`), as Inferno's compiler
+  // sends it.
+  if (v.op.mode == AddrMode::Imm && !dest && (v.t->k == TK::Int || v.t->k == TK::Byte)) {
+    emit(Op::send_, v.op, direct(c));
+    return v;
+  }
   if (v.op.mode == AddrMode::Imm) {
     Loc t = temp(c.t->elem);
     move(v, t);
