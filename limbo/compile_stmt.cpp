@@ -30,6 +30,7 @@ void Compiler::compile_function(FuncInfo& f) {
   arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
+  const FlowStart flow{f.pc, table_fixes_.size(), m_.handlers.size()};
   block_depth_ = 0;
   cur_pos_ = f.decl->pos;
   ++block_;
@@ -66,19 +67,7 @@ void Compiler::compile_function(FuncInfo& f) {
   // The closing ret, unless the end cannot be reached (the body ends in a
   // return or raise and nothing jumps past it), as Inferno's compiler does.
   if (pc() == f.pc || falls_through() || jumped_to(pc())) emit(Op::ret_, Operand{}, Operand{});
-  for (auto& jf : jump_fixes_) {
-    auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
-    const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
-    in.dst = imm(to);
-    // A jmp to a ret or to a case table's jump is a copy of it, as Inferno's
-    // compiler writes it.
-    if (in.op == Op::jmp_ && to >= 0 && to < pc()) {
-      const Instruction& at = m_.code[static_cast<std::size_t>(to)];
-      if (at.op == Op::ret_ || at.op == Op::case_ || at.op == Op::casec_ || at.op == Op::casel_)
-        in = at;
-    }
-  }
-  jump_fixes_.clear();
+  finish_jumps(flow);
   m_.types[static_cast<std::size_t>(f.desc)] =
       TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
   scopes_.pop_back();

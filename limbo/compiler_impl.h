@@ -329,6 +329,12 @@ class Compiler {
     FuncInfo* f;
   };
   std::vector<SelfFix> self_fixes_;
+  // Where a function's code, case tables and handlers begin (flow.cpp).
+  struct FlowStart {
+    std::int32_t pc;
+    std::size_t tables, handlers;
+  };
+  void finish_jumps(const FlowStart& from);
   Type* tparam_named(const std::string& name) const;
   std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);
   void constrain(const std::vector<TypeConstraint>& clause, const std::vector<Type*>& tps,
