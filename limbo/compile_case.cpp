@@ -126,8 +126,10 @@ void Compiler::gen_case_arms(const Stmt& s, const std::vector<std::int32_t>& arm
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
     gen_body(*s.arms[i].body);
-    // The last arm falls through to the end, as in Inferno's code.
-    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
+    // Each arm jumps to the end, the last one too (flow.cpp drops that jmp
+    // unless the arm is empty: the table then goes to it), as Inferno's
+    // compiler does.
+    jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);

@@ -48,7 +48,7 @@ void Compiler::finish_jumps(const FlowStart& from) {
       to = code(to).dst.a;
     code(p).dst = imm(to);
   }
-  // A jmp to a ret or to a case table's jump is a copy of it, as Inferno's
+  // A jmp to a ret, an exit or a case table's jump is a copy of it, as Inferno's
   // compiler writes it.
   for (std::int32_t p = start; p < end; ++p) {
     Instruction& in = code(p);
@@ -56,7 +56,8 @@ void Compiler::finish_jumps(const FlowStart& from) {
     const std::int32_t to = in.dst.a;
     if (to < start || to >= end) continue;
     const Instruction& at = code(to);
-    if (at.op == Op::ret_ || at.op == Op::case_ || at.op == Op::casec_ || at.op == Op::casel_) {
+    if (at.op == Op::ret_ || at.op == Op::exit_ || at.op == Op::case_ || at.op == Op::casec_ ||
+        at.op == Op::casel_) {
       in = at;
       jump[static_cast<std::size_t>(p - start)] = false;
     }
