@@ -644,6 +644,22 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
   return deliver(v, dest);
 }
 
+// Where an alt receives a guard's value: straight into the variable it
+// assigns or (its arm's only guard) declares, as Inferno's compiler
+// receives it; else a temporary the arm copies from.
+Loc Compiler::alt_target(const Expr* target, bool declare, std::size_t guards, Type* rt) {
+  if (target && target->kind == Expr::Ident && declare && guards == 1 && rt->k != TK::Nil &&
+      rt->k != TK::None)
+    return Loc{fp(frame_alloc(rt)), rt};
+  if (target && target->kind == Expr::Ident && !declare) {
+    Sym* v = lookup(target->op);
+    if (v && v->kind == Sym::Var && (v->loc.mode == AddrMode::Fp || v->loc.mode == AddrMode::Mp) &&
+        same_type(v->type, rt))
+      return Loc{v->loc, rt};
+  }
+  return temp(rt);
+}
+
 void Compiler::gen_alt(const Stmt& s) {
   // One alt entry per guard; the guards of an arm joined by `or` share its
   // body, each storing what it received before jumping there.
@@ -691,7 +707,8 @@ void Compiler::gen_alt(const Stmt& s) {
         arm.target = nullptr;
       }
       arm.chan = gen(r->a.get());
-      arm.val = temp(received_type(arm.chan.t, g->pos));
+      Type* rt = received_type(arm.chan.t, g->pos);
+      arm.val = alt_target(arm.target, arm.declare, a.guards.size(), rt);
       recvs.push_back(arm);
     }
   }
@@ -758,7 +775,14 @@ void Compiler::gen_alt(const Stmt& s) {
       } else if (a.target && a.target->kind == Expr::TupleLit) {
         tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
       } else if (a.target) {
-        if (a.declare) {
+        if (a.declare && !busy_temp(a.val.op.a)) {  // received where it is declared
+          Sym v;
+          v.kind = Sym::Var;
+          v.type = a.val.t;
+          v.loc = a.val.op;
+          scopes_.back()[a.target->op] = v;
+          note_local(a.target->op, a.val.t, a.val.op.a, arm->pos);
+        } else if (a.declare) {
           if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
           Loc l;
           declare_local(a.target->op, a.val.t, arm->pos, &l);
