@@ -39,7 +39,7 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   off = hidden_off + poly_hidden_size(c);
   std::vector<std::optional<Loc>> pre(args.size());
   for (std::size_t i = 0; i < args.size(); ++i)
-    if (has_call(args[i])) {
+    if (calls_in(args[i])) {
       // Computed where it lands (a call's result in its own temporary, an
       // operation in its operand's), as Inferno's compiler computes it.
       Loc v = gen_to(args[i], ptypes[i]);
@@ -118,6 +118,24 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   }
   if (dest && rt->k != TK::None) return deliver(r, dest);
   return r;
+}
+
+// Whether computing e calls a function: `ref Adt(...)` builds the value
+// without one (Inferno's compiler builds it after the frame is made).
+bool Compiler::calls_in(const Expr* e) {
+  if (e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call) {
+    const Expr* callee = e->a->a.get();
+    if (callee->kind == Expr::Field) callee = callee->a.get();  // ref Adt.Tag(...)
+    Sym* s = callee->kind == Expr::Ident ? lookup(callee->op) : nullptr;
+    const bool adt = s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt) ||
+                           (s->kind == Sym::TypeAlias && s->type->k == TK::Adt));
+    if (adt) {
+      for (auto& x : e->a->args)
+        if (has_call(x.get())) return true;
+      return false;
+    }
+  }
+  return has_call(e);
 }
 
 // What a call calls: a function of this module or another's, an adt's

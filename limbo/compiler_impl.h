@@ -335,6 +335,7 @@ class Compiler {
     std::size_t tables, handlers;
   };
   void finish_jumps(const FlowStart& from);
+  bool calls_in(const Expr* e);
   Loc alt_target(const Expr* target, bool declare, std::size_t guards, Type* rt);
   Type* tparam_named(const std::string& name) const;
   std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);
