@@ -722,6 +722,10 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     r = Loc{mid.op, t};
   else if (reusable_temp(b, t))
     r = Loc{b.op, t};
+  else if (auto rb = reusable_base(b, t))
+    r = *rb;
+  else if (auto ra = reusable_base(a, t))
+    r = *ra;
   else
     r = temp(t);
   emit(aop, b.op, m, r.op);
@@ -846,7 +850,9 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   Type* from = v.t;
   if (same_type(to, from)) return deliver(v, dest);
   // Without a destination the result takes the operand's temporary.
-  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
+  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : Loc{};
+  if (r.t == nullptr) r = !dest ? reusable_base(v, to).value_or(Loc{}) : Loc{};
+  if (r.t == nullptr) r = result_loc(to, dest);
   const TK f = from->k, t = to->k;
   if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
     emit(Op::cvtca_, v.op, r.op);

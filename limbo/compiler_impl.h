@@ -336,6 +336,8 @@ class Compiler {
   };
   void finish_jumps(const FlowStart& from);
   bool calls_in(const Expr* e);
+  std::string temp_key(Type* t);
+  std::optional<Loc> reusable_base(const Loc& l, Type* t);
   Loc alt_target(const Expr* target, bool declare, std::size_t guards, Type* rt);
   Type* tparam_named(const std::string& name) const;
   std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);

@@ -7,12 +7,27 @@
 
 namespace dis::limbo {
 
-Loc Compiler::temp(Type* t) {
+// Temporaries of one key have one layout: size, alignment, pointer map.
+std::string Compiler::temp_key(Type* t) {
   std::vector<std::int32_t> ptrs;
   pointer_offsets(t, 0, ptrs);
   auto map = make_map(ptrs);
-  std::string key = std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
-                    std::string(map.begin(), map.end());
+  return std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
+         std::string(map.begin(), map.end());
+}
+
+// The busy temporary l is read through (`0(t)`, `8(t)`) when a value of
+// type t fits in it: a result computed from l may go there
+// (`cvtbw 0(t),t`), as Inferno's compiler allocates it.
+std::optional<Loc> Compiler::reusable_base(const Loc& l, Type* t) {
+  if (l.op.mode != AddrMode::IndFp) return std::nullopt;
+  TempSlot* ts = busy_temp(l.op.a);
+  if (!ts || ts->pinned || ts->key != temp_key(t)) return std::nullopt;
+  return Loc{fp(ts->off), t};
+}
+
+Loc Compiler::temp(Type* t) {
+  std::string key = temp_key(t);
   for (auto& ts : temps_)
     if (!ts.busy && ts.key == key) {
       ts.busy = true;
