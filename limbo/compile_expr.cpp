@@ -814,64 +814,6 @@ Type* Compiler::adt_type_named(const Expr* e) {
   return nullptr;
 }
 
-namespace {
-
-// The scalar conversions Dis has an instruction for; byte converts to and
-// from everything else through int, as Inferno's compiler does.
-struct Conversion {
-  TK from, to;
-  Op op;
-};
-constexpr Conversion kConversions[] = {
-    {TK::Int, TK::Big, Op::cvtwl_},     {TK::Big, TK::Int, Op::cvtlw_},
-    {TK::Int, TK::Real, Op::cvtwf_},    {TK::Real, TK::Int, Op::cvtfw_},
-    {TK::Big, TK::Real, Op::cvtlf_},    {TK::Real, TK::Big, Op::cvtfl_},
-    {TK::Int, TK::Byte, Op::cvtwb_},    {TK::Byte, TK::Int, Op::cvtbw_},
-    {TK::Int, TK::String, Op::cvtwc_},  {TK::Big, TK::String, Op::cvtlc_},
-    {TK::Real, TK::String, Op::cvtfc_}, {TK::String, TK::Int, Op::cvtcw_},
-    {TK::String, TK::Big, Op::cvtcl_},  {TK::String, TK::Real, Op::cvtcf_},
-};
-
-const Conversion* find_conversion(TK from, TK to) {
-  for (const Conversion& c : kConversions)
-    if (c.from == from && c.to == to) return &c;
-  return nullptr;
-}
-
-}  // namespace
-
-Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
-  Type* to = resolve(e->type.get(), nullptr);
-  if (e->a->kind == Expr::Nil && is_pointer(to)) {  // `array of byte nil`: a typed nil
-    Loc n = gen_nil(dest);
-    return Loc{n.op, to};
-  }
-  Loc v = gen(e->a.get());
-  Type* from = v.t;
-  if (same_type(to, from)) return deliver(v, dest);
-  // Without a destination the result takes the operand's temporary.
-  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : Loc{};
-  if (r.t == nullptr) r = !dest ? reusable_base(v, to).value_or(Loc{}) : Loc{};
-  if (r.t == nullptr) r = result_loc(to, dest);
-  const TK f = from->k, t = to->k;
-  if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
-    emit(Op::cvtca_, v.op, r.op);
-  } else if (t == TK::String && f == TK::Array && from->elem->k == TK::Byte) {
-    emit(Op::cvtac_, v.op, r.op);
-  } else if (const Conversion* c = find_conversion(f, t)) {
-    emit(c->op, v.op, r.op);
-  } else {
-    const Conversion* in = f == TK::Byte || t == TK::Byte ? find_conversion(f, TK::Int) : nullptr;
-    const Conversion* out = in ? find_conversion(TK::Int, t) : nullptr;
-    if (!out) fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
-    Loc mid = temp(t_int_);
-    emit(in->op, v.op, mid.op);
-    emit(out->op, mid.op, r.op);
-  }
-  free_temp(v, &r.op);
-  return r;
-}
-
 // The location of an element: the address computed with ind*, then 0(addr).
 Loc Compiler::index_loc(const Expr* e) {
   Loc a = gen(e->a.get());
