@@ -720,7 +720,9 @@ void Compiler::gen_alt(const Stmt& s) {
   std::int32_t base = frame_alloc(tab);
   for (std::int32_t i = 0; i < n; ++i) {
     const Arm& a = all[static_cast<std::size_t>(i)];
-    emit(Op::movw_, direct(a.chan), fp(base + 8 + 8 * i));
+    // The channel word is read where it is (`movw 0(x),e`), as Inferno's
+    // compiler writes it.
+    emit(Op::movw_, a.chan.op, fp(base + 8 + 8 * i));
     emit(Op::lea_, a.val.op, fp(base + 12 + 8 * i));
   }
   emit(Op::movw_, imm(static_cast<std::int32_t>(sends.size())), fp(base));
