@@ -9,6 +9,7 @@
 namespace dis::limbo {
 
 namespace {
+// Whether an instruction never goes on to the next.
 bool ends_path(Op op) {
   switch (op) {
     case Op::jmp_:
@@ -25,6 +26,9 @@ bool ends_path(Op op) {
   }
 }
 }  // namespace
+
+// Whether the last instruction emitted can go on to the next.
+bool Compiler::falls_through() const { return m_.code.empty() || !ends_path(m_.code.back().op); }
 
 void Compiler::finish_jumps(const FlowStart& from) {
   const std::int32_t start = from.pc, end = pc();

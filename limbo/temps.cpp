@@ -121,24 +121,6 @@ Loc Compiler::deliver(const Loc& r, const Loc* dest) {
   return *dest;
 }
 
-// Whether the last instruction emitted can go on to the next.
-bool Compiler::falls_through() const {
-  if (m_.code.empty()) return true;
-  switch (m_.code.back().op) {
-    case Op::ret_:
-    case Op::jmp_:
-    case Op::raise_:
-    case Op::exit_:
-    case Op::case_:
-    case Op::casec_:
-    case Op::casel_:
-    case Op::goto_:
-      return false;
-    default:
-      return true;
-  }
-}
-
 // Whether a jump, a case table or an exception handler made so far goes to
 // pc `at`.
 bool Compiler::jumped_to(std::int32_t at) const {
