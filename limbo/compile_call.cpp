@@ -99,9 +99,11 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     // does, unless that is reached through module data: the callee could
     // replace the object holding it. (What a frame slot points to stays
     // alive: the slot holds it, and an element's array is held too.)
-    const bool direct_ok = dest && dest->op.mode != AddrMode::IndMp &&
-                           (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) ||
-                            is_arg_slot(dest->op) || !busy_temp(dest->op.a));
+    const bool direct_ok =
+        dest && dest->op.mode != AddrMode::IndMp &&
+        (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) || is_arg_slot(dest->op) ||
+         !busy_temp(dest->op.a) ||
+         std::find(new_objects_.begin(), new_objects_.end(), dest->op.a) != new_objects_.end());
     r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }

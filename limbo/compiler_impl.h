@@ -270,6 +270,7 @@ class Compiler {
     std::size_t used;   // most pointer words a jump out of it has reset
   };
   std::vector<OpenBlock> open_blocks_;
+  std::vector<std::int32_t> new_objects_;  // temporaries of `ref Adt(...)` being filled
   std::vector<std::int32_t> block_pointers(const Scope& scope) const;
   void nil_left_blocks(std::size_t from);
   // Each block's pointer words as its end found them; given to a second
