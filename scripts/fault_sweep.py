@@ -105,12 +105,20 @@ def programs(corpus):
     atexit.register(shutil.rmtree, scratch, True)
     found.append(("tests/vm/gc/files.b 200",
                   [os.path.join(ROOT, "tests", "vm", "gc", "files.b"), scratch, "200"], MODES, {}))
+    # dirread builds its array of Dir records while it fills them (issue 41).
+    many = os.path.join(scratch, "many")
+    os.mkdir(many)
+    found.append(("tests/vm/sysfs/many.b 200",
+                  [os.path.join(ROOT, "tests", "vm", "sysfs", "many.b"), many, "200"], MODES, {}))
     oom = os.path.join(ROOT, "tests", "vm", "oom")
     found.append(("tests/vm/oom/spawn.b 300", [os.path.join(oom, "spawn.b"), "300"], MODES, {}))
     for name in ("catch", "refill"):
         found.append((f"tests/vm/oom/{name}.b (1 MiB heap)",
                       ["--heap-limit", "1", os.path.join(oom, name + ".b")], MODES, {}))
     for path in sorted(glob.glob(os.path.join(ROOT, "tests", "limbo", "programs", "*.b"))):
+        found.append((os.path.relpath(path, ROOT), [path], MODES, {}))
+    # $Keyring's constructors: records and host crypto state made together.
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "limbo", "keyring", "*.b"))):
         found.append((os.path.relpath(path, ROOT), [path], MODES, {}))
     if corpus:
         if os.path.isdir(os.path.join(corpus, "dis")):
