@@ -194,6 +194,19 @@ TEST(ProbeCounts, ExactThroughArrayScanLoops) {
     expect_exact("tests/cost/fixtures/scans.b", limit);
 }
 
+// The same loops over byte arrays (indb with movb, beqb and bneb): whole
+// runs, and limits that stop inside their loops after the first call
+// returned (a bytescans round runs about 12,000 instructions).
+TEST(ProbeCounts, ExactThroughByteArrayFillAndScanLoops) {
+  DIS_NEEDS_SHARED();
+  expect_exact("tests/cost/fixtures/bytefills.b");
+  for (std::uint64_t limit : {6000u, 6143u, 6144u, 6145u, 8193u, 12289u, 16000u})
+    expect_exact("tests/cost/fixtures/bytefills.b", limit);
+  expect_exact("tests/cost/fixtures/bytescans.b");
+  for (std::uint64_t limit : {12400u, 12799u, 12800u, 12801u, 16385u, 24577u, 40000u})
+    expect_exact("tests/cost/fixtures/bytescans.b", limit);
+}
+
 // The sampled view times about one execution in N wherever it runs: its
 // chunks end inside the fill and scan loops (which then run an iteration
 // as plain instructions), its runs of timed executions cross loop-backs,

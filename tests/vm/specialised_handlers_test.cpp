@@ -78,11 +78,35 @@ TEST(VmSpecialised, ShapedIndirectionThroughNilRaises) {
   for (const char* body :
        {"\tmovw\t$1,4(128(fp))\n", "\tmovw\t40(fp),4(128(fp))\n", "\tmovw\t4(128(fp)),40(fp)\n",
         "\tlea\t40(fp),4(128(fp))\n", "\taddw\t$1,40(fp),4(128(fp))\n",
-        "\tbeqw\t4(128(fp)),$0,$1\n", "\tmovp\t136(fp),4(128(fp))\n"}) {
+        "\tbeqw\t4(128(fp)),$0,$1\n", "\tmovp\t136(fp),4(128(fp))\n", "\tmovb\t$1,4(128(fp))\n",
+        "\tmovb\t40(fp),4(128(fp))\n", "\tmovb\t4(128(fp)),40(fp)\n",
+        "\tcvtbw\t4(128(fp)),40(fp)\n", "\tcvtwb\t40(fp),4(128(fp))\n",
+        "\tbeqb\t4(128(fp)),$0,$1\n", "\tbneb\t4(128(fp)),$0,$1\n",
+        "\tmovb\t4(128(fp)),4(128(fp))\n"}) {
     auto o = run(body);
     EXPECT_EQ(o.status, 1) << body;
     EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
   }
+}
+
+TEST(VmSpecialised, ShapedByteOpsCutAndWidenAsTheGeneralOnes) {
+  // Bytes of a record through 128(fp): a word and an immediate cut to a
+  // byte (511 and 300: 255 and 44), bytes widened without sign, and byte
+  // compares against immediates cut the same way (-1 is 255).
+  auto o = run(
+      "\tnew\t$6,128(fp)\n\tmovw\t$511,40(fp)\n\tcvtwb\t40(fp),1(128(fp))\n"
+      "\tcvtbw\t1(128(fp)),44(fp)\n" +
+      print_int("44(fp)") + "\tmovw\t$0,48(fp)\n\tmovb\t1(128(fp)),48(fp)\n" + print_int("48(fp)") +
+      "\tmovw\t$-2,52(fp)\n\tmovb\t52(fp),2(128(fp))\n\tcvtbw\t2(128(fp)),56(fp)\n" +
+      print_int("56(fp)") + "\tmovb\t$300,3(128(fp))\n\tcvtbw\t3(128(fp)),56(fp)\n" +
+      print_int("56(fp)") +
+      "\tmovw\t$0,60(fp)\n\tbneb\t1(128(fp)),$-1,$@n1\n\taddw\t$1,60(fp)\nL:n1\n"
+      "\tbeqb\t3(128(fp)),$300,$@n2\n\taddw\t$2,60(fp)\nL:n2\n" +
+      print_int("60(fp)") + "\tmovb\t2(128(fp)),0(128(fp))\n" + print_int("0(128(fp))"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  // The record's word: bytes 254 (copied from byte 2), 255, 254, 44 from
+  // the lowest.
+  EXPECT_EQ(o.out, "255\n255\n254\n44\n1\n" + std::to_string(0x2cfefffe) + "\n");
 }
 
 TEST(VmSpecialised, CallOfAnOlderPendingFrame) {
@@ -218,12 +242,14 @@ TEST(VmSpecialised, FusedLeaCallReportsTheFaultingInstruction) {
 
 // An instruction limit of k stops before the (k+1)th instruction executed:
 // trace[k] is its pc (trace[0] = 0, the first instruction).
-void expect_limits_stop_at(const std::string& body, const std::vector<int>& trace) {
+// `descs` are types the body needs beyond program()'s.
+void expect_limits_stop_at(const std::string& body, const std::vector<int>& trace,
+                           const std::string& descs = "") {
   int first = -1;
   for (std::size_t k = 1; k < trace.size(); ++k) {
     dis::vm::Options opts;
     opts.max_instructions = k;
-    auto o = run(body, "", opts);
+    auto o = run_text(program(body, "", descs), opts);
     ASSERT_NE(o.err.find("instruction limit"), std::string::npos) << k << ": " << o.err;
     if (k == 1) first = reported_line(o.err);
     EXPECT_EQ(reported_line(o.err), first + trace[k] - 1) << k << ": " << o.err;
@@ -492,14 +518,15 @@ TEST(VmSpecialised, PlainFusionMarksTheFusedHandlersInstructions) {
         << pc;
 }
 
-// `body` raises "array bounds error" at its pc `pc` (the load is pc 0).
-void expect_bounds_error_at(const std::string& body, int pc) {
-  // The reference: a nil dereference at pc 1.
-  auto o = run("\tmovw\t4(128(fp)),40(fp)\n");
+// `body` raises "array bounds error" at its pc `pc` (the load is pc 0);
+// `descs` are types it needs beyond program()'s.
+void expect_bounds_error_at(const std::string& body, int pc, const std::string& descs = "") {
+  // The reference: a nil dereference at pc 1 (the types are lines too).
+  auto o = run_text(program("\tmovw\t4(128(fp)),40(fp)\n", "", descs));
   ASSERT_EQ(o.status, 1);
   const int pc1 = reported_line(o.err);
   ASSERT_GT(pc1, 0) << o.err;
-  o = run(body);
+  o = run_text(program(body, "", descs));
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.err.find("array bounds error"), std::string::npos) << o.err;
   EXPECT_EQ(reported_line(o.err), pc1 + pc - 1) << o.err;
@@ -667,6 +694,226 @@ TEST(VmSpecialised, ShapedRealIndirectionThroughNilRaises) {
     EXPECT_EQ(o.status, 1) << body;
     EXPECT_NE(o.err.find("dereference of nil"), std::string::npos) << body << o.err;
   }
+}
+
+// The fill and scan loops over other elements than words (bytes) and the
+// scans that go on while the element differs (bnew, bneb): each decodes
+// into its loop handler, and computes what --trace (every instruction
+// alone) computes, which the expected values below check too.
+const std::string kByteDesc = "\tdesc\t$7,1,\"\"\n";
+struct Elem {
+  const char *ind, *mov, *type;
+  bool byte;
+};
+const Elem kWord = {"indw", "movw", "$5", false};
+const Elem kByte = {"indb", "movb", "$7", true};
+
+// Prints the element 44(fp) points at (a byte widened first).
+std::string print_elem(const Elem& e) {
+  return e.byte ? "\tcvtbw\t0(44(fp)),68(fp)\n" + print_int("68(fp)") : print_int("0(44(fp))");
+}
+// Sets element k (in 56(fp)) of the array at 128(fp) to v, through 64(fp).
+std::string set_elem(const Elem& e, int k, int v) {
+  return "\tmovw\t$" + std::to_string(k) + ",56(fp)\n\t" + e.ind + "\t128(fp),64(fp),56(fp)\n\t" +
+         e.mov + "\t$" + std::to_string(v) + ",0(64(fp))\n";
+}
+
+struct Ran {
+  Outcome plain, traced;
+};
+Ran run_both(const std::string& body) {
+  dis::vm::Options traced_opts;
+  traced_opts.trace = true;
+  const std::string text = program(body, "", kByteDesc);
+  return {run_text(text), run_text(text, traced_opts)};
+}
+
+// The handler decode chose at pc.
+unsigned handler_at(const std::string& body, std::size_t pc) {
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  dis::vm::Program p;
+  p.mod = dis::assembly::assemble(program(body, "", kByteDesc), "t.s");
+  dis::vm::decode(p, heap);
+  return p.code.at(pc).h;
+}
+
+// fill_loop over `e` elements storing the immediate `value` (pc 6 the
+// indw or indb), each element printed afterwards, then the index.
+std::string elem_fill(const Elem& e, const LoopCase& c, int value, int len) {
+  std::string body = "\tnewa\t$" + std::to_string(len) + "," + e.type + ",128(fp)\n\tmovw\t$" +
+                     std::to_string(c.from) + ",40(fp)\n\tmovw\t$" + std::to_string(c.limit) +
+                     ",48(fp)\n\tmovw\t$3,52(fp)\nL:top\n\t" + c.test +
+                     "\t40(fp),48(fp),$@out\n\t" + e.ind + "\t128(fp),44(fp),40(fp)\n\t" + e.mov +
+                     "\t$" + std::to_string(value) + ",0(44(fp))\n\taddw\t" + c.step +
+                     ",40(fp)\n\tjmp\t$@top\nL:out\n";
+  for (int k = 0; k < len; ++k)
+    body += "\tmovw\t$" + std::to_string(k) + ",56(fp)\n\t" + e.ind + "\t128(fp),44(fp),56(fp)\n" +
+            print_elem(e);
+  return body + print_int("40(fp)");
+}
+
+TEST(VmSpecialised, ByteFillLoopsStoreTheImmediateCutToAByte) {
+  // 257 and 300 wrap to 1 and 44; -1 and 511 to 255.
+  for (const int value : {7, 255, 257, -1, 511, 300})
+    for (const LoopCase& c : kArrayLoops) {
+      SCOPED_TRACE(std::string(c.test) + " from " + std::to_string(c.from) + " step " + c.step +
+                   " value " + std::to_string(value));
+      const std::string body = elem_fill(kByte, c, value, 10);
+      EXPECT_EQ(handler_at(body, 6), dis::vm::kH_indb_FFF_movb_loop);
+      std::vector<int> elems(10, 0);
+      int i = c.from;
+      for (; !c.exit(i, c.limit); i += c.step_value)
+        elems[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value);
+      std::string expected;
+      for (int x : elems) expected += std::to_string(x) + "\n";
+      const Ran r = run_both(body);
+      ASSERT_EQ(r.plain.status, 0) << r.plain.err;
+      EXPECT_EQ(r.plain.out, expected + std::to_string(i) + "\n");
+      EXPECT_EQ(r.traced.out, r.plain.out);
+    }
+}
+
+// A scan of a 10-element array whose elements are `base` but `marks`
+// (set to `mark`), by `cmp` against the immediate `value` (pc 1 newa, 10
+// element stores of 3 instructions, the marks', 4 more set-up, the test,
+// then the pair). The body counts and prints each index it is entered for.
+struct ScanCase {
+  const Elem* e;
+  const char* cmp;
+  bool eq;
+  int base, mark, value;
+};
+std::string elem_scan(const ScanCase& s, const LoopCase& c, const std::vector<int>& marks) {
+  std::string body = "\tnewa\t$10," + std::string(s.e->type) + ",128(fp)\n";
+  for (int k = 0; k < 10; ++k) body += set_elem(*s.e, k, s.base);
+  for (int k : marks) body += set_elem(*s.e, k, s.mark);
+  body += "\tmovw\t$" + std::to_string(c.from) + ",40(fp)\n\tmovw\t$" + std::to_string(c.limit) +
+          ",48(fp)\n\tmovw\t$3,52(fp)\n\tmovw\t$0,60(fp)\nL:top\n\t" + c.test +
+          "\t40(fp),48(fp),$@out\n\t" + s.e->ind + "\t128(fp),44(fp),40(fp)\n\t" + s.cmp +
+          "\t0(44(fp)),$" + std::to_string(s.value) + ",$@next\n\taddw\t$1,60(fp)\n" +
+          print_int("40(fp)") + "L:next\n\taddw\t" + c.step + ",40(fp)\n\tjmp\t$@top\nL:out\n";
+  return body + print_int("40(fp)") + print_int("60(fp)");
+}
+
+TEST(VmSpecialised, ByteAndNotEqualScanLoopsStopWhereTheirCompareFallsThrough) {
+  const ScanCase scans[] = {
+      {&kByte, "beqb", true, 0, 1, 0},       {&kByte, "beqb", true, 0, 1, 256},
+      {&kByte, "beqb", true, 255, 254, -1},  {&kByte, "bneb", false, 1, 0, 0},
+      {&kByte, "bneb", false, 200, 44, 300}, {&kWord, "bnew", false, 1, 0, 0},
+  };
+  const std::vector<std::vector<int>> mark_sets = {{}, {0}, {4, 7}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  for (const ScanCase& s : scans)
+    for (const LoopCase& c : kArrayLoops)
+      for (const std::vector<int>& marks : mark_sets) {
+        SCOPED_TRACE(std::string(s.cmp) + " " + std::to_string(s.value) + " " + c.test + " from " +
+                     std::to_string(c.from) + " step " + c.step + " marks " +
+                     std::to_string(marks.size()));
+        const std::string body = elem_scan(s, c, marks);
+        const std::size_t pair = 1 + 3 * (10 + marks.size()) + 6;
+        const unsigned want =
+            s.e->byte ? (s.eq ? dis::vm::kH_indb_FFF_beqb_scan : dis::vm::kH_indb_FFF_bneb_scan)
+                      : dis::vm::kH_indw_FFF_bnew_scan;
+        EXPECT_EQ(handler_at(body, pair), want);
+        std::vector<int> elems(10, s.base);
+        for (int k : marks) elems[static_cast<std::size_t>(k)] = s.mark;
+        const auto value = s.e->byte ? static_cast<std::uint8_t>(s.value) : s.value;
+        std::string expected;
+        int found = 0, i = c.from;
+        for (; !c.exit(i, c.limit); i += c.step_value)
+          if ((elems[static_cast<std::size_t>(i)] == value) != s.eq) {
+            ++found;
+            expected += std::to_string(i) + "\n";
+          }
+        const Ran r = run_both(body);
+        ASSERT_EQ(r.plain.status, 0) << r.plain.err;
+        EXPECT_EQ(r.plain.out, expected + std::to_string(i) + "\n" + std::to_string(found) + "\n");
+        EXPECT_EQ(r.traced.out, r.plain.out);
+      }
+}
+
+TEST(VmSpecialised, ByteLoopsRaiseAtTheirIndexPastTheEnd) {
+  // A 5-element array filled or scanned up to 10: the sixth indb faults
+  // (the fill's at pc 6, the scan's at pc 5); an empty array at once.
+  const LoopCase up = {"bgew", 0, 10, "$1", 1, [](int i, int n) { return i >= n; }};
+  expect_bounds_error_at(elem_fill(kByte, up, 1, 5), 6, kByteDesc);
+  expect_bounds_error_at(elem_fill(kByte, up, 1, 0), 6, kByteDesc);
+  for (const char* cmp : {"beqb", "bneb"})
+    for (const char* len : {"5", "0"}) {
+      const std::string scan =
+          "\tnewa\t$" + std::string(len) +
+          ",$7,128(fp)\n\tmovw\t$0,40(fp)\n\tmovw\t$10,48(fp)\nL:top\n"
+          "\tbgew\t40(fp),48(fp),$@out\n\tindb\t128(fp),44(fp),40(fp)\n\t" +
+          std::string(cmp) + "\t0(44(fp)),$" + (cmp[1] == 'e' ? "0" : "1") +
+          ",$@next\n\tmovw\t$1,60(fp)\nL:next\n\taddw\t$1,40(fp)\n\tjmp\t$@top\nL:out\n";
+      EXPECT_EQ(handler_at(scan, 5),
+                cmp[1] == 'e' ? dis::vm::kH_indb_FFF_beqb_scan : dis::vm::kH_indb_FFF_bneb_scan);
+      expect_bounds_error_at(scan, 5, kByteDesc);
+    }
+}
+
+// pc 1-4 set up, 5 the test, 6-9 the body, increment and jump, 10 after.
+const std::string kByteFill =
+    "\tnewa\t$10,$7,128(fp)\n"         // pc 1
+    "\tmovw\t$0,40(fp)\n"              // pc 2
+    "\tmovw\t$2,48(fp)\n"              // pc 3
+    "\tmovw\t$0,52(fp)\n"              // pc 4
+    "\tbgew\t40(fp),48(fp),$10\n"      // pc 5
+    "\tindb\t128(fp),44(fp),40(fp)\n"  // pc 6
+    "\tmovb\t$7,0(44(fp))\n"           // pc 7
+    "\taddw\t$1,40(fp)\n"              // pc 8
+    "\tjmp\t$5\n"                      // pc 9
+    "\tmovw\t$0,60(fp)\n";             // pc 10
+// Element 1 is 5, the scan goes on while elements are 0 (bytes): pc 7
+// the test, 8-9 the pair, 10 the body, 11-12 the increment and jump.
+const std::string kByteScan =
+    "\tnewa\t$10,$7,128(fp)\n"         // pc 1
+    "\tmovw\t$1,40(fp)\n"              // pc 2
+    "\tindb\t128(fp),44(fp),40(fp)\n"  // pc 3
+    "\tmovb\t$5,0(44(fp))\n"           // pc 4
+    "\tmovw\t$0,40(fp)\n"              // pc 5
+    "\tmovw\t$3,48(fp)\n"              // pc 6
+    "\tbgew\t40(fp),48(fp),$13\n"      // pc 7
+    "\tindb\t128(fp),44(fp),40(fp)\n"  // pc 8
+    "\tbeqb\t0(44(fp)),$0,$11\n"       // pc 9
+    "\tmovw\t$1,60(fp)\n"              // pc 10
+    "\taddw\t$1,40(fp)\n"              // pc 11
+    "\tjmp\t$7\n"                      // pc 12
+    "\tmovw\t$0,60(fp)\n";             // pc 13
+
+TEST(VmSpecialised, InstructionLimitStopsInsideAByteFillLoop) {
+  EXPECT_EQ(handler_at(kByteFill, 6), dis::vm::kH_indb_FFF_movb_loop);
+  expect_limits_stop_at(kByteFill, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 6, 7, 8, 9, 5, 10}, kByteDesc);
+}
+
+TEST(VmSpecialised, InstructionLimitStopsInsideAByteScanLoop) {
+  EXPECT_EQ(handler_at(kByteScan, 8), dis::vm::kH_indb_FFF_beqb_scan);
+  expect_limits_stop_at(kByteScan, {0, 1, 2,  3,  4,  5, 6, 7, 8,  9,  11, 12, 7,
+                                    8, 9, 10, 11, 12, 7, 8, 9, 11, 12, 7,  13},
+                        kByteDesc);
+}
+
+// The cost tool's stream base sees the byte loops' pcs as fills and scans.
+TEST(VmSpecialised, PlainFusionMarksByteLoopsAsFillsAndScans) {
+  using dis::vm::Fusion;
+  dis::vm::Cage cage;
+  dis::vm::Heap heap(cage, 1 << 20);
+  auto fusion_of = [&](const std::string& body) {
+    dis::vm::Program p;
+    p.mod = dis::assembly::assemble(program(body, "", kByteDesc), "t.s");
+    dis::vm::decode(p, heap);
+    return dis::vm::plain_fusion(p);
+  };
+  const std::vector<Fusion> fill = fusion_of(kByteFill);
+  for (std::size_t pc = 0; pc < fill.size(); ++pc)
+    EXPECT_EQ(fill[pc], pc >= 5 && pc <= 9 ? Fusion::Fill : Fusion::None) << pc;
+  const std::vector<Fusion> scan = fusion_of(kByteScan);
+  // The element set before it (pc 3-4) is an indb/movb pair.
+  for (std::size_t pc = 0; pc < scan.size(); ++pc)
+    EXPECT_EQ(scan[pc], pc >= 7 && pc <= 12 && pc != 10 ? Fusion::Scan
+                        : pc == 3 || pc == 4            ? Fusion::Pair
+                                                        : Fusion::None)
+        << pc;
 }
 
 }  // namespace

@@ -91,9 +91,38 @@ constexpr FusedPair kFusedPairs[] = {
     {kH_lea_FIX, kH_call_FII, kH_lea_FIX_call},
     {kH_indw_FFF, kH_movw_IIX, kH_indw_FFF_movw, true},
     {kH_indw_FFF, kH_beqw_XII, kH_indw_FFF_beqw, true},
+    {kH_indw_FFF, kH_bnew_XII, kH_indw_FFF_bnew, true},
+    {kH_indb_FFF, kH_movb_IIX, kH_indb_FFF_movb, true},
+    {kH_indb_FFF, kH_beqb_XII, kH_indb_FFF_beqb, true},
+    {kH_indb_FFF, kH_bneb_XII, kH_indb_FFF_bneb, true},
     {kH_addw_IFF, kDirectOf(Op::jmp_), kH_addw_IFF_jmp},
     {kH_addw_FFF, kDirectOf(Op::jmp_), kH_addw_FFF_jmp},
 };
+
+// The array fill and scan loops (decode.h), word and byte: the indexing
+// pair each is made from (and runs when its loop stops short) and the
+// loop's own handler.
+struct ArrayLoop {
+  unsigned pair, loop;
+};
+constexpr ArrayLoop kArrayFills[] = {
+    {kH_indw_FFF_movw, kH_indw_FFF_movw_loop},
+    {kH_indb_FFF_movb, kH_indb_FFF_movb_loop},
+};
+constexpr ArrayLoop kArrayScans[] = {
+    {kH_indw_FFF_beqw, kH_indw_FFF_beqw_scan},
+    {kH_indw_FFF_bnew, kH_indw_FFF_bnew_scan},
+    {kH_indb_FFF_beqb, kH_indb_FFF_beqb_scan},
+    {kH_indb_FFF_bneb, kH_indb_FFF_bneb_scan},
+};
+// The loop made from pair `h` (0: none); with `as_loop`, h's own entry
+// when h is already such a loop.
+template <std::size_t N>
+unsigned array_loop(const ArrayLoop (&loops)[N], unsigned h, bool as_loop = false) {
+  for (const ArrayLoop& l : loops)
+    if ((as_loop ? l.loop : l.pair) == h) return l.loop;
+  return 0;
+}
 
 // The loop-back triples: addw then jmp (already fused) whose target is a
 // compare of two frame words, the first the addw's destination.
@@ -126,9 +155,11 @@ bool is_jmp_compare(unsigned h) {
   return false;
 }
 
-// The slot b(a(fp)) of a pair's second instruction goes through.
+// The slot b(a(fp)) of a pair's second instruction goes through: a
+// store's destination, a compare's source.
 bool same_slot(const DInst& first, const DInst& second) {
-  const DOpnd& x = second.op == Op::beqw_ ? second.s : second.d;
+  const bool store = second.op == Op::movw_ || second.op == Op::movb_;
+  const DOpnd& x = store ? second.d : second.s;
   return x.base == kFp && x.ind && first.m.base == kFp && !first.m.ind && x.a == first.m.a;
 }
 
@@ -192,29 +223,31 @@ void fuse_pairs(std::vector<DInst>& code) {
         code[pc].h = static_cast<std::uint16_t>(l.fused);
         break;
       }
-  // An array fill: an indw/movw pair, then a loop-back triple whose test
+  // An array fill: an indw/movw (or indb/movb) pair, then a loop-back triple whose test
   // (the instruction before the pair) continues into the pair.
   for (std::size_t pc = 0; pc + 3 < code.size(); ++pc) {
-    if (code[pc].h != kH_indw_FFF_movw) continue;
+    const unsigned fill = array_loop(kArrayFills, code[pc].h);
+    if (fill == 0) continue;
     const auto test = static_cast<std::size_t>(code[pc + 3].aux);
     for (const LoopBack& l : kLoopBacks)
       if (code[pc + 2].h == l.fused && test + 1 == pc) {
-        code[pc].h = kH_indw_FFF_movw_loop;
+        code[pc].h = static_cast<std::uint16_t>(fill);
         code[pc].aux = loop_test(code[test].op) | (fill_disjoint(code, pc) ? kLoopDisjoint : 0);
         break;
       }
   }
-  // An array scan: an indw/beqw pair just after a loop's test, the branch
-  // (element equal: go on) to a loop-back triple whose jump leads to that
+  // An array scan: an indw/beqw pair (or bnew, beqb, bneb) just after a
+  // loop's test, the branch (element equal: go on) to a loop-back triple whose jump leads to that
   // test. Only the disjoint form: its loop keeps everything in registers.
   for (std::size_t pc = 1; pc + 1 < code.size(); ++pc) {
-    if (code[pc].h != kH_indw_FFF_beqw) continue;
+    const unsigned scan = array_loop(kArrayScans, code[pc].h);
+    if (scan == 0) continue;
     const auto next = static_cast<std::size_t>(code[pc + 1].aux);
     if (next + 1 >= code.size()) continue;
     for (const LoopBack& l : kLoopBacks)
       if (code[next].h == l.fused && static_cast<std::size_t>(code[next + 1].aux) + 1 == pc &&
           scan_disjoint(code, pc)) {
-        code[pc].h = kH_indw_FFF_beqw_scan;
+        code[pc].h = static_cast<std::uint16_t>(scan);
         code[pc].aux = loop_test(code[pc - 1].op);
         break;
       }
@@ -346,12 +379,12 @@ std::vector<Fusion> plain_fusion(const Program& p) {
   for (std::size_t pc = 0; pc < n; ++pc) {
     const unsigned h = p.code[pc].h;
     const auto at = static_cast<std::int64_t>(pc);
-    if (h == kH_indw_FFF_movw_loop && pc + 3 < n) {
+    if (array_loop(kArrayFills, h, true) != 0 && pc + 3 < n) {
       // The test before the pair, the pair, the increment and the jump back.
       for (std::int64_t k = -1; k <= 3; ++k) mark(at + k, Fusion::Fill);
       continue;
     }
-    if (h == kH_indw_FFF_beqw_scan && pc + 1 < n) {
+    if (array_loop(kArrayScans, h, true) != 0 && pc + 1 < n) {
       // The same five, the increment and jump at the branch's target.
       for (std::int64_t k = -1; k <= 1; ++k) mark(at + k, Fusion::Scan);
       mark(p.code[pc + 1].aux, Fusion::Scan);

@@ -66,6 +66,8 @@ inline constexpr unsigned kDirect = kNumOps;
 // their own (run_scan_loop) until an element differs (the pair falls
 // through into the loop's body) or the test ends the loop. Decode takes
 // only loops that write no word they read but the index.
+// The _bnew_scan form goes on while the element differs instead; the
+// indb forms are the same loops over byte arrays (movb, beqb, bneb).
 // jmp_<compare>: a jump whose target is one of these compares (a while or
 // for loop's jump back to its test) runs the compare too, reached by a
 // direct jump; the compare's count is derived from the jump's, as for the
@@ -92,6 +94,11 @@ inline constexpr unsigned kDirect = kNumOps;
   X(addw, IFF_jmp_blew) X(addw, FFF_jmp_bgtw) X(addw, FFF_jmp_bgew)              \
   X(addw, FFF_jmp_bltw) X(addw, FFF_jmp_blew) X(indw, FFF_movw_loop)              \
   X(indw, FFF_beqw_scan)                                                          \
+  X(indb, FFF) X(movb, IIX) X(beqb, XII) X(bneb, XII) X(movb, XIF) X(movb, FIX)   \
+  X(movb, XIX) X(cvtbw, XIF) X(cvtwb, FIX)                                        \
+  X(indw, FFF_bnew) X(indb, FFF_movb) X(indb, FFF_beqb) X(indb, FFF_bneb)         \
+  X(indw, FFF_bnew_scan) X(indb, FFF_movb_loop) X(indb, FFF_beqb_scan)            \
+  X(indb, FFF_bneb_scan)                                                          \
   X(movf, FIF) X(movf, XIF) X(movf, FIX)                                          \
   X(addf, FFF) X(subf, FFF) X(mulf, FFF) X(divf, FFF)                             \
   X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)                             \
@@ -123,7 +130,7 @@ struct alignas(64) DInst {
   DOpnd s, m, d;
   std::int32_t aux = 0;  // branch target, global type, table index, size
   // modw_pow2: aux = the divisor; divw_pow2: aux = its log2;
-  // indw_FFF_movw_loop and indw_FFF_beqw_scan: the loop's test.
+  // the array fill and scan loops (indw_FFF_movw_loop ...): the loop's test.
   // `frame` (whose operands s and m are unused at run time) also carries
   // the frame's stack bytes in s.b and whether it has pointers in m.b;
   // `call` its return pc in m.b.
@@ -136,7 +143,7 @@ struct alignas(64) DInst {
 };
 static_assert(sizeof(DInst) == 64);
 
-// The loop's test of indw_FFF_movw_loop (in its aux): the compare at the
+// The loop's test of an array fill or scan loop (in its aux): the compare at the
 // loop-back jump's target, which leaves the loop when true.
 // With kLoopDisjoint the loop writes no word it reads but its index
 // (decode checked), so the handler reads the others once.
