@@ -39,9 +39,17 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   off = hidden_off + poly_hidden_size(c);
   std::vector<std::optional<Loc>> pre(args.size());
   for (std::size_t i = 0; i < args.size(); ++i)
-    if (has_call(args[i])) {
-      Loc t = temp(ptypes[i]);
-      pre[i] = gen_to(args[i], ptypes[i], &t);
+    if (calls_in(args[i])) {
+      // Computed where it lands (a call's result in its own temporary, an
+      // operation in its operand's), as Inferno's compiler computes it.
+      Loc v = gen_to(args[i], ptypes[i]);
+      if (!reusable_temp(v, ptypes[i]) || !same_type(v.t, ptypes[i])) {
+        Loc t = temp(ptypes[i]);
+        move(v, t);
+        free_temp(v, &t.op);
+        v = t;
+      }
+      pre[i] = v;
     }
   Operand modop;
   int table = -1;
@@ -91,9 +99,11 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     // does, unless that is reached through module data: the callee could
     // replace the object holding it. (What a frame slot points to stays
     // alive: the slot holds it, and an element's array is held too.)
-    const bool direct_ok = dest && dest->op.mode != AddrMode::IndMp &&
-                           (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) ||
-                            is_arg_slot(dest->op) || !busy_temp(dest->op.a));
+    const bool direct_ok =
+        dest && dest->op.mode != AddrMode::IndMp &&
+        (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) || is_arg_slot(dest->op) ||
+         !busy_temp(dest->op.a) ||
+         std::find(new_objects_.begin(), new_objects_.end(), dest->op.a) != new_objects_.end());
     r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
@@ -110,6 +120,24 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
   }
   if (dest && rt->k != TK::None) return deliver(r, dest);
   return r;
+}
+
+// Whether computing e calls a function: `ref Adt(...)` builds the value
+// without one (Inferno's compiler builds it after the frame is made).
+bool Compiler::calls_in(const Expr* e) {
+  if (e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call) {
+    const Expr* callee = e->a->a.get();
+    if (callee->kind == Expr::Field) callee = callee->a.get();  // ref Adt.Tag(...)
+    Sym* s = callee->kind == Expr::Ident ? lookup(callee->op) : nullptr;
+    const bool adt = s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt) ||
+                           (s->kind == Sym::TypeAlias && s->type->k == TK::Adt));
+    if (adt) {
+      for (auto& x : e->a->args)
+        if (has_call(x.get())) return true;
+      return false;
+    }
+  }
+  return has_call(e);
 }
 
 // What a call calls: a function of this module or another's, an adt's

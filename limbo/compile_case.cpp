@@ -122,12 +122,14 @@ void Compiler::gen_case(const Stmt& s) {
 void Compiler::gen_case_arms(const Stmt& s, const std::vector<std::int32_t>& arm_labels,
                              std::int32_t end) {
   release_temps();
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
     gen_body(*s.arms[i].body);
-    // The last arm falls through to the end, as in Inferno's code.
-    if (i + 1 < s.arms.size()) jump(Op::jmp_, Operand{}, Middle{}, end);
+    // Each arm jumps to the end, the last one too (flow.cpp drops that jmp
+    // unless the arm is empty: the table then goes to it), as Inferno's
+    // compiler does.
+    jump(Op::jmp_, Operand{}, Middle{}, end);
   }
   loops_.pop_back();
   place(end);
@@ -222,7 +224,7 @@ void Compiler::gen_pick(const Stmt& s) {
   m_.data.push_back(DataItem{DataKind::Words, base + 4 + 12 * n, {0}, ""});
   table_fixes_.push_back(TableFix{m_.data.size() - 1, 0, deflt});
   emit(Op::case_, tag, Operand{AddrMode::Mp, base, 0});
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   for (std::size_t i = 0; i < s.arms.size(); ++i) {
     place(arm_labels[i]);
     scopes_.emplace_back();

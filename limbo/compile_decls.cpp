@@ -921,11 +921,23 @@ std::vector<std::string> Compiler::self_links() {
   return out;
 }
 
+// f applied to a compiler of prog; again to a second one when a break or
+// continue came before some declarations of a block it leaves, so that it
+// resets their pointers too (the second compiler knows them from the first).
+template <class F>
+static auto compiled(Program& prog, const CompileOptions& opts, F f) {
+  Compiler c(prog, opts);
+  auto out = f(c);
+  if (!c.rerun_) return out;
+  Compiler again(prog, opts);
+  again.block_memo_ = std::move(c.block_memo_);
+  return f(again);
+}
+
 Module compile_source(const std::string& path, const std::string& source,
                       const CompileOptions& opts) {
   Program prog = parse_program(path, source, opts.include_dirs);
-  Compiler c(prog, opts);
-  return c.run();
+  return compiled(prog, opts, [](Compiler& c) { return c.run(); });
 }
 
 std::vector<std::pair<std::string, std::string>> Compiler::declared(
@@ -966,11 +978,12 @@ Module compile_file(const std::string& path, const CompileOptions& opts) {
 CompiledModule compile_source_with_symbols(const std::string& path, const std::string& source,
                                            const CompileOptions& opts) {
   Program prog = parse_program(path, source, opts.include_dirs);
-  Compiler c(prog, opts);
-  CompiledModule out;
-  out.module = c.run();
-  out.symbols = c.symbols(out.module);
-  return out;
+  return compiled(prog, opts, [](Compiler& c) {
+    CompiledModule out;
+    out.module = c.run();
+    out.symbols = c.symbols(out.module);
+    return out;
+  });
 }
 
 CompiledModule compile_file_with_symbols(const std::string& path, const CompileOptions& opts) {

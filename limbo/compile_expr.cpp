@@ -62,24 +62,6 @@ bool commutes(Op op) {
 }
 }  // namespace
 
-Middle Compiler::as_mid(const Loc& l) {
-  if (fits_middle(l.op))
-    return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
-                  : l.op.mode == AddrMode::Fp ? MidMode::Fp
-                                              : MidMode::Mp,
-                  l.op.a};
-  Loc t = temp(l.t);
-  move(l, t);
-  return Middle{MidMode::Fp, t.op.a};
-}
-
-Operand Compiler::direct(const Loc& l) {
-  if (l.op.mode == AddrMode::Fp || l.op.mode == AddrMode::Mp) return l.op;
-  Loc t = temp(l.t);
-  move(l, t);
-  return t.op;
-}
-
 void Compiler::move(const Loc& src, const Loc& dst) {
   if (src.op == dst.op) return;
   Type* t = dst.t->k == TK::Error ? src.t : dst.t;
@@ -292,6 +274,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       Loc l = lvalue(e);
       if (dest) {
         move(l, *dest);
+        free_temp(l, &dest->op);
         return *dest;
       }
       return l;
@@ -462,12 +445,16 @@ Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
     Loc s = gen(e->a.get());
     Loc i = gen_to(e->b.get(), t_int_);
     Loc r = result_loc(t_int_, dest);
-    emit(Op::indc_, direct(s), as_mid(i), r.op);
+    // indc reads the string where it is (`indc 4(t),$0,r`), as Inferno's
+    // compiler writes it.
+    emit(Op::indc_, s.op, as_mid(i), r.op);
+    free_temp(s, &r.op);
     return r;
   }
   Loc l = index_loc(e);
   if (dest) {
     move(l, *dest);
+    free_temp(l, &dest->op);
     return *dest;
   }
   return l;
@@ -606,6 +593,7 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
       Loc x = gen_to(nil_b ? e->a.get() : e->b.get(), t);
       jump(branch_op(when ? e->op : negate_cmp(e->op), TK::Int), x.op, Middle{MidMode::Imm, -1},
            label);
+      free_temp(x);
       return;
     }
     Type* want = t->k == TK::Nil ? nullptr : t;
@@ -643,6 +631,7 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   Loc v = gen(e);
   if (v.t->k != TK::Int) fail(e->pos, "condition must be int, not " + type_name(v.t));
   jump(when ? Op::bnew_ : Op::beqw_, v.op, Middle{MidMode::Imm, 0}, label);
+  free_temp(v);
 }
 
 Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
@@ -674,16 +663,30 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     // The head is cons's source as it is (a field, a constant word), as
     // Inferno's compiler writes it.
     Loc h = gen_to(e->a.get(), et);
-    Loc r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
-    if (widened)
-      move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
-    else
-      gen_to(e->b.get(), lt, &r);
+    Loc r;
+    if (dest && is_ind(dest->op) && !widened && e->b->kind == Expr::Field) {
+      // `x.l = v :: x.l` conses onto the field where it is (`consp v,4(x)`).
+      Loc tl = gen_to(e->b.get(), lt);
+      if (tl.op == dest->op) {
+        r = Loc{dest->op, lt};
+      } else {
+        r = temp(lt);
+        move(tl, r);
+        free_temp(tl, &r.op);
+      }
+    } else {
+      r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
+      if (widened)
+        move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
+      else
+        gen_to(e->b.get(), lt, &r);
+    }
     if (et->k == TK::Nil) fail(e->pos, "list of nil");
     Op cop = cons_op(et);
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
     emit_cons(cop, h.op, et, r.op);
+    free_temp(h, &r.op);
     return deliver(r, dest);
   }
   Type* ta = type_of(e->a.get());
@@ -702,26 +705,33 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int)
     if (auto v = gen_folded_sum(e, t, dest)) return *v;
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
-  // Without a destination the result takes an operand's temporary, as
-  // Inferno's compiler allocates it.
-  Loc r;
-  if (dest && same_type(dest->t, t))
-    r = *dest;
-  else if (reusable_temp(a, t))
-    r = Loc{a.op, t};
-  else if (reusable_temp(b, t))
-    r = Loc{b.op, t};
-  else
-    r = temp(t);
   // A commutative operation takes an operand that cannot be the middle one
   // (a doubly indirect field, say) as its source, sparing a temporary.
   if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
-  Middle m = as_mid(a);
+  Middle m = as_mid(a, true);
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});
+  // Without a destination the result takes an operand's temporary (the
+  // middle one's first, also one made for it here), as Inferno's compiler
+  // allocates it.
+  const Loc mid = m.mode == MidMode::Fp ? Loc{fp(m.a), t} : a;
+  Loc r;
+  if (dest && same_type(dest->t, t))
+    r = *dest;
+  else if (reusable_temp(mid, t))
+    r = Loc{mid.op, t};
+  else if (reusable_temp(b, t))
+    r = Loc{b.op, t};
+  else if (auto rb = reusable_base(b, t))
+    r = *rb;
+  else if (auto ra = reusable_base(a, t))
+    r = *ra;
+  else
+    r = temp(t);
   emit(aop, b.op, m, r.op);
   free_temp(a, &r.op);
   free_temp(b, &r.op);
+  free_temp(mid, &r.op);
   return r;
 }
 
@@ -802,62 +812,6 @@ Type* Compiler::adt_type_named(const Expr* e) {
     errs_.resize(errs);
   }
   return nullptr;
-}
-
-namespace {
-
-// The scalar conversions Dis has an instruction for; byte converts to and
-// from everything else through int, as Inferno's compiler does.
-struct Conversion {
-  TK from, to;
-  Op op;
-};
-constexpr Conversion kConversions[] = {
-    {TK::Int, TK::Big, Op::cvtwl_},     {TK::Big, TK::Int, Op::cvtlw_},
-    {TK::Int, TK::Real, Op::cvtwf_},    {TK::Real, TK::Int, Op::cvtfw_},
-    {TK::Big, TK::Real, Op::cvtlf_},    {TK::Real, TK::Big, Op::cvtfl_},
-    {TK::Int, TK::Byte, Op::cvtwb_},    {TK::Byte, TK::Int, Op::cvtbw_},
-    {TK::Int, TK::String, Op::cvtwc_},  {TK::Big, TK::String, Op::cvtlc_},
-    {TK::Real, TK::String, Op::cvtfc_}, {TK::String, TK::Int, Op::cvtcw_},
-    {TK::String, TK::Big, Op::cvtcl_},  {TK::String, TK::Real, Op::cvtcf_},
-};
-
-const Conversion* find_conversion(TK from, TK to) {
-  for (const Conversion& c : kConversions)
-    if (c.from == from && c.to == to) return &c;
-  return nullptr;
-}
-
-}  // namespace
-
-Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
-  Type* to = resolve(e->type.get(), nullptr);
-  if (e->a->kind == Expr::Nil && is_pointer(to)) {  // `array of byte nil`: a typed nil
-    Loc n = gen_nil(dest);
-    return Loc{n.op, to};
-  }
-  Loc v = gen(e->a.get());
-  Type* from = v.t;
-  if (same_type(to, from)) return deliver(v, dest);
-  // Without a destination the result takes the operand's temporary.
-  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : result_loc(to, dest);
-  const TK f = from->k, t = to->k;
-  if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
-    emit(Op::cvtca_, v.op, r.op);
-  } else if (t == TK::String && f == TK::Array && from->elem->k == TK::Byte) {
-    emit(Op::cvtac_, v.op, r.op);
-  } else if (const Conversion* c = find_conversion(f, t)) {
-    emit(c->op, v.op, r.op);
-  } else {
-    const Conversion* in = f == TK::Byte || t == TK::Byte ? find_conversion(f, TK::Int) : nullptr;
-    const Conversion* out = in ? find_conversion(TK::Int, t) : nullptr;
-    if (!out) fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
-    Loc mid = temp(t_int_);
-    emit(in->op, v.op, mid.op);
-    emit(out->op, mid.op, r.op);
-  }
-  free_temp(v, &r.op);
-  return r;
 }
 
 // The location of an element: the address computed with ind*, then 0(addr).
@@ -945,7 +899,7 @@ Loc Compiler::lvalue(const Expr* e) {
       if (!fld) fail(e->pos, "no field " + e->op + " in " + type_name(t));
       Type* ft = member_type(t, fld->type);
       if (by_ref) {
-        Operand p = direct(b);
+        Operand p = direct(b, true);
         return Loc{
             Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, fld->offset},
             ft};

@@ -21,8 +21,19 @@ Op index_op(const Type* et) {
 }
 
 std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Order order) {
+  // The operand computed first, when it is read through a temporary, is
+  // copied out of it at once and the temporary freed, as Inferno's
+  // compiler does before it computes the other.
+  // (Not when a commutative operation can take it as its source.)
+  const bool swaps = (e->op == "+" && ta && ta->k != TK::String) || e->op == "*" || e->op == "&" ||
+                     e->op == "|" || e->op == "^";
+  const int rb = addressing_rank(e->b.get());
+  auto settle = [&](Loc l) {
+    if (order != Order::Arith || (swaps && (rb <= 1 || rb == 6))) return l;
+    return l.op.mode == AddrMode::IndFp && busy_temp(l.op.a) ? load_temp(l, true) : l;
+  };
   if (!right_first(e->a.get(), e->b.get(), order)) {
-    Loc a = gen_to(e->a.get(), ta);
+    Loc a = settle(gen_to(e->a.get(), ta));
     Loc b = gen_to(e->b.get(), tb);
     return {a, b};
   }

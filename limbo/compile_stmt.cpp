@@ -1,5 +1,6 @@
 // Functions, assignments and statements; calls are in compile_call.cpp.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 
 #include "compiler_impl.h"
@@ -29,6 +30,7 @@ void Compiler::compile_function(FuncInfo& f) {
   arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
+  const FlowStart flow{f.pc, table_fixes_.size(), m_.handlers.size()};
   block_depth_ = 0;
   cur_pos_ = f.decl->pos;
   ++block_;
@@ -65,19 +67,7 @@ void Compiler::compile_function(FuncInfo& f) {
   // The closing ret, unless the end cannot be reached (the body ends in a
   // return or raise and nothing jumps past it), as Inferno's compiler does.
   if (pc() == f.pc || falls_through() || jumped_to(pc())) emit(Op::ret_, Operand{}, Operand{});
-  for (auto& jf : jump_fixes_) {
-    auto& in = m_.code[static_cast<std::size_t>(jf.pc)];
-    const std::int32_t to = label_pc_[static_cast<std::size_t>(jf.label)];
-    in.dst = imm(to);
-    // A jmp to a ret or to a case table's jump is a copy of it, as Inferno's
-    // compiler writes it.
-    if (in.op == Op::jmp_ && to >= 0 && to < pc()) {
-      const Instruction& at = m_.code[static_cast<std::size_t>(to)];
-      if (at.op == Op::ret_ || at.op == Op::case_ || at.op == Op::casec_ || at.op == Op::casel_)
-        in = at;
-    }
-  }
-  jump_fixes_.clear();
+  finish_jumps(flow);
   m_.types[static_cast<std::size_t>(f.desc)] =
       TypeDesc{f.desc, round_up(frame_size_, 8), make_map(frame_ptrs_)};
   scopes_.pop_back();
@@ -121,10 +111,13 @@ void Compiler::nil_tuple_temp(const Loc& v) {
 }
 
 // Whether e is x.f with x a variable of this function's frame.
+// (Or of a global adt value: module data stays where it is, so a call
+// cannot move the field.)
 bool Compiler::local_field(const Expr* e) {
   if (e->kind != Expr::Field || e->a->kind != Expr::Ident || const_eval(e)) return false;
   Sym* s = lookup(e->a->op);
-  return s && s->kind == Sym::Var && s->loc.mode == AddrMode::Fp;
+  if (!s || s->kind != Sym::Var) return false;
+  return s->loc.mode == AddrMode::Fp || (s->loc.mode == AddrMode::Mp && s->type->k != TK::Ref);
 }
 
 void Compiler::assign_expr(const Expr* e) {
@@ -172,7 +165,13 @@ void Compiler::assign_expr(const Expr* e) {
     fail(e->pos, "only names can be declared with :=");
   }
   if (op == "<-=") {
-    gen_send_value(e, nullptr);
+    // A sent temporary is done with: its pointers are set to nil at once, a
+    // tuple's too, as Inferno's compiler resets them.
+    Loc v = gen_send_value(e, nullptr);
+    if (v.t->k == TK::Tuple || v.t->k == TK::Adt)
+      nil_tuple_temp(v);
+    else
+      free_temp(v);
     return;
   }
   if (op == "=") {
@@ -236,14 +235,10 @@ void Compiler::assign_expr(const Expr* e) {
   bool shift = op == "<<=" || op == ">>=" || op == "**=";
   Loc v = gen_to(rhs, shift ? t_int_ : l.t);
   if (!shift) check_assignable(l.t, v.t, e->pos, "assignment");
-  if (is_ind(l.op) && (l.t->k == TK::String)) {
-    Loc t = temp(l.t);
-    move(l, t);
-    emit(aop, v.op, Middle{}, t.op);
-    move(t, l);
-    return;
-  }
+  // A string field too is added to where it is (`addc t,0(x)`), as
+  // Inferno's compiler writes it.
   emit(aop, v.op, Middle{}, l.op);
+  free_temp(v);
 }
 
 // ---- statements ----
@@ -251,10 +246,11 @@ void Compiler::assign_expr(const Expr* e) {
 void Compiler::gen_block(const Stmt& s) {
   scopes_.emplace_back();
   ++block_depth_;
+  if (block_depth_ > 1) open_blocks_.push_back(OpenBlock{&s, scopes_.size() - 1, SIZE_MAX});
   std::int32_t brk = -1;
   if (!s.label.empty()) {
     brk = new_label();
-    loops_.push_back(LoopCtx{s.label, brk, -1, true});
+    push_loop(LoopCtx{s.label, brk, -1, true});
   }
   for (auto& st : s.stmts) {
     try {
@@ -266,7 +262,13 @@ void Compiler::gen_block(const Stmt& s) {
   // Leaving a block inside a function, Inferno's compiler sets the pointers
   // its variables hold to nil (what they point to is freed then, not when
   // the function returns); the function's own block needs none.
-  if (block_depth_ > 1) nil_block_vars(scopes_.back());
+  if (block_depth_ > 1) {
+    nil_block_vars(scopes_.back());
+    std::vector<std::int32_t> ptrs = block_pointers(scopes_.back());
+    if (open_blocks_.back().used < ptrs.size()) rerun_ = true;
+    block_memo_[&s] = std::move(ptrs);
+    open_blocks_.pop_back();
+  }
   --block_depth_;
   if (brk >= 0) {
     loops_.pop_back();
@@ -277,12 +279,31 @@ void Compiler::gen_block(const Stmt& s) {
 
 void Compiler::nil_block_vars(const Scope& scope) {
   if (unreachable()) return;
+  for (std::int32_t off : block_pointers(scope)) emit(Op::movp_, imm(-1), fp(off));
+}
+
+std::vector<std::int32_t> Compiler::block_pointers(const Scope& scope) const {
   std::vector<std::int32_t> ptrs;
   for (const auto& [name, sym] : scope)
     if (sym.kind == Sym::Var && sym.loc.mode == AddrMode::Fp)
       pointer_offsets(sym.type, sym.loc.a, ptrs);
   std::sort(ptrs.begin(), ptrs.end());
-  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  return ptrs;
+}
+
+// A break or continue leaves the blocks open_blocks_[from...]: Inferno's
+// compiler sets their variables' pointers to nil first, innermost block
+// first, also those of variables declared after the jump (known from the
+// blocks' ends: block_memo_ on a second compilation).
+void Compiler::nil_left_blocks(std::size_t from) {
+  for (std::size_t i = open_blocks_.size(); i-- > from;) {
+    OpenBlock& ob = open_blocks_[i];
+    auto known = block_memo_.find(ob.blk);
+    std::vector<std::int32_t> ptrs =
+        known != block_memo_.end() ? known->second : block_pointers(scopes_[ob.scope]);
+    if (known == block_memo_.end()) ob.used = std::min(ob.used, ptrs.size());
+    for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+  }
 }
 
 void Compiler::set_pos(const Pos& p) {
@@ -432,7 +453,8 @@ std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, con
   Loc lo = gen_to(lhs->b.get(), t_int_);
   Loc src = rhs ? gen_to(rhs, at) : *value;
   if (!rhs) check_assignable(at, src.t, lhs->pos, "assignment");
-  Operand a = direct(d);
+  // slicela copies into the array where it is (`slicela t,$0,16(x)`).
+  Operand a = is_ind(d.op) ? d.op : direct(d);
   emit(Op::slicela_, src.op, as_mid(lo), a);
   return {Loc{a, at}, lo};
 }
@@ -470,7 +492,7 @@ void Compiler::gen_while(const Stmt& s) {
   place(top);
   if (s.e) gen_cond(s.e.get(), false, end);
   release_temps();
-  loops_.push_back(LoopCtx{s.label, end, top, false});
+  push_loop(LoopCtx{s.label, end, top, false});
   gen_body(*s.body);
   loops_.pop_back();
   set_pos(s.pos);
@@ -481,7 +503,7 @@ void Compiler::gen_while(const Stmt& s) {
 void Compiler::gen_do_while(const Stmt& s) {
   std::int32_t top = new_label(), cont = new_label(), end = new_label();
   place(top);
-  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  push_loop(LoopCtx{s.label, end, cont, false});
   gen_body(*s.body);
   loops_.pop_back();
   place(cont);
@@ -500,6 +522,7 @@ void Compiler::gen_break(const Stmt& s) {
     if (!s.label.empty() ? it->label == s.label : (brk ? !it->block_only : it->cont >= 0)) {
       std::int32_t target = brk ? it->brk : it->cont;
       if (target < 0) fail(s.pos, "continue " + s.label + " does not name a loop");
+      nil_left_blocks(it->blocks);
       jump(Op::jmp_, Operand{}, Middle{}, target);
       return;
     }
@@ -564,7 +587,7 @@ void Compiler::gen_for(const Stmt& s) {
     gen_cond(s.e.get(), false, end);
     release_temps();
   }
-  loops_.push_back(LoopCtx{s.label, end, cont, false});
+  push_loop(LoopCtx{s.label, end, cont, false});
   gen_body(*s.body);
   loops_.pop_back();
   place(cont);
@@ -606,6 +629,12 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
   Loc c = gen(e->a.get());
   if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
   Loc v = gen_to(e->b.get(), c.t->elem);
+  // A word constant is sent as it is (`send $1,c`), as Inferno's compiler
+  // sends it.
+  if (v.op.mode == AddrMode::Imm && !dest && (v.t->k == TK::Int || v.t->k == TK::Byte)) {
+    emit(Op::send_, v.op, direct(c));
+    return v;
+  }
   if (v.op.mode == AddrMode::Imm) {
     Loc t = temp(c.t->elem);
     move(v, t);
@@ -613,6 +642,22 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
   }
   emit(Op::send_, v.op, direct(c));
   return deliver(v, dest);
+}
+
+// Where an alt receives a guard's value: straight into the variable it
+// assigns or (its arm's only guard) declares, as Inferno's compiler
+// receives it; else a temporary the arm copies from.
+Loc Compiler::alt_target(const Expr* target, bool declare, std::size_t guards, Type* rt) {
+  if (target && target->kind == Expr::Ident && declare && guards == 1 && rt->k != TK::Nil &&
+      rt->k != TK::None)
+    return Loc{fp(frame_alloc(rt)), rt};
+  if (target && target->kind == Expr::Ident && !declare) {
+    Sym* v = lookup(target->op);
+    if (v && v->kind == Sym::Var && (v->loc.mode == AddrMode::Fp || v->loc.mode == AddrMode::Mp) &&
+        same_type(v->type, rt))
+      return Loc{v->loc, rt};
+  }
+  return temp(rt);
 }
 
 void Compiler::gen_alt(const Stmt& s) {
@@ -662,7 +707,8 @@ void Compiler::gen_alt(const Stmt& s) {
         arm.target = nullptr;
       }
       arm.chan = gen(r->a.get());
-      arm.val = temp(received_type(arm.chan.t, g->pos));
+      Type* rt = received_type(arm.chan.t, g->pos);
+      arm.val = alt_target(arm.target, arm.declare, a.guards.size(), rt);
       recvs.push_back(arm);
     }
   }
@@ -674,7 +720,9 @@ void Compiler::gen_alt(const Stmt& s) {
   std::int32_t base = frame_alloc(tab);
   for (std::int32_t i = 0; i < n; ++i) {
     const Arm& a = all[static_cast<std::size_t>(i)];
-    emit(Op::movw_, direct(a.chan), fp(base + 8 + 8 * i));
+    // The channel word is read where it is (`movw 0(x),e`), as Inferno's
+    // compiler writes it.
+    emit(Op::movw_, a.chan.op, fp(base + 8 + 8 * i));
     emit(Op::lea_, a.val.op, fp(base + 12 + 8 * i));
   }
   emit(Op::movw_, imm(static_cast<std::int32_t>(sends.size())), fp(base));
@@ -698,7 +746,7 @@ void Compiler::gen_alt(const Stmt& s) {
   }
   emit(Op::goto_, idx.op, Operand{AddrMode::Mp, jt, 0});
   release_temps();
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   std::vector<const AltArm*> done;
   for (std::int32_t i = 0; i <= n; ++i) {
     const AltArm* arm = i < n ? all[static_cast<std::size_t>(i)].arm : deflt;
@@ -729,7 +777,14 @@ void Compiler::gen_alt(const Stmt& s) {
       } else if (a.target && a.target->kind == Expr::TupleLit) {
         tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
       } else if (a.target) {
-        if (a.declare) {
+        if (a.declare && !busy_temp(a.val.op.a)) {  // received where it is declared
+          Sym v;
+          v.kind = Sym::Var;
+          v.type = a.val.t;
+          v.loc = a.val.op;
+          scopes_.back()[a.target->op] = v;
+          note_local(a.target->op, a.val.t, a.val.op.a, arm->pos);
+        } else if (a.declare) {
           if (a.target->kind != Expr::Ident) fail(arm->pos, "only names can be declared with :=");
           Loc l;
           declare_local(a.target->op, a.val.t, arm->pos, &l);
@@ -777,7 +832,7 @@ void Compiler::gen_exception(const Stmt& s) {
   exc_slots_.push_back(slot);
   // `break` in a handler leaves the exception statement (Inferno labels it
   // as it labels case and alt).
-  loops_.push_back(LoopCtx{s.label, end, -1, false});
+  push_loop(LoopCtx{s.label, end, -1, false});
   for (auto& arm : s.arms) {
     std::int32_t at = pc();
     arm_entries_.push_back(at);

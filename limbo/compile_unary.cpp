@@ -1,5 +1,5 @@
 // Unary operators: ref, tagof, ++ and -- before an operand, negation and
-// complement, dereference, receive, hd, tl and len.
+// complement, dereference, receive, hd, tl and len; casts.
 #include <algorithm>
 
 #include "compiler_impl.h"
@@ -22,7 +22,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   if (op == "-" || op == "~") return gen_negate(e, v, dest);
   if (op == "*") {
     if (t->k != TK::Ref) fail(e->pos, "* needs a ref, not " + type_name(t));
-    Operand p = direct(v);
+    Operand p = direct(v, true);
     Loc l{Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0}, t->elem};
     if (l.t->k == TK::Pick) l.t = l.t->adt->type;
     if (dest) move(l, *dest);
@@ -40,8 +40,10 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
   if (op == "hd") return gen_head(e, v, dest);
   if (op == "tl") {
     if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
-    Loc r = result_loc(t, dest);
-    emit(Op::tail_, direct(v), r.op);
+    Loc src{direct(v, true), t};
+    Loc r = !dest && reusable_temp(src, t) ? src : result_loc(t, dest);
+    emit(Op::tail_, src.op, r.op);
+    free_temp(src, &r.op);
     return r;
   }
   if (op == "len") {
@@ -54,6 +56,7 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
       emit(Op::lenl_, v.op, r.op);
     else
       fail(e->pos, "len of " + type_name(t));
+    free_temp(v, &r.op);
     return r;
   }
   fail(e->pos, "unknown operator " + op);
@@ -132,8 +135,16 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
     if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
     Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
     if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
-    Loc v = gen_to(a->args[i].get(), fields[i].type);
-    move(v, fd);
+    // Computed straight into the field (a call's result too: the new
+    // object is held by r alone), as Inferno's compiler does.
+    new_objects_.push_back(r.op.a);
+    try {
+      gen_to(a->args[i].get(), fields[i].type, &fd);
+    } catch (CompileError&) {
+      new_objects_.pop_back();
+      throw;
+    }
+    new_objects_.pop_back();
   }
   // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
   r.t = mk(TK::Ref, variant >= 0 ? instance(ad.type, ct->targs, a->pos) : ct);
@@ -234,8 +245,10 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
   Type* t = v.t;
   if (t->k != TK::List) fail(e->pos, "hd needs a list, not " + type_name(t));
   Type* et = t->elem;
-  Loc r = result_loc(et, dest);
-  Operand s = direct(v);
+  // The head goes into the list's temporary when it fits there, as
+  // Inferno's compiler allocates it (`headp t,t`).
+  Operand s = direct(v, true);
+  Loc r = !dest && reusable_temp(Loc{s, t}, et) ? Loc{s, et} : result_loc(et, dest);
   switch (et->k) {
     case TK::Int:
       emit(Op::headw_, s, r.op);
@@ -257,6 +270,65 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
       else
         emit(Op::headm_, s, Middle{MidMode::Imm, type_size(et)}, r.op);
   }
+  free_temp(Loc{s, t}, &r.op);
+  return r;
+}
+
+namespace {
+
+// The scalar conversions Dis has an instruction for; byte converts to and
+// from everything else through int, as Inferno's compiler does.
+struct Conversion {
+  TK from, to;
+  Op op;
+};
+constexpr Conversion kConversions[] = {
+    {TK::Int, TK::Big, Op::cvtwl_},     {TK::Big, TK::Int, Op::cvtlw_},
+    {TK::Int, TK::Real, Op::cvtwf_},    {TK::Real, TK::Int, Op::cvtfw_},
+    {TK::Big, TK::Real, Op::cvtlf_},    {TK::Real, TK::Big, Op::cvtfl_},
+    {TK::Int, TK::Byte, Op::cvtwb_},    {TK::Byte, TK::Int, Op::cvtbw_},
+    {TK::Int, TK::String, Op::cvtwc_},  {TK::Big, TK::String, Op::cvtlc_},
+    {TK::Real, TK::String, Op::cvtfc_}, {TK::String, TK::Int, Op::cvtcw_},
+    {TK::String, TK::Big, Op::cvtcl_},  {TK::String, TK::Real, Op::cvtcf_},
+};
+
+const Conversion* find_conversion(TK from, TK to) {
+  for (const Conversion& c : kConversions)
+    if (c.from == from && c.to == to) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
+  Type* to = resolve(e->type.get(), nullptr);
+  if (e->a->kind == Expr::Nil && is_pointer(to)) {  // `array of byte nil`: a typed nil
+    Loc n = gen_nil(dest);
+    return Loc{n.op, to};
+  }
+  Loc v = gen(e->a.get());
+  Type* from = v.t;
+  if (same_type(to, from)) return deliver(v, dest);
+  // Without a destination the result takes the operand's temporary.
+  Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : Loc{};
+  if (r.t == nullptr) r = !dest ? reusable_base(v, to).value_or(Loc{}) : Loc{};
+  if (r.t == nullptr) r = result_loc(to, dest);
+  const TK f = from->k, t = to->k;
+  if (t == TK::Array && to->elem->k == TK::Byte && f == TK::String) {
+    emit(Op::cvtca_, v.op, r.op);
+  } else if (t == TK::String && f == TK::Array && from->elem->k == TK::Byte) {
+    emit(Op::cvtac_, v.op, r.op);
+  } else if (const Conversion* c = find_conversion(f, t)) {
+    emit(c->op, v.op, r.op);
+  } else {
+    const Conversion* in = f == TK::Byte || t == TK::Byte ? find_conversion(f, TK::Int) : nullptr;
+    const Conversion* out = in ? find_conversion(TK::Int, t) : nullptr;
+    if (!out) fail(e->pos, "cannot convert " + type_name(from) + " to " + type_name(to));
+    Loc mid = temp(t_int_);
+    emit(in->op, v.op, mid.op);
+    emit(out->op, mid.op, r.op);
+  }
+  free_temp(v, &r.op);
   return r;
 }
 

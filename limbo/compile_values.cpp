@@ -122,10 +122,9 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
       if (o.a >= lo && o.a < hi) return true;
     return false;
   };
-  const bool in_place =
-      dest && same_type(dest->t, t) &&
-      (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op) ||
-       (dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)));
+  const bool in_place = dest && same_type(dest->t, t) &&
+                        (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op) ||
+                         (dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)));
   Loc r = in_place ? *dest : temp(t);
   if (!in_place) building_.emplace_back(r.op.a, r.op.a + type_size(t));
   for (std::size_t i = 0; i < slots.size(); ++i) {

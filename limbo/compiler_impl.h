@@ -256,7 +256,28 @@ class Compiler {
     std::string label;
     std::int32_t brk, cont;  // label ids (-1 for none)
     bool block_only;         // a labelled block: only `break label` leaves it
+    std::size_t blocks = 0;  // open_blocks_ outside it: those after are left by a jump out
   };
+  void push_loop(LoopCtx c) {
+    c.blocks = open_blocks_.size() - (c.block_only ? 1 : 0);
+    loops_.push_back(std::move(c));
+  }
+  // A braced block being compiled: the pointer words of its variables, which
+  // a break or continue out of it sets to nil, as at its end.
+  struct OpenBlock {
+    const Stmt* blk;
+    std::size_t scope;  // its index in scopes_
+    std::size_t used;   // most pointer words a jump out of it has reset
+  };
+  std::vector<OpenBlock> open_blocks_;
+  std::vector<std::int32_t> new_objects_;  // temporaries of `ref Adt(...)` being filled
+  std::vector<std::int32_t> block_pointers(const Scope& scope) const;
+  void nil_left_blocks(std::size_t from);
+  // Each block's pointer words as its end found them; given to a second
+  // compilation when a jump out of a block came before some of its
+  // declarations (rerun_), so that the jump resets those too.
+  std::map<const Stmt*, std::vector<std::int32_t>> block_memo_;
+  bool rerun_ = false;
   std::vector<std::int32_t> exc_slots_;  // frame offsets of enclosing handlers' exception values
   std::vector<std::int32_t> arm_entries_;
   // frame ranges [lo, hi) of temporaries a tuple or adt value is being built in
@@ -309,6 +330,16 @@ class Compiler {
     FuncInfo* f;
   };
   std::vector<SelfFix> self_fixes_;
+  // Where a function's code, case tables and handlers begin (flow.cpp).
+  struct FlowStart {
+    std::int32_t pc;
+    std::size_t tables, handlers;
+  };
+  void finish_jumps(const FlowStart& from);
+  bool calls_in(const Expr* e);
+  std::string temp_key(Type* t);
+  std::optional<Loc> reusable_base(const Loc& l, Type* t);
+  Loc alt_target(const Expr* target, bool declare, std::size_t guards, Type* rt);
   Type* tparam_named(const std::string& name) const;
   std::vector<Type*> make_tparams(const std::vector<std::string>& names, const Pos& pos);
   void constrain(const std::vector<TypeConstraint>& clause, const std::vector<Type*>& tps,
@@ -429,9 +460,13 @@ class Compiler {
   bool is_arg_slot(const Operand& o) const;
   bool names(const Expr* e, const Loc& l);
   void free_temp(const Loc& l, const Operand* keep = nullptr);
+  Loc load_temp(const Loc& l, bool consume);
   bool reusable_temp(const Loc& l, Type* t);
-  Middle as_mid(const Loc& l);
-  Operand direct(const Loc& l);  // value in a slot usable as a middle operand or register base
+  Middle as_mid(const Loc& l, bool consume = false);
+  // value in a slot (consume: l is not used again, its temporaries may go)
+  Operand direct(
+      const Loc& l,
+      bool consume = false);  // value in a slot usable as a middle operand or register base
 
   // ---- constants (const_eval.cpp) ----
   std::optional<ConstVal> const_eval(const Expr* e);

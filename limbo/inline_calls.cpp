@@ -185,6 +185,17 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
   Scope names;
   std::vector<std::int32_t> pinned;
   for (std::size_t i = 0; i < args.size(); ++i) {
+    // An int constant names a constant in the body, which folds it
+    // (get4(a, 0): a[0+3] is a[3]), as Inferno's compiler does.
+    if (auto cv = const_eval(args[i]);
+        cv && cv->k == TK::Int && ptypes[i]->k == TK::Int && !params[i].name.empty()) {
+      Sym s;
+      s.kind = Sym::Con;
+      s.ival = cv->i;
+      s.type = t_int_;
+      names[params[i].name] = s;
+      continue;
+    }
     Loc v = gen_to(args[i], ptypes[i]);
     if (v.op.mode == AddrMode::Fp)
       if (TempSlot* ts = busy_temp(v.op.a)) {
@@ -203,15 +214,25 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
   scopes_.push_back(outer.empty() ? Scope{} : outer[0]);
   scopes_.push_back(std::move(names));
   inlining_.push_back(c.local);
+  // The body's constants and types depend on this call's arguments: the
+  // caches (keyed by the body's nodes) start empty and are dropped after.
+  auto consts = std::move(const_cache_);
+  auto types = std::move(type_cache_);
+  const_cache_.clear();
+  type_cache_.clear();
+  auto restore = [&] {
+    inlining_.pop_back();
+    scopes_ = std::move(outer);
+    const_cache_ = std::move(consts);
+    type_cache_ = std::move(types);
+  };
   try {
     body_gen(*body);
   } catch (CompileError&) {
-    inlining_.pop_back();
-    scopes_ = std::move(outer);
+    restore();
     throw;
   }
-  inlining_.pop_back();
-  scopes_ = std::move(outer);
+  restore();
   for (std::int32_t off : pinned)
     if (TempSlot* ts = busy_temp(off)) ts->pinned = false;
   return true;

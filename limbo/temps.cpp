@@ -7,12 +7,27 @@
 
 namespace dis::limbo {
 
-Loc Compiler::temp(Type* t) {
+// Temporaries of one key have one layout: size, alignment, pointer map.
+std::string Compiler::temp_key(Type* t) {
   std::vector<std::int32_t> ptrs;
   pointer_offsets(t, 0, ptrs);
   auto map = make_map(ptrs);
-  std::string key = std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
-                    std::string(map.begin(), map.end());
+  return std::to_string(type_size(t)) + "/" + std::to_string(type_align(t)) + ":" +
+         std::string(map.begin(), map.end());
+}
+
+// The busy temporary l is read through (`0(t)`, `8(t)`) when a value of
+// type t fits in it: a result computed from l may go there
+// (`cvtbw 0(t),t`), as Inferno's compiler allocates it.
+std::optional<Loc> Compiler::reusable_base(const Loc& l, Type* t) {
+  if (l.op.mode != AddrMode::IndFp) return std::nullopt;
+  TempSlot* ts = busy_temp(l.op.a);
+  if (!ts || ts->pinned || ts->key != temp_key(t)) return std::nullopt;
+  return Loc{fp(ts->off), t};
+}
+
+Loc Compiler::temp(Type* t) {
+  std::string key = temp_key(t);
   for (auto& ts : temps_)
     if (!ts.busy && ts.key == key) {
       ts.busy = true;
@@ -21,6 +36,37 @@ Loc Compiler::temp(Type* t) {
   std::int32_t off = frame_alloc(t);
   temps_.push_back(TempSlot{key, off, true, is_pointer(t)});
   return Loc{fp(off), t};
+}
+
+Middle Compiler::as_mid(const Loc& l, bool consume) {
+  if (fits_middle(l.op))
+    return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
+                  : l.op.mode == AddrMode::Fp ? MidMode::Fp
+                                              : MidMode::Mp,
+                  l.op.a};
+  return Middle{MidMode::Fp, load_temp(l, consume).op.a};
+}
+
+Operand Compiler::direct(const Loc& l, bool consume) {
+  if (l.op.mode == AddrMode::Fp || l.op.mode == AddrMode::Mp) return l.op;
+  return load_temp(l, consume).op;
+}
+
+// l copied into a temporary. When l is not used again (consume), a pointer
+// read through a pointer temporary goes into that temporary itself
+// (`movp 16(t),t`) and any other temporary l was read through is free once
+// read, as Inferno's compiler allocates them.
+Loc Compiler::load_temp(const Loc& l, bool consume) {
+  TempSlot* base = consume && l.op.mode == AddrMode::IndFp ? busy_temp(l.op.a) : nullptr;
+  if (base && !base->pinned && base->pointer && is_pointer(l.t) && type_size(l.t) == 4) {
+    Loc t{fp(base->off), l.t};
+    move(l, t);
+    return t;
+  }
+  Loc t = temp(l.t);
+  move(l, t);
+  if (consume) free_temp(l, &t.op);
+  return t;
 }
 
 // Whether e is a variable at l (`s = s[i:]` slices s where it is).
@@ -57,7 +103,8 @@ void Compiler::free_temp(const Loc& l, const Operand* keep) {
     off = l.op.a;
   else
     return;
-  if (keep && keep->mode == AddrMode::IndFp && keep->a == off) return;
+  if (keep && (keep->mode == AddrMode::IndFp || keep->mode == AddrMode::Fp) && keep->a == off)
+    return;
   TempSlot* ts = busy_temp(off);
   if (!ts || ts->pinned) return;
   if (ts->pointer) emit(Op::movp_, imm(-1), fp(ts->off));
@@ -72,24 +119,6 @@ Loc Compiler::deliver(const Loc& r, const Loc* dest) {
   move(r, *dest);
   free_temp(r, &dest->op);
   return *dest;
-}
-
-// Whether the last instruction emitted can go on to the next.
-bool Compiler::falls_through() const {
-  if (m_.code.empty()) return true;
-  switch (m_.code.back().op) {
-    case Op::ret_:
-    case Op::jmp_:
-    case Op::raise_:
-    case Op::exit_:
-    case Op::case_:
-    case Op::casec_:
-    case Op::casel_:
-    case Op::goto_:
-      return false;
-    default:
-      return true;
-  }
 }
 
 // Whether a jump, a case table or an exception handler made so far goes to
