@@ -197,7 +197,9 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
       continue;
     }
     Loc v = gen_to(args[i], ptypes[i]);
-    if (v.op.mode == AddrMode::Fp)
+    // Held in a temporary, or read through one (a[1].vec: 0(t)): every use
+    // in the body reads it there, so nothing may reuse or reset it.
+    if (v.op.mode == AddrMode::Fp || v.op.mode == AddrMode::IndFp)
       if (TempSlot* ts = busy_temp(v.op.a)) {
         ts->pinned = true;
         pinned.push_back(v.op.a);
