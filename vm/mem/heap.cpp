@@ -537,7 +537,8 @@ void Heap::run_destroy(bool observed) {
     free_block(q);
     ++freed;
   }
-  destroying_ = false;
+  destroying_ =
+      false;  // before the observer and the trim, whose releases must run (Done: on a throw)
   if (notify) free_observer_->free_end(freed);
   if (observed) trim_point();  // a mutator release: no collector step is running
 }
