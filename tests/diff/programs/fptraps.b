@@ -84,4 +84,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	up := v[1] / v[2];
 	math->FPcontrol(Math->RND_NR, Math->RND_MASK);
 	sys->print("rounding %bx %bx\n", math->realbits64(third), math->realbits64(up));
+	# The host's flags are sticky: an overflow left there by an untrapped
+	# multiply must not make a later call that raises nothing trap.
+	math->FPcontrol(0, Math->OVFL);
+	huge := v[3] * v[5];
+	math->FPstatus(0, Math->INVAL|Math->ZDIV|Math->OVFL|Math->UNFL|Math->INEX);
+	math->FPcontrol(Math->OVFL, Math->OVFL);
+	sys->print("sticky %g %g %ux\n", huge, math->sqrt(v[2] + 1.0), math->getFPstatus());
 }
