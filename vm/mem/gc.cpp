@@ -27,7 +27,10 @@ constexpr std::uint64_t kGrowthDivisor = 1;
 // collector is too far behind and pays it all at once.
 constexpr std::int64_t kMaxPaced = 64 * kMaxQuanta;
 constexpr std::int64_t kUnbounded = std::int64_t{1} << 60;
-constexpr int kQuietEpochs = 3;  // see "Quiet heap" in gc.h
+// Rest between epochs (gc.h): the allocations a finished epoch waits for,
+// max(kRestFloor, live blocks / kRestDivisor).
+constexpr std::uint64_t kRestFloor = 1024;
+constexpr std::uint64_t kRestDivisor = 4;
 }  // namespace
 
 bool parse_gc_mode(const std::string& name, GcMode& mode) {
@@ -59,7 +62,7 @@ std::string format_gc_stats(const GcStats& s) {
     << "gc idle-steps " << s.idle_steps << "\n"
     << "gc full-collections " << s.full_collections << "\n"
     << "gc emergency-collections " << s.emergency_collections << "\n"
-    << "gc quiet-quanta " << s.quiet_quanta << "\n"
+    << "gc rested-quanta " << s.rested_quanta << "\n"
     << "heap bytes-allocated " << s.bytes_allocated << "\n"
     << "heap bytes-live " << s.bytes_live << "\n"
     << "heap bytes-peak " << s.bytes_peak << "\n"
@@ -154,19 +157,7 @@ std::uint8_t Collector::sweeper() const {
   return static_cast<std::uint8_t>((colour_epoch_ - 2) % 3);
 }
 
-// Every allocation or free of a heap block moves the version (stack chunks
-// are not the collector's).
-std::uint64_t Collector::heap_version() const {
-  const HeapStats& h = heap_.stats();
-  return h.allocs + h.frees;
-}
-
-bool Collector::changed_since_epoch() const {
-  return roots_changed_ || heap_version() != heap_version_;
-}
-
 void Collector::unpin(Ptr p) {
-  roots_changed_ = true;
   auto it = std::find(pinned_.begin(), pinned_.end(), p);
   if (it != pinned_.end()) pinned_.erase(it);
 }
@@ -360,25 +351,31 @@ void Collector::end_pass() {
   ++stats_.passes;
   cursor_ = kHeapStart;
   if (!heap_.nprop) {
-    if (log_on(LogLevel::Debug))
-      log_debug("gc", "epoch {} ends after {} passes: {} blocks swept, {} live", stats_.epochs + 1,
-                stats_.passes - epoch_passes_, epoch_swept_, heap_.stats().live_blocks);
-    quiet_epochs_ = changed_since_epoch() || epoch_swept_ != 0 || stats_.passes != epoch_passes_ + 1
-                        ? 0
-                        : quiet_epochs_ + 1;
-    heap_version_ = heap_version();
-    roots_changed_ = false;
-    epoch_swept_ = 0;
-    epoch_passes_ = stats_.passes;
-    ++colour_epoch_;
-    heap_.set_mutator_colour(mutator());
-    gce_ = gct_ = 0;
-    pace_epoch_end();
-    ++stats_.epochs;
-    verify_due_ = true;
-    rootset();
+    if (may_rest_) {
+      const HeapStats& hs = heap_.stats();
+      resting_ = true;
+      rest_until_ = hs.allocs + std::max(kRestFloor, hs.live_blocks / kRestDivisor);
+    } else {
+      next_epoch();
+    }
   }
   heap_.nprop = false;
+}
+
+void Collector::next_epoch() {
+  resting_ = false;
+  if (log_on(LogLevel::Debug))
+    log_debug("gc", "epoch {} ends after {} passes: {} blocks swept, {} live", stats_.epochs + 1,
+              stats_.passes - epoch_passes_, epoch_swept_, heap_.stats().live_blocks);
+  epoch_swept_ = 0;
+  epoch_passes_ = stats_.passes;
+  ++colour_epoch_;
+  heap_.set_mutator_colour(mutator());
+  gce_ = gct_ = 0;
+  pace_epoch_end();
+  ++stats_.epochs;
+  verify_due_ = true;
+  rootset();
 }
 
 // The epoch's work over the growth it may allow: the next epoch, costing
@@ -413,6 +410,7 @@ void Collector::run_step(std::int64_t budget) {
   work_ = GcWork{};
   if (observer_) observer_->gc_begin(GcEvent::Step);
   ++stats_.steps;
+  if (resting_) next_epoch();
   bool more = true;
   if (partial_ != H) {
     if (heap_.scan_guard != partial_)
@@ -479,9 +477,8 @@ void Collector::quantum_end() {
   unlisted_ = false;
   heap_.next_safe_point();
   if (halt_) return;
-  if (mode_ == GcMode::Dis && quiet_epochs_ >= kQuietEpochs && !heap_.nprop &&
-      !changed_since_epoch()) {
-    ++stats_.quiet_quanta;
+  if (resting_ && heap_.stats().allocs < rest_until_) {
+    ++stats_.rested_quanta;
     return;
   }
   // Pacing (not in Inferno; Lua's allocation debt): each block the reference
@@ -498,6 +495,11 @@ void Collector::quantum_end() {
         static_cast<std::int64_t>(std::max<std::uint64_t>(last_epoch_units_, kPaceFloor));
     budget = std::max(budget, debt_ > behind ? debt_ : std::min(debt_, kMaxPaced));
   }
+  struct Rest {  // also when the step throws
+    bool& may;
+    ~Rest() { may = false; }
+  } rest{may_rest_};
+  may_rest_ = mode_ == GcMode::Dis;
   run_step(budget);
   live_at_step_ = heap_.stats().live_blocks;
 }
