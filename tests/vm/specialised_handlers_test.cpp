@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "runtime.h"
@@ -72,6 +73,35 @@ TEST(VmSpecialised, ShapedWordOpsMatchTheGeneralOnes) {
           ops("40(mp)", "44(mp)", "48(mp)"));
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, want);
+}
+
+// blew and bgtw with an immediate first (Inferno's `z < 50` inside a
+// condition: blew $50,z) on a frame word (shaped) and on a module data
+// word (general), against C++; then a loop whose jump goes to such a test
+// (fused with the jmp) runs its body ten times.
+TEST(VmSpecialised, ImmediateFirstComparesMatchTheGeneralOnes) {
+  auto prog = [](const std::string& x, int v) {
+    return "\tmovw\t$" + std::to_string(v) + "," + x + "\n\tmovw\t$0,44(fp)\n\tblew\t$50," + x +
+           ",$@a\n\taddw\t$1,44(fp)\nL:a\n\tbgtw\t$50," + x + ",$@b\n\taddw\t$2,44(fp)\nL:b\n" +
+           print_int("44(fp)");
+  };
+  for (int v : {-5, 49, 50, 51}) {
+    const std::string want = std::to_string((50 <= v ? 0 : 1) + (50 > v ? 0 : 2)) + "\n";
+    for (const char* x : {"40(fp)", "40(mp)"}) {
+      auto o = run(prog(x, v));
+      ASSERT_EQ(o.status, 0) << o.err;
+      EXPECT_EQ(o.out, want) << x << " " << v;
+    }
+  }
+  // i from 0 up while not 10 <= i; i from 10 down while not 1 > i.
+  for (const auto& [start, test, step] :
+       {std::tuple{0, "blew\t$10", "addw\t$1"}, std::tuple{10, "bgtw\t$1", "subw\t$1"}}) {
+    auto o = run("\tmovw\t$" + std::to_string(start) + ",40(fp)\n\tmovw\t$0,44(fp)\nL:t\n\t" +
+                 test + ",40(fp),$@out\n\t" + step +
+                 ",40(fp)\n\taddw\t$3,44(fp)\n\tjmp\t$@t\nL:out\n" + print_int("44(fp)"));
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, "30\n") << test;
+  }
 }
 
 TEST(VmSpecialised, ShapedIndirectionThroughNilRaises) {

@@ -77,7 +77,8 @@ inline constexpr unsigned kDirect = kNumOps;
   X(jmp, beqw_FFI) X(jmp, beqw_FII) X(jmp, beqw_XII) X(jmp, bnew_FFI)             \
   X(jmp, bnew_FII) X(jmp, bnew_XII) X(jmp, bltw_FFI) X(jmp, bltw_FII)             \
   X(jmp, bltw_IFI) X(jmp, blew_FFI) X(jmp, blew_FII) X(jmp, bgtw_FFI)             \
-  X(jmp, bgtw_FII) X(jmp, bgew_FFI) X(jmp, bgew_FII) X(jmp, bgew_IFI)
+  X(jmp, bgtw_FII) X(jmp, bgew_FFI) X(jmp, bgew_FII) X(jmp, bgew_IFI)             \
+  X(jmp, blew_IFI) X(jmp, bgtw_IFI)
 #define DIS_SHAPED_HANDLERS(X)                                                    \
   X(frame, IIF) X(movp, FIX) X(movp, FIF)                                         \
   X(movw, FIF) X(movw, IIF) X(movw, FIX) X(movw, IIX) X(movw, XIF) X(lea, FIX)    \
@@ -104,6 +105,7 @@ inline constexpr unsigned kDirect = kNumOps;
   X(subf, XFF) X(mulf, XFF) X(addf, FXX) X(subf, FXX)                             \
   X(movp, XIF) X(movp, XIX) X(movw, XIX)                                          \
   X(bnew, XII) X(bltw, XII) X(blew, XII) X(bgtw, XII) X(bgew, XII)                \
+  X(blew, IFI) X(bgtw, IFI)                                                       \
   DIS_JMP_COMPARES(X)
 // clang-format on
 enum SpecialHandler : unsigned {
