@@ -216,11 +216,14 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
       return c;
     }
   }
-  if (dest && want && dest->t == want) {
+  // (A destination of the same type written another way, `ref Node` of the
+  // function returning and of the one called, is written in place too.)
+  const bool to_dest = dest && want && (dest->t == want || same_type(dest->t, want));
+  if (to_dest) {
     Type* et = type_of(e);
     if (et->k != TK::Error) check_assignable(want, et, e->pos, "assignment");
   }
-  Loc l = gen(e, dest && want && dest->t == want ? dest : nullptr);
+  Loc l = gen(e, to_dest ? dest : nullptr);
   if (want) check_assignable(want, l.t, e->pos, "assignment");
   if (dest && !(l.op == dest->op)) {
     Loc d = *dest;

@@ -208,8 +208,11 @@ Loc Compiler::gen_pre_step(const Expr* e, const Loc* dest) {
   Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
   Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
   emit(aop, one, Middle{}, l.op);
-  if (dest) move(l, *dest);
-  return dest ? *dest : l;
+  // Its value is a copy (`subw $1,i; movw i,t`), as Inferno's compiler
+  // reads it, not the variable itself.
+  Loc r = dest ? *dest : temp(l.t);
+  move(l, r);
+  return r;
 }
 
 // `-v` and `~v`.

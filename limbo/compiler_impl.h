@@ -69,6 +69,9 @@ struct Sym {
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
   const Expr* adtcon = nullptr;   // AdtCon: the `Adt(...)` call
+  // Var: the last pointer of `(a, b) := f()` unpacked in place, which
+  // Inferno's compiler sets to nil twice when the block is left.
+  bool nil_twice = false;
 };
 
 // A declared exception (exception_values.cpp).
@@ -445,7 +448,11 @@ class Compiler {
   TempSlot* busy_temp(std::int32_t off);
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
+  // The next block takes the scope already open (an alt arm's, holding the
+  // names its guard declares) as its own, as Inferno's compiler scopes them.
+  bool adopt_scope_ = false;
   bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
+  bool reads_scope_var(const Expr* e, const Scope& scope) const;
   std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
   std::set<const FuncInfo*> inlined_only();
   void compile_functions();
