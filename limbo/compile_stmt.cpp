@@ -91,7 +91,14 @@ bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
   if (block_depth_ > 1 && reads_scope_var(rhs, scopes_.back())) return false;
   Loc whole{fp(frame_alloc(t)), t};
   gen_to(rhs, t, &whole);
-  auto slots = value_slots(t);
+  declare_tuple_names(lhs, whole, true);
+  return true;
+}
+
+// The names of lhs (all identifiers) declared at the members of the tuple
+// whole; twice: its last pointer is reset twice when the block is left.
+void Compiler::declare_tuple_names(const Expr* lhs, const Loc& whole, bool twice) {
+  auto slots = value_slots(whole.t);
   std::size_t last_ptr = slots.size();
   for (std::size_t i = 0; i < slots.size(); ++i) {
     std::vector<std::int32_t> ptrs;
@@ -104,11 +111,10 @@ bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
     s.kind = Sym::Var;
     s.type = slots[i].second;
     s.loc = fp(whole.op.a + slots[i].first);
-    s.nil_twice = i == last_ptr;
+    s.nil_twice = twice && i == last_ptr;
     scopes_.back()[x->op] = s;
     note_local(x->op, s.type, s.loc.a, x->pos);
   }
-  return true;
 }
 
 // Whether e reads a variable of scope (an identifier it resolves to).
@@ -702,6 +708,38 @@ Loc Compiler::alt_target(const Expr* target, bool declare, std::size_t guards, T
   return temp(rt);
 }
 
+// What an alt arm sends: a variable from where it is (`lea 32(fp),e`), as
+// Inferno's compiler sends it; anything else from a temporary.
+Loc Compiler::alt_sent(const Expr* v, Type* et) {
+  const Sym* var = v->kind == Expr::Ident ? lookup(v->op) : nullptr;
+  if (var && var->kind == Sym::Var &&
+      (var->loc.mode == AddrMode::Fp || var->loc.mode == AddrMode::Mp) && same_type(var->type, et))
+    return Loc{var->loc, var->type};
+  Loc t = temp(et);
+  return gen_to(v, et, &t);
+}
+
+// `(x, nil, y) := <-c =>`: the received tuple unpacked member by member; when
+// every member is named (`(x, y) :=`) the names are laid out as the tuple and
+// it is copied whole (`movmp`), as Inferno's compiler copies it. The
+// temporary it came in is reset then (free already: the alt's statement
+// released its temporaries).
+void Compiler::alt_unpack(const Expr* target, const Loc& val, bool declare) {
+  bool whole = declare && val.t->k == TK::Tuple && val.t->elems.size() == target->args.size() &&
+               std::all_of(target->args.begin(), target->args.end(),
+                           [](const ExprP& x) { return x->kind == Expr::Ident; });
+  if (whole) {
+    Loc to{fp(frame_alloc(val.t)), val.t};
+    move(val, to);
+    declare_tuple_names(target, to, true);
+  } else {
+    tuple_assign(target, val, declare);
+  }
+  std::vector<std::int32_t> ptrs;
+  if (val.op.mode == AddrMode::Fp) pointer_offsets(val.t, val.op.a, ptrs);
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
+}
+
 void Compiler::gen_alt(const Stmt& s) {
   // One alt entry per guard; the guards of an arm joined by `or` share its
   // body, each storing what it received before jumping there.
@@ -729,8 +767,7 @@ void Compiler::gen_alt(const Stmt& s) {
         arm.send = true;
         arm.chan = gen(g->a.get());
         if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
-        Loc t = temp(arm.chan.t->elem);
-        arm.val = gen_to(g->b.get(), arm.chan.t->elem, &t);
+        arm.val = alt_sent(g->b.get(), arm.chan.t->elem);
         sends.push_back(arm);
         continue;
       }
@@ -817,7 +854,7 @@ void Compiler::gen_alt(const Stmt& s) {
         gen_stmt(st);
         received_.erase(a.recv);
       } else if (a.target && a.target->kind == Expr::TupleLit) {
-        tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
+        alt_unpack(a.target, a.val, a.declare);
       } else if (a.target) {
         if (a.declare && !busy_temp(a.val.op.a)) {  // received where it is declared
           Sym v;

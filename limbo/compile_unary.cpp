@@ -34,13 +34,13 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
     if (t->k == TK::Array)
       gen_array_recv(v, r);
     else
-      emit(Op::recv_, direct(v), r.op);
+      emit(Op::recv_, field_or_direct(v), r.op);
     return r;
   }
   if (op == "hd") return gen_head(e, v, dest);
   if (op == "tl") {
     if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
-    Loc src{direct(v, true), t};
+    Loc src{field_or_direct(v), t};
     Loc r = !dest && reusable_temp(src, t) ? src : result_loc(t, dest);
     emit(Op::tail_, src.op, r.op);
     free_temp(src, &r.op);
@@ -250,7 +250,7 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
   Type* et = t->elem;
   // The head goes into the list's temporary when it fits there, as
   // Inferno's compiler allocates it (`headp t,t`).
-  Operand s = direct(v, true);
+  Operand s = field_or_direct(v);
   Loc r = !dest && reusable_temp(Loc{s, t}, et) ? Loc{s, et} : result_loc(et, dest);
   switch (et->k) {
     case TK::Int:

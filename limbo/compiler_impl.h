@@ -452,9 +452,13 @@ class Compiler {
   // names its guard declares) as its own, as Inferno's compiler scopes them.
   bool adopt_scope_ = false;
   bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
+  void declare_tuple_names(const Expr* lhs, const Loc& whole, bool twice);
+  Loc alt_sent(const Expr* v, Type* et);
+  void alt_unpack(const Expr* target, const Loc& val, bool declare);
   bool reads_scope_var(const Expr* e, const Scope& scope) const;
   std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
   std::set<const FuncInfo*> inlined_only();
+  void check_dropped(const std::set<const FuncInfo*>& skipped);
   void compile_functions();
   std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
   bool inline_scope(const Expr* e, const CallTarget& c,
@@ -474,6 +478,7 @@ class Compiler {
   Operand direct(
       const Loc& l,
       bool consume = false);  // value in a slot usable as a middle operand or register base
+  Operand field_or_direct(const Loc& l);
 
   // ---- constants (const_eval.cpp) ----
   std::optional<ConstVal> const_eval(const Expr* e);

@@ -103,6 +103,24 @@ void callees(const Expr* e, std::set<std::string>& out) {
   callees(e->b.get(), out);
   callees(e->c.get(), out);
   for (auto& x : e->args) callees(x.get(), out);
+  for (auto& in : e->inits) {
+    for (auto& k : in.keys) callees(k.get(), out);
+    callees(in.value.get(), out);
+  }
+}
+
+// The names of the functions the statements in s call.
+void all_calls(const Stmt* s, std::set<std::string>& out) {
+  if (!s) return;
+  for (const Expr* e : {s->e.get(), s->init.get(), s->step.get()}) callees(e, out);
+  all_calls(s->body.get(), out);
+  all_calls(s->else_body.get(), out);
+  for (auto& x : s->stmts) all_calls(x.get(), out);
+  for (auto& arm : s->arms) all_calls(arm.body.get(), out);
+  for (auto& alt : s->alts) {
+    for (auto& g : alt.guards) callees(g.get(), out);
+    all_calls(alt.body.get(), out);
+  }
 }
 
 }  // namespace
@@ -118,11 +136,16 @@ std::set<const FuncInfo*> Compiler::inlined_only() {
     if (f.type)
       if (auto b = inline_body(f))
         for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, used);
+  // Nor one no function names at all (never called, never a value).
+  std::set<std::string> named = used;
+  for (auto& f : funcs_)
+    if (f.decl) all_calls(f.decl->body.get(), named);
   std::set<const FuncInfo*> out;
   for (auto& f : funcs_) {
-    if (!f.type || f.exported || f.late_link >= 0 || !inline_body(f)) continue;
+    if (!f.type || f.exported || f.late_link >= 0) continue;
     auto dot = f.name.rfind('.');
-    if (!used.count(dot == std::string::npos ? f.name : f.name.substr(dot + 1))) out.insert(&f);
+    const std::string bare = dot == std::string::npos ? f.name : f.name.substr(dot + 1);
+    if (inline_body(f) ? !used.count(bare) : !named.count(bare)) out.insert(&f);
   }
   return out;
 }
@@ -299,6 +322,33 @@ void Compiler::compile_functions() {
       more = true;
     }
   }
+  check_dropped(skipped);
+}
+
+// Functions left out that are more than one return are still compiled, for
+// their errors, after all the others; their code is then dropped.
+void Compiler::check_dropped(const std::set<const FuncInfo*>& skipped) {
+  const std::size_t code = m_.code.size(), calls = call_fixes_.size(), selfs = self_fixes_.size(),
+                    imports = import_fixes_.size(), tables = table_fixes_.size(),
+                    handlers = m_.handlers.size();
+  const auto tables_used = imports_;
+  std::vector<FuncInfo*> dropped;
+  for (auto& f : funcs_) {
+    if (f.pc >= 0 || !skipped.count(&f) || inline_body(f)) continue;
+    dropped.push_back(&f);
+    try {
+      compile_function(f);
+    } catch (CompileError&) {
+    }
+  }
+  m_.code.resize(code);
+  call_fixes_.resize(calls);
+  self_fixes_.resize(selfs);
+  import_fixes_.resize(imports);
+  table_fixes_.resize(tables);
+  m_.handlers.resize(handlers);
+  imports_ = tables_used;
+  for (FuncInfo* f : dropped) f->pc = -1;
 }
 
 }  // namespace dis::limbo
