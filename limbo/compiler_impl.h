@@ -458,6 +458,7 @@ class Compiler {
   bool reads_scope_var(const Expr* e, const Scope& scope) const;
   std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
   std::set<const FuncInfo*> inlined_only();
+  std::optional<InlineBody> inlinable(const FuncInfo& f);
   void check_dropped(const std::set<const FuncInfo*>& skipped);
   void compile_functions();
   std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);

@@ -38,11 +38,15 @@ bool assigns(const Expr* e) {
   return false;
 }
 
+// How a use names a function: `f` a function of the module, `.f` one of an
+// adt (x.f, Adt.f), so that a field `r.min` names no function min.
+std::string use_key(const Expr* e) { return e->kind == Expr::Field ? "." + e->op : e->op; }
+
 // Names used other than as the function of a call: a function named so
 // is needed as a function (a reference to it, a spawn), not only inlined.
 void other_uses(const Expr* e, bool callee, std::set<std::string>& out) {
   if (!e) return;
-  if ((e->kind == Expr::Ident || e->kind == Expr::Field) && !callee) out.insert(e->op);
+  if ((e->kind == Expr::Ident || e->kind == Expr::Field) && !callee) out.insert(use_key(e));
   if (e->kind == Expr::Call) {
     other_uses(e->a.get(), true, out);
   } else if (e->kind == Expr::Field) {
@@ -63,7 +67,7 @@ void other_uses(const Stmt* s, std::set<std::string>& out) {
   if (!s) return;
   if (s->kind == Stmt::Spawn && s->e && s->e->kind == Expr::Call) {
     const Expr* f = s->e->a.get();
-    if (f->kind == Expr::Ident || f->kind == Expr::Field) out.insert(f->op);
+    if (f->kind == Expr::Ident || f->kind == Expr::Field) out.insert(use_key(f));
   }
   for (const Expr* e : {s->e.get(), s->init.get(), s->step.get()}) other_uses(e, false, out);
   other_uses(s->body.get(), out);
@@ -98,7 +102,7 @@ bool calls(const Expr* e, const std::string& name) {
 void callees(const Expr* e, std::set<std::string>& out) {
   if (!e) return;
   if (e->kind == Expr::Call && (e->a->kind == Expr::Ident || e->a->kind == Expr::Field))
-    out.insert(e->a->op);
+    out.insert(use_key(e->a.get()));
   callees(e->a.get(), out);
   callees(e->b.get(), out);
   callees(e->c.get(), out);
@@ -131,11 +135,6 @@ std::set<const FuncInfo*> Compiler::inlined_only() {
   std::set<std::string> used;
   for (auto& f : funcs_)
     if (f.decl) other_uses(f.decl->body.get(), used);
-  // A function called from an inlined body is called, not inlined there.
-  for (auto& f : funcs_)
-    if (f.type)
-      if (auto b = inline_body(f))
-        for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, used);
   // Nor one no function names at all (never called, never a value).
   std::set<std::string> named = used;
   for (auto& f : funcs_)
@@ -144,8 +143,8 @@ std::set<const FuncInfo*> Compiler::inlined_only() {
   for (auto& f : funcs_) {
     if (!f.type || f.exported || f.late_link >= 0) continue;
     auto dot = f.name.rfind('.');
-    const std::string bare = dot == std::string::npos ? f.name : f.name.substr(dot + 1);
-    if (inline_body(f) ? !used.count(bare) : !named.count(bare)) out.insert(&f);
+    const std::string key = dot == std::string::npos ? f.name : f.name.substr(dot);
+    if (inlinable(f) ? !used.count(key) : !named.count(key)) out.insert(&f);
   }
   return out;
 }
@@ -180,10 +179,38 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
     }
   }
   if (!b.value || assigns(b.value) || assigns(b.cond) || assigns(b.then_value)) return std::nullopt;
+  // Inferno's compiler inlines no `if(c) return a; return b;` returning nil.
+  if (b.cond && (b.value->kind == Expr::Nil || b.then_value->kind == Expr::Nil))
+    return std::nullopt;
   // Not a recursive one.
   auto dot = f.name.rfind('.');
   const std::string bare = dot == std::string::npos ? f.name : f.name.substr(dot + 1);
   if (calls(b.value, bare) || calls(b.cond, bare) || calls(b.then_value, bare)) return std::nullopt;
+  return b;
+}
+
+// f's body when calls of f are inlined: not when it calls a function declared
+// after it that calls f back (iseven calling isodd, which calls iseven:
+// Inferno's compiler inlines isodd and keeps iseven a function).
+std::optional<InlineBody> Compiler::inlinable(const FuncInfo& f) {
+  auto b = inline_body(f);
+  if (!b) return b;
+  std::set<std::string> called;
+  for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, called);
+  bool after = false;
+  for (auto& g : funcs_) {
+    if (&g == &f) {
+      after = true;
+      continue;
+    }
+    auto dot = g.name.rfind('.');
+    if (!after || !called.count(dot == std::string::npos ? g.name : g.name.substr(dot))) continue;
+    // ... that calls f back.
+    std::set<std::string> back;
+    if (g.decl) all_calls(g.decl->body.get(), back);
+    auto fdot = f.name.rfind('.');
+    if (back.count(fdot == std::string::npos ? f.name : f.name.substr(fdot))) return std::nullopt;
+  }
   return b;
 }
 
@@ -192,11 +219,11 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
 // (nothing generated) when the call is not inlined.
 bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
                             const std::function<void(const InlineBody&)>& body_gen) {
-  // One level only: a call in an inlined body is a call.
+  // A call in an inlined body is inlined too (not one already being expanded).
   if (!c.local || c.fnref || c.poly_slot >= 0 || !c.bindings.empty() || !c.hidden.empty() ||
-      !inlining_.empty())
+      std::find(inlining_.begin(), inlining_.end(), c.local) != inlining_.end())
     return false;
-  auto body = inline_body(*c.local);
+  auto body = inlinable(*c.local);
   if (!body) return false;
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
@@ -290,7 +317,7 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
 bool Compiler::gen_inline_cond(const Expr* e, bool when, std::int32_t label) {
   CallTarget c = call_target(e);
   if (c.construct || !c.local) return false;
-  auto body = inline_body(*c.local);
+  auto body = inlinable(*c.local);
   if (!body || body->cond) return false;
   return inline_scope(e, c, [&](const InlineBody& b) { gen_cond(b.value, when, label); });
 }
@@ -334,7 +361,7 @@ void Compiler::check_dropped(const std::set<const FuncInfo*>& skipped) {
   const auto tables_used = imports_;
   std::vector<FuncInfo*> dropped;
   for (auto& f : funcs_) {
-    if (f.pc >= 0 || !skipped.count(&f) || inline_body(f)) continue;
+    if (f.pc >= 0 || !skipped.count(&f) || inlinable(f)) continue;
     dropped.push_back(&f);
     try {
       compile_function(f);

@@ -3,7 +3,8 @@
 # ends, break and continue reset it), alt arms' names are reset at the arm's
 # end, tuples declared in place (also reading a name of the same block), sends
 # on a channel in a field, a call's result into an array element, list
-# elements computed in order, `--i` read as a copy, nil fields of a new object.
+# elements computed in order, `--i` read as a copy, nil fields of a new object,
+# small functions inlined inside inlined ones (not mutually recursive ones).
 implement S;
 include "sys.m";
 	sys: Sys;
@@ -28,6 +29,30 @@ bump(a: array of string, i: int): string
 {
 	a[i] = "lost";
 	return "kept" + string i;
+}
+islo(c: int): int
+{
+	return c >= 'a' && c <= 'z';
+}
+isup(c: int): int
+{
+	return c >= 'A' && c <= 'Z';
+}
+isal(c: int): int
+{
+	return islo(c) || isup(c);
+}
+even(n: int): int
+{
+	if(n == 0)
+		return 1;
+	return odd(n - 1);
+}
+odd(n: int): int
+{
+	if(n == 0)
+		return 0;
+	return even(n - 1);
 }
 init(nil: ref Draw->Context, nil: list of string)
 {
@@ -91,7 +116,12 @@ init(nil: ref Draw->Context, nil: list of string)
 
 	n := ref N(nil, nil, 7, ref N("in", "a" :: nil, 8, nil));
 	sys->print("%d %d %d %s %d\n", n.s == nil, n.l == nil, n.n, n.next.s, len n.next.l);
-	for(t := 0; t < 2; t++){
+	al := "";
+	for(t := 0; t < len "aZ1"; t++)
+		if(isal("aZ1"[t]))
+			al[len al] = "aZ1"[t];
+	sys->print("%s %d %d %d %d\n", al, isal('q'), isal('-'), even(7), odd(7));
+	for(t = 0; t < 2; t++){
 		(h, u) := hd (("h" + string t, t) :: nil);
 		sys->print("%s %d\n", h, u);
 	}
@@ -104,5 +134,6 @@ init(nil: ref Draw->Context, nil: list of string)
 # expect: a kept1
 # expect: kept1 1 1
 # expect: 1 1 7 in 1
+# expect: aZ 1 0 0 1
 # expect: h0 0
 # expect: h1 1
