@@ -356,6 +356,7 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) return gen_fn_value(e, dest);
+  if (s->kind == Sym::Subst) return gen_subst(*s, dest);
   if (s->kind == Sym::AdtCon && s->adtcon->kind == Expr::TupleLit) return gen(s->adtcon, dest);
   if (s->kind == Sym::AdtCon) return gen_construct(s->type, s->adtcon->args, e->pos, dest);
   std::optional<Loc> data = imported_data(e);
@@ -846,6 +847,7 @@ Loc Compiler::lvalue(const Expr* e) {
       Sym* s = lookup(e->op);
       if (!s) fail(e->pos, "undefined identifier " + e->op);
       if (s->kind == Sym::Con) fail(e->pos, "cannot assign to constant " + e->op);
+      if (s->kind == Sym::Subst) return gen_subst(*s, nullptr);
       if (auto data = imported_data(e)) return *data;
       if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a variable");
       return Loc{s->loc, s->type};

@@ -56,7 +56,9 @@ struct Loc {
 struct Sym {
   // AdtCon: `Z: con Point(0, 0)`, an adt-valued con of this module, built
   // where it is used; its fields fold as constants (`Z.x`).
-  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon };
+  // Subst: an inlined function's parameter standing for its argument's
+  // expression, computed at each use in the caller's scopes.
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon, Subst };
   Kind kind = Var;
   Type* type = nullptr;
   Operand loc;            // Var: Mp or Fp slot
@@ -72,6 +74,8 @@ struct Sym {
   // Var: the last pointer of `(a, b) := f()` unpacked in place, which
   // Inferno's compiler sets to nil twice when the block is left.
   bool nil_twice = false;
+  const Expr* subst = nullptr;  // Subst: the argument
+  int subst_depth = -1;         // Subst: its caller's scopes in inline_outer_
 };
 
 // A declared exception (exception_values.cpp).
@@ -456,7 +460,9 @@ class Compiler {
   Loc alt_sent(const Expr* v, Type* et);
   void alt_unpack(const Expr* target, const Loc& val, bool declare);
   bool reads_scope_var(const Expr* e, const Scope& scope) const;
-  std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
+  std::vector<const FuncInfo*> inlining_;         // inlined calls being expanded
+  std::vector<std::vector<Scope>> inline_outer_;  // their callers' scopes
+  Loc gen_subst(const Sym& s, const Loc* dest);
   std::set<const FuncInfo*> inlined_only();
   std::optional<InlineBody> inlinable(const FuncInfo& f);
   void check_dropped(const std::set<const FuncInfo*>& skipped);

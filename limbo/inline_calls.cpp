@@ -214,6 +214,21 @@ std::optional<InlineBody> Compiler::inlinable(const FuncInfo& f) {
   return b;
 }
 
+// A Subst parameter's argument, computed in the scopes of its call.
+Loc Compiler::gen_subst(const Sym& s, const Loc* dest) {
+  std::vector<Scope>& caller = inline_outer_[static_cast<std::size_t>(s.subst_depth)];
+  std::swap(scopes_, caller);
+  Loc r;
+  try {
+    r = gen_to(s.subst, s.type, dest);
+  } catch (CompileError&) {
+    std::swap(scopes_, caller);
+    throw;
+  }
+  std::swap(scopes_, caller);
+  return r;
+}
+
 // Runs body_gen with the call's parameters naming its arguments' values, the
 // body seeing the module's names and the parameters, not the caller's. False
 // (nothing generated) when the call is not inlined.
@@ -246,6 +261,18 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
       names[params[i].name] = s;
       continue;
     }
+    // A slice is taken again at each use, as Inferno's compiler expands
+    // l32(a[4:]).
+    if (args[i]->kind == Expr::Slice && !has_call(args[i]) && !assigns(args[i]) &&
+        !params[i].name.empty()) {
+      Sym s;
+      s.kind = Sym::Subst;
+      s.type = ptypes[i];
+      s.subst = args[i];
+      s.subst_depth = static_cast<int>(inline_outer_.size());
+      names[params[i].name] = s;
+      continue;
+    }
     Loc v = gen_to(args[i], ptypes[i]);
     // Held in a temporary, or read through one (a[1].vec: 0(t)): every use
     // in the body reads it there, so nothing may reuse or reset it.
@@ -261,7 +288,8 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
     s.loc = v.op;
     names[params[i].name] = s;
   }
-  std::vector<Scope> outer = std::move(scopes_);
+  inline_outer_.push_back(std::move(scopes_));
+  const std::vector<Scope>& outer = inline_outer_.back();
   scopes_.clear();
   scopes_.push_back(outer.empty() ? Scope{} : outer[0]);
   scopes_.push_back(std::move(names));
@@ -274,7 +302,8 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
   type_cache_.clear();
   auto restore = [&] {
     inlining_.pop_back();
-    scopes_ = std::move(outer);
+    scopes_ = std::move(inline_outer_.back());
+    inline_outer_.pop_back();
     const_cache_ = std::move(consts);
     type_cache_ = std::move(types);
   };

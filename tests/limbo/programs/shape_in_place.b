@@ -4,7 +4,8 @@
 # end, tuples declared in place (also reading a name of the same block), sends
 # on a channel in a field, a call's result into an array element, list
 # elements computed in order, `--i` read as a copy, nil fields of a new object,
-# small functions inlined inside inlined ones (not mutually recursive ones).
+# small functions inlined inside inlined ones (not mutually recursive ones),
+# an inlined function's slice argument taken again at each use.
 implement S;
 include "sys.m";
 	sys: Sys;
@@ -41,6 +42,10 @@ isup(c: int): int
 isal(c: int): int
 {
 	return islo(c) || isup(c);
+}
+l16(p: array of byte): int
+{
+	return int p[0] | (int p[1] << 8);
 }
 even(n: int): int
 {
@@ -121,6 +126,9 @@ init(nil: ref Draw->Context, nil: list of string)
 		if(isal("aZ1"[t]))
 			al[len al] = "aZ1"[t];
 	sys->print("%s %d %d %d %d\n", al, isal('q'), isal('-'), even(7), odd(7));
+	bs := array[] of {byte 1, byte 2, byte 3};
+	k = 1;
+	sys->print("%d %d\n", l16(bs[k:]), l16(bs[k-1:]));
 	for(t = 0; t < 2; t++){
 		(h, u) := hd (("h" + string t, t) :: nil);
 		sys->print("%s %d\n", h, u);
@@ -135,5 +143,6 @@ init(nil: ref Draw->Context, nil: list of string)
 # expect: kept1 1 1
 # expect: 1 1 7 in 1
 # expect: aZ 1 0 0 1
+# expect: 770 513
 # expect: h0 0
 # expect: h1 1
