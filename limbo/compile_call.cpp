@@ -106,7 +106,10 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
         (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) || is_arg_slot(dest->op) ||
          !busy_temp(dest->op.a) ||
          std::find(new_objects_.begin(), new_objects_.end(), dest->op.a) != new_objects_.end());
-    r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
+    // (A ref to a pick variant returned for its adt's ref is the same pointer.)
+    const bool same =
+        dest && (same_type(dest->t, rt) || (dest->t->k == TK::Ref && rt->k == TK::Ref));
+    r = direct_ok && same ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
   if (c.fnref) {

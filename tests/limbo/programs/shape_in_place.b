@@ -5,7 +5,8 @@
 # on a channel in a field, a call's result into an array element, list
 # elements computed in order, `--i` read as a copy, nil fields of a new object,
 # small functions inlined inside inlined ones (not mutually recursive ones),
-# an inlined function's slice argument taken again at each use.
+# an inlined function's slice argument taken again at each use, a variant's
+# ref returned straight into its adt's ref.
 implement S;
 include "sys.m";
 	sys: Sys;
@@ -15,6 +16,24 @@ S: module {
 };
 N: adt { s: string; l: list of string; n: int; next: ref N; };
 R: adt { reply: chan of string; };
+V: adt {
+	n: int;
+	pick {
+	A => s: string;
+	B => m: int;
+	}
+};
+mka(n: int): ref V.A
+{
+	n++;
+	return ref V.A(n, "a" + string n);
+}
+mkv(n: int): ref V
+{
+	if(n > 0)
+		return mka(n);
+	return ref V.B(n, -n);
+}
 order := "";
 pair(s: string, n: int): (string, int)
 {
@@ -129,6 +148,11 @@ init(nil: ref Draw->Context, nil: list of string)
 	bs := array[] of {byte 1, byte 2, byte 3};
 	k = 1;
 	sys->print("%d %d\n", l16(bs[k:]), l16(bs[k-1:]));
+	for(t = 1; t >= -1; t -= 2)
+		pick pv := mkv(t) {
+		A => sys->print("A %d %s\n", pv.n, pv.s);
+		B => sys->print("B %d %d\n", pv.n, pv.m);
+		}
 	for(t = 0; t < 2; t++){
 		(h, u) := hd (("h" + string t, t) :: nil);
 		sys->print("%s %d\n", h, u);
@@ -144,5 +168,7 @@ init(nil: ref Draw->Context, nil: list of string)
 # expect: 1 1 7 in 1
 # expect: aZ 1 0 0 1
 # expect: 770 513
+# expect: A 2 a2
+# expect: B -1 1
 # expect: h0 0
 # expect: h1 1
