@@ -327,7 +327,10 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
       r = gen_to(body.value, rt, dest);
       return;
     }
-    r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
+    // (A variant's ref goes straight into its adt's ref too.)
+    const bool same =
+        dest && (same_type(dest->t, rt) || (dest->t->k == TK::Ref && rt->k == TK::Ref));
+    r = same ? Loc{dest->op, rt} : temp(rt);
     std::int32_t lelse = new_label(), lend = new_label();
     gen_cond(body.cond, false, lelse);
     gen_to(body.then_value, rt, &r);

@@ -6,7 +6,7 @@
 # elements computed in order, `--i` read as a copy, nil fields of a new object,
 # small functions inlined inside inlined ones (not mutually recursive ones),
 # an inlined function's slice argument taken again at each use, a variant's
-# ref returned straight into its adt's ref.
+# ref returned straight into its adt's ref, constant tests decided when compiled.
 implement S;
 include "sys.m";
 	sys: Sys;
@@ -148,6 +148,24 @@ init(nil: ref Draw->Context, nil: list of string)
 	bs := array[] of {byte 1, byte 2, byte 3};
 	k = 1;
 	sys->print("%d %d\n", l16(bs[k:]), l16(bs[k-1:]));
+	DEBUG: con 0;
+	order = "";
+	if(DEBUG)
+		order += "d";
+	if(1 < 2 || note("x") != nil)
+		order += "t";
+	if(1 > 2 || note("y") != nil)
+		order += "u";
+	if(DEBUG && note("z") != nil)
+		order += "v";
+	while(0)
+		order += "w";
+	do
+		order += "o";
+	while(0);
+	c1 := 1 < 2;
+	c2 := DEBUG || 2 > 1;
+	sys->print("%s %d %d\n", order, c1, c2);
 	for(t = 1; t >= -1; t -= 2)
 		pick pv := mkv(t) {
 		A => sys->print("A %d %s\n", pv.n, pv.s);
@@ -168,6 +186,7 @@ init(nil: ref Draw->Context, nil: list of string)
 # expect: 1 1 7 in 1
 # expect: aZ 1 0 0 1
 # expect: 770 513
+# expect: tyuo 1 1
 # expect: A 2 a2
 # expect: B -1 1
 # expect: h0 0
