@@ -522,6 +522,7 @@ class Compiler {
   Loc deliver(const Loc& r, const Loc* dest);
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
+  std::optional<bool> const_test(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
   static constexpr int kNeedsCode = 10;
   int addressing_rank(const Expr* e);

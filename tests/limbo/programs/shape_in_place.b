@@ -163,6 +163,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	do
 		order += "o";
 	while(0);
+	if(DEBUG >= 1)
+		order += "g";
+	if("a" < "b" && !(DEBUG != 0))
+		order += "s";
 	c1 := 1 < 2;
 	c2 := DEBUG || 2 > 1;
 	sys->print("%s %d %d\n", order, c1, c2);
@@ -186,7 +190,7 @@ init(nil: ref Draw->Context, nil: list of string)
 # expect: 1 1 7 in 1
 # expect: aZ 1 0 0 1
 # expect: 770 513
-# expect: tyuo 1 1
+# expect: tyuos 1 1
 # expect: A 2 a2
 # expect: B -1 1
 # expect: h0 0
