@@ -190,8 +190,9 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
 }
 
 // f's body when calls of f are inlined: not when it calls a function declared
-// after it that calls f back (iseven calling isodd, which calls iseven:
-// Inferno's compiler inlines isodd and keeps iseven a function).
+// after it, inlined too, that calls f back (iseven calling isodd, which calls
+// iseven: Inferno's compiler inlines isodd and keeps iseven a function; it
+// inlines cmd2in though Cmd.text, a larger function, calls it).
 std::optional<InlineBody> Compiler::inlinable(const FuncInfo& f) {
   auto b = inline_body(f);
   if (!b) return b;
@@ -205,9 +206,9 @@ std::optional<InlineBody> Compiler::inlinable(const FuncInfo& f) {
     }
     auto dot = g.name.rfind('.');
     if (!after || !called.count(dot == std::string::npos ? g.name : g.name.substr(dot))) continue;
-    // ... that calls f back.
+    // ... that is inlined too and calls f back.
     std::set<std::string> back;
-    if (g.decl) all_calls(g.decl->body.get(), back);
+    if (g.decl && inline_body(g)) all_calls(g.decl->body.get(), back);
     auto fdot = f.name.rfind('.');
     if (back.count(fdot == std::string::npos ? f.name : f.name.substr(fdot))) return std::nullopt;
   }
