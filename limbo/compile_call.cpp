@@ -43,7 +43,9 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
       // Computed where it lands (a call's result in its own temporary, an
       // operation in its operand's), as Inferno's compiler computes it.
       Loc v = gen_to(args[i], ptypes[i]);
-      if (!reusable_temp(v, ptypes[i]) || !same_type(v.t, ptypes[i])) {
+      // (A ref to a pick variant passed as its adt's ref is the same pointer.)
+      bool same = same_type(v.t, ptypes[i]) || (v.t->k == TK::Ref && ptypes[i]->k == TK::Ref);
+      if (!reusable_temp(v, ptypes[i]) || !same) {
         Loc t = temp(ptypes[i]);
         move(v, t);
         free_temp(v, &t.op);
@@ -104,7 +106,10 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
         (dest->op.mode != AddrMode::IndFp || is_result_slot(dest->op) || is_arg_slot(dest->op) ||
          !busy_temp(dest->op.a) ||
          std::find(new_objects_.begin(), new_objects_.end(), dest->op.a) != new_objects_.end());
-    r = direct_ok && same_type(dest->t, rt) ? *dest : temp(rt);
+    // (A ref to a pick variant returned for its adt's ref is the same pointer.)
+    const bool same =
+        dest && (same_type(dest->t, rt) || (dest->t->k == TK::Ref && rt->k == TK::Ref));
+    r = direct_ok && same ? *dest : temp(rt);
     emit(Op::lea_, r.op, Operand{AddrMode::IndFp, fr.op.a, 16});
   }
   if (c.fnref) {
@@ -125,14 +130,17 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
 // Whether computing e calls a function: `ref Adt(...)` builds the value
 // without one (Inferno's compiler builds it after the frame is made).
 bool Compiler::calls_in(const Expr* e) {
-  if (e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call) {
-    const Expr* callee = e->a->a.get();
-    if (callee->kind == Expr::Field) callee = callee->a.get();  // ref Adt.Tag(...)
+  // `Adt(...)` as well, a value built in the argument's slot.
+  const bool ref = e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call;
+  if (ref || e->kind == Expr::Call) {
+    const Expr* call = ref ? e->a.get() : e;
+    const Expr* callee = call->a.get();
+    if (ref && callee->kind == Expr::Field) callee = callee->a.get();  // ref Adt.Tag(...)
     Sym* s = callee->kind == Expr::Ident ? lookup(callee->op) : nullptr;
     const bool adt = s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt) ||
                            (s->kind == Sym::TypeAlias && s->type->k == TK::Adt));
     if (adt) {
-      for (auto& x : e->a->args)
+      for (auto& x : call->args)
         if (has_call(x.get())) return true;
       return false;
     }

@@ -216,11 +216,14 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
       return c;
     }
   }
-  if (dest && want && dest->t == want) {
+  // (A destination of the same type written another way, `ref Node` of the
+  // function returning and of the one called, is written in place too.)
+  const bool to_dest = dest && want && (dest->t == want || same_type(dest->t, want));
+  if (to_dest) {
     Type* et = type_of(e);
     if (et->k != TK::Error) check_assignable(want, et, e->pos, "assignment");
   }
-  Loc l = gen(e, dest && want && dest->t == want ? dest : nullptr);
+  Loc l = gen(e, to_dest ? dest : nullptr);
   if (want) check_assignable(want, l.t, e->pos, "assignment");
   if (dest && !(l.op == dest->op)) {
     Loc d = *dest;
@@ -353,6 +356,7 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   Sym* s = lookup(e->op);
   if (!s) fail(e->pos, "undefined identifier " + e->op);
   if (s->kind == Sym::Func) return gen_fn_value(e, dest);
+  if (s->kind == Sym::Subst) return gen_subst(*s, dest);
   if (s->kind == Sym::AdtCon && s->adtcon->kind == Expr::TupleLit) return gen(s->adtcon, dest);
   if (s->kind == Sym::AdtCon) return gen_construct(s->type, s->adtcon->args, e->pos, dest);
   std::optional<Loc> data = imported_data(e);
@@ -562,8 +566,48 @@ bool is_cmp(const std::string& op) {
 }
 }  // namespace
 
+// A test whose outcome is known: an int constant, a comparison of two int,
+// big or string constants (`yydebug >= 3` with yydebug a con), !, && and ||
+// of such. (Reals are compared when run: a NaN, a trap.)
+std::optional<bool> Compiler::const_test(const Expr* e) {
+  if (auto v = const_eval(e); v && v->k == TK::Int) return v->i != 0;
+  if (e->kind == Expr::Unary && e->op == "!") {
+    auto t = const_test(e->a.get());
+    return t ? std::optional<bool>(!*t) : std::nullopt;
+  }
+  if (e->kind != Expr::Binary) return std::nullopt;
+  if (e->op == "&&" || e->op == "||") {
+    auto a = const_test(e->a.get()), b = const_test(e->b.get());
+    if (!a || !b) return std::nullopt;
+    return e->op == "&&" ? *a && *b : *a || *b;
+  }
+  if (!is_cmp(e->op)) return std::nullopt;
+  auto a = const_eval(e->a.get()), b = const_eval(e->b.get());
+  if (!a || !b || a->k != b->k) return std::nullopt;
+  int c;
+  if (a->k == TK::Int || a->k == TK::Big || a->k == TK::Byte)
+    c = a->i < b->i ? -1 : a->i > b->i;
+  else if (a->k == TK::String)
+    c = a->s < b->s ? -1 : a->s > b->s;
+  else
+    return std::nullopt;
+  const std::string& op = e->op;
+  if (op == "==") return c == 0;
+  if (op == "!=") return c != 0;
+  if (op == "<") return c < 0;
+  if (op == "<=") return c <= 0;
+  if (op == ">") return c > 0;
+  return c >= 0;
+}
+
 void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   PosScope ps(cur_pos_, e->pos);
+  // A constant test is decided here (`n < 0 || ...` of an inlined e(6)
+  // keeps only the second test), as Inferno's compiler folds it.
+  if (auto t = const_test(e)) {
+    if (*t == when) jump(Op::jmp_, Operand{}, Middle{}, label);
+    return;
+  }
   if (e->kind == Expr::Binary && (e->op == "&&" || e->op == "||")) {
     bool is_and = e->op == "&&";
     if (is_and == when) {
@@ -843,6 +887,7 @@ Loc Compiler::lvalue(const Expr* e) {
       Sym* s = lookup(e->op);
       if (!s) fail(e->pos, "undefined identifier " + e->op);
       if (s->kind == Sym::Con) fail(e->pos, "cannot assign to constant " + e->op);
+      if (s->kind == Sym::Subst) return gen_subst(*s, nullptr);
       if (auto data = imported_data(e)) return *data;
       if (s->kind != Sym::Var) fail(e->pos, e->op + " is not a variable");
       return Loc{s->loc, s->type};

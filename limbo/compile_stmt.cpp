@@ -76,28 +76,65 @@ void Compiler::compile_function(FuncInfo& f) {
 
 // ---- assignment ----
 
-// `(a, b) := f(...)` with names only: the names are laid out as the tuple
-// is and the call's result goes straight into them, as Inferno's compiler
-// does (no temporary, no copy). False if the form does not fit.
+// `(a, b) := f(...)` (or `hd l`, `<-c`) with names only: the names are laid
+// out as the tuple is and the value goes straight into them, as Inferno's
+// compiler does (no temporary, no copy). False if the form does not fit.
 bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
-  if (rhs->kind != Expr::Call) return false;
+  bool head_or_recv = rhs->kind == Expr::Unary && (rhs->op == "hd" || rhs->op == "<-");
+  if (rhs->kind != Expr::Call && !head_or_recv) return false;
   Type* t = type_of(rhs);
   if (t->k != TK::Tuple || t->elems.size() != lhs->args.size()) return false;
   for (auto& x : lhs->args)
     if (x->kind != Expr::Ident) return false;
+  // Inside a nested block Inferno's compiler does so only when the call
+  // reads no variable of that same block; else it unpacks a temporary.
+  if (block_depth_ > 1 && reads_scope_var(rhs, scopes_.back())) return false;
   Loc whole{fp(frame_alloc(t)), t};
   gen_to(rhs, t, &whole);
-  auto slots = value_slots(t);
+  declare_tuple_names(lhs, whole, true);
+  return true;
+}
+
+// The names of lhs (all identifiers) declared at the members of the tuple
+// whole; twice: its last pointer is reset twice when the block is left.
+void Compiler::declare_tuple_names(const Expr* lhs, const Loc& whole, bool twice) {
+  auto slots = value_slots(whole.t);
+  std::size_t last_ptr = slots.size();
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    std::vector<std::int32_t> ptrs;
+    pointer_offsets(slots[i].second, 0, ptrs);
+    if (!ptrs.empty()) last_ptr = i;
+  }
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const Expr* x = lhs->args[i].get();
     Sym s;
     s.kind = Sym::Var;
     s.type = slots[i].second;
     s.loc = fp(whole.op.a + slots[i].first);
+    s.nil_twice = twice && i == last_ptr;
     scopes_.back()[x->op] = s;
     note_local(x->op, s.type, s.loc.a, x->pos);
   }
-  return true;
+}
+
+// Whether e reads a variable of scope (an identifier it resolves to).
+bool Compiler::reads_scope_var(const Expr* e, const Scope& scope) const {
+  if (!e) return false;
+  if (e->kind == Expr::Ident) {
+    auto it = scope.find(e->op);
+    return it != scope.end() && it->second.kind == Sym::Var;
+  }
+  if (reads_scope_var(e->a.get(), scope) || reads_scope_var(e->b.get(), scope) ||
+      reads_scope_var(e->c.get(), scope))
+    return true;
+  for (auto& x : e->args)
+    if (reads_scope_var(x.get(), scope)) return true;
+  for (auto& in : e->inits) {
+    if (reads_scope_var(in.value.get(), scope)) return true;
+    for (auto& k : in.keys)
+      if (reads_scope_var(k.get(), scope)) return true;
+  }
+  return false;
 }
 
 // A tuple temporary unpacked into variables: its pointers are set to nil
@@ -244,7 +281,9 @@ void Compiler::assign_expr(const Expr* e) {
 // ---- statements ----
 
 void Compiler::gen_block(const Stmt& s) {
-  scopes_.emplace_back();
+  bool adopt = adopt_scope_;
+  adopt_scope_ = false;
+  if (!adopt) scopes_.emplace_back();
   ++block_depth_;
   if (block_depth_ > 1) open_blocks_.push_back(OpenBlock{&s, scopes_.size() - 1, SIZE_MAX});
   std::int32_t brk = -1;
@@ -274,7 +313,7 @@ void Compiler::gen_block(const Stmt& s) {
     loops_.pop_back();
     place(brk);
   }
-  scopes_.pop_back();
+  if (!adopt) scopes_.pop_back();
 }
 
 void Compiler::nil_block_vars(const Scope& scope) {
@@ -284,9 +323,11 @@ void Compiler::nil_block_vars(const Scope& scope) {
 
 std::vector<std::int32_t> Compiler::block_pointers(const Scope& scope) const {
   std::vector<std::int32_t> ptrs;
-  for (const auto& [name, sym] : scope)
-    if (sym.kind == Sym::Var && sym.loc.mode == AddrMode::Fp)
-      pointer_offsets(sym.type, sym.loc.a, ptrs);
+  for (const auto& [name, sym] : scope) {
+    if (sym.kind != Sym::Var || sym.loc.mode != AddrMode::Fp) continue;
+    pointer_offsets(sym.type, sym.loc.a, ptrs);
+    if (sym.nil_twice) ptrs.push_back(ptrs.back());
+  }
   std::sort(ptrs.begin(), ptrs.end());
   return ptrs;
 }
@@ -411,14 +452,10 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
   for (std::size_t i = 0; i < s.names.size(); ++i) {
     Loc l;
     declare_local(s.names[i], t, s.pos, &l);
-    if (init) {
-      move(*init, l);
-    } else if (is_pointer(t) && !loops_.empty()) {
-      // A pointer declared in a loop starts nil each time round; outside
-      // one it is nil already (a new frame's pointers are), and Inferno's
-      // compiler sets nothing there.
-      emit(Op::movp_, imm(-1), l.op);
-    }
+    // Without a value a pointer is nil already, in a loop too: every way
+    // out of the block it is declared in (its end, break, continue, a
+    // handler's catch) sets it to nil, and Inferno's compiler sets nothing.
+    if (init) move(*init, l);
   }
 }
 
@@ -631,8 +668,19 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
   Loc v = gen_to(e->b.get(), c.t->elem);
   // A word constant is sent as it is (`send $1,c`), as Inferno's compiler
   // sends it.
+  // A channel in a field of a frame's pointer is sent on where it is
+  // (`send t,4(36(fp))`), as Inferno's compiler sends on it.
+  // (Its base temporary, if any, is free once the send is emitted.)
+  auto send = [&](const Operand& val) {
+    if (c.op.mode != AddrMode::IndFp) {
+      emit(Op::send_, val, direct(c));
+      return;
+    }
+    emit(Op::send_, val, c.op);
+    free_temp(c);
+  };
   if (v.op.mode == AddrMode::Imm && !dest && (v.t->k == TK::Int || v.t->k == TK::Byte)) {
-    emit(Op::send_, v.op, direct(c));
+    send(v.op);
     return v;
   }
   if (v.op.mode == AddrMode::Imm) {
@@ -640,7 +688,7 @@ Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
     move(v, t);
     v = t;
   }
-  emit(Op::send_, v.op, direct(c));
+  send(v.op);
   return deliver(v, dest);
 }
 
@@ -658,6 +706,38 @@ Loc Compiler::alt_target(const Expr* target, bool declare, std::size_t guards, T
       return Loc{v->loc, rt};
   }
   return temp(rt);
+}
+
+// What an alt arm sends: a variable from where it is (`lea 32(fp),e`), as
+// Inferno's compiler sends it; anything else from a temporary.
+Loc Compiler::alt_sent(const Expr* v, Type* et) {
+  const Sym* var = v->kind == Expr::Ident ? lookup(v->op) : nullptr;
+  if (var && var->kind == Sym::Var &&
+      (var->loc.mode == AddrMode::Fp || var->loc.mode == AddrMode::Mp) && same_type(var->type, et))
+    return Loc{var->loc, var->type};
+  Loc t = temp(et);
+  return gen_to(v, et, &t);
+}
+
+// `(x, nil, y) := <-c =>`: the received tuple unpacked member by member; when
+// every member is named (`(x, y) :=`) the names are laid out as the tuple and
+// it is copied whole (`movmp`), as Inferno's compiler copies it. The
+// temporary it came in is reset then (free already: the alt's statement
+// released its temporaries).
+void Compiler::alt_unpack(const Expr* target, const Loc& val, bool declare) {
+  bool whole = declare && val.t->k == TK::Tuple && val.t->elems.size() == target->args.size() &&
+               std::all_of(target->args.begin(), target->args.end(),
+                           [](const ExprP& x) { return x->kind == Expr::Ident; });
+  if (whole) {
+    Loc to{fp(frame_alloc(val.t)), val.t};
+    move(val, to);
+    declare_tuple_names(target, to, true);
+  } else {
+    tuple_assign(target, val, declare);
+  }
+  std::vector<std::int32_t> ptrs;
+  if (val.op.mode == AddrMode::Fp) pointer_offsets(val.t, val.op.a, ptrs);
+  for (std::int32_t off : ptrs) emit(Op::movp_, imm(-1), fp(off));
 }
 
 void Compiler::gen_alt(const Stmt& s) {
@@ -687,8 +767,7 @@ void Compiler::gen_alt(const Stmt& s) {
         arm.send = true;
         arm.chan = gen(g->a.get());
         if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
-        Loc t = temp(arm.chan.t->elem);
-        arm.val = gen_to(g->b.get(), arm.chan.t->elem, &t);
+        arm.val = alt_sent(g->b.get(), arm.chan.t->elem);
         sends.push_back(arm);
         continue;
       }
@@ -775,7 +854,7 @@ void Compiler::gen_alt(const Stmt& s) {
         gen_stmt(st);
         received_.erase(a.recv);
       } else if (a.target && a.target->kind == Expr::TupleLit) {
-        tuple_assign(a.target, a.val, a.declare);  // `(x, nil, y) := <-c =>`
+        alt_unpack(a.target, a.val, a.declare);
       } else if (a.target) {
         if (a.declare && !busy_temp(a.val.op.a)) {  // received where it is declared
           Sym v;
@@ -798,6 +877,7 @@ void Compiler::gen_alt(const Stmt& s) {
     }
     if (body >= 0) place(body);
     try {
+      adopt_scope_ = arm->body->kind == Stmt::Block;
       gen_stmt(*arm->body);
     } catch (CompileError&) {
     }

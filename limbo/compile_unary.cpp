@@ -34,13 +34,13 @@ Loc Compiler::gen_unary(const Expr* e, const Loc* dest) {
     if (t->k == TK::Array)
       gen_array_recv(v, r);
     else
-      emit(Op::recv_, direct(v), r.op);
+      emit(Op::recv_, field_or_direct(v), r.op);
     return r;
   }
   if (op == "hd") return gen_head(e, v, dest);
   if (op == "tl") {
     if (t->k != TK::List) fail(e->pos, "tl needs a list, not " + type_name(t));
-    Loc src{direct(v, true), t};
+    Loc src{field_or_direct(v), t};
     Loc r = !dest && reusable_temp(src, t) ? src : result_loc(t, dest);
     emit(Op::tail_, src.op, r.op);
     free_temp(src, &r.op);
@@ -208,8 +208,11 @@ Loc Compiler::gen_pre_step(const Expr* e, const Loc* dest) {
   Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
   Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
   emit(aop, one, Middle{}, l.op);
-  if (dest) move(l, *dest);
-  return dest ? *dest : l;
+  // Its value is a copy (`subw $1,i; movw i,t`), as Inferno's compiler
+  // reads it, not the variable itself.
+  Loc r = dest ? *dest : temp(l.t);
+  move(l, r);
+  return r;
 }
 
 // `-v` and `~v`.
@@ -247,7 +250,7 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
   Type* et = t->elem;
   // The head goes into the list's temporary when it fits there, as
   // Inferno's compiler allocates it (`headp t,t`).
-  Operand s = direct(v, true);
+  Operand s = field_or_direct(v);
   Loc r = !dest && reusable_temp(Loc{s, t}, et) ? Loc{s, et} : result_loc(et, dest);
   switch (et->k) {
     case TK::Int:

@@ -52,13 +52,31 @@ Loc Compiler::gen_list_lit(const Expr* e, const Loc* dest) {
   if (e->args.empty()) fail(e->pos, "empty list literal");
   Type* et = type_of(e->args[0].get());
   Type* lt = mk(TK::List, et);
+  // Every element computed first, in order, then consed from the last, each
+  // temporary freed once consed (the first's after the list is delivered),
+  // as Inferno's compiler builds a list.
+  std::vector<Loc> vals;
+  for (auto& a : e->args) vals.push_back(gen_to(a.get(), et));
   Loc r = is_ind(dest ? dest->op : Operand{}) || !dest ? temp(lt) : *dest;
   emit(Op::movp_, word_const(-1).mode == AddrMode::Imm ? imm(-1) : word_const(-1), r.op);
-  for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) {
-    Loc v = gen_to(it->get(), et);
-    emit_cons(cons_op(et), v.op, et, r.op);
+  auto done = [&](const Loc& v) {
+    if (v.op.mode == AddrMode::Fp && (v.t->k == TK::Tuple || v.t->k == TK::Adt))
+      nil_tuple_temp(v);
+    else
+      free_temp(v);
+  };
+  for (std::size_t i = vals.size(); i-- > 0;) {
+    emit_cons(cons_op(et), vals[i].op, et, r.op);
+    if (i > 0) done(vals[i]);
   }
-  return deliver(r, dest);
+  if (dest && !(dest->op == r.op)) {
+    move(r, *dest);
+    done(vals[0]);
+    free_temp(r, &dest->op);
+    return *dest;
+  }
+  done(vals[0]);
+  return r;
 }
 
 // `chan of T` and `chan[n] of T`.
@@ -155,7 +173,10 @@ Loc Compiler::gen_array_lit(const Expr* e, const Loc* dest, Type* want_elem) {
   Type* et = want_elem ? want_elem : type_of(e->inits[0].value.get());
   if (et->k == TK::Nil) fail(e->pos, "cannot infer the element type from nil");
   Type* at = mk(TK::Array, et);
-  Loc r = dest && !is_ind(dest->op) && same_type(dest->t, at) ? *dest : temp(at);
+  // Made in place in a variable, and in a frame's argument slot as Inferno's
+  // compiler makes it (`newa $1,$1,32(40(fp))`).
+  const bool here = dest && (!is_ind(dest->op) || is_arg_slot(dest->op));
+  Loc r = here && same_type(dest->t, at) ? *dest : temp(at);
   Loc n;
   bool keyed = false;
   for (auto& in : e->inits) keyed |= in.star || !in.keys.empty();

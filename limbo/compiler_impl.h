@@ -56,7 +56,9 @@ struct Loc {
 struct Sym {
   // AdtCon: `Z: con Point(0, 0)`, an adt-valued con of this module, built
   // where it is used; its fields fold as constants (`Z.x`).
-  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon };
+  // Subst: an inlined function's parameter standing for its argument's
+  // expression, computed at each use in the caller's scopes.
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon, Subst };
   Kind kind = Var;
   Type* type = nullptr;
   Operand loc;            // Var: Mp or Fp slot
@@ -69,6 +71,11 @@ struct Sym {
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
   const Expr* adtcon = nullptr;   // AdtCon: the `Adt(...)` call
+  // Var: the last pointer of `(a, b) := f()` unpacked in place, which
+  // Inferno's compiler sets to nil twice when the block is left.
+  bool nil_twice = false;
+  const Expr* subst = nullptr;  // Subst: the argument
+  int subst_depth = -1;         // Subst: its caller's scopes in inline_outer_
 };
 
 // A declared exception (exception_values.cpp).
@@ -445,9 +452,20 @@ class Compiler {
   TempSlot* busy_temp(std::int32_t off);
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
+  // The next block takes the scope already open (an alt arm's, holding the
+  // names its guard declares) as its own, as Inferno's compiler scopes them.
+  bool adopt_scope_ = false;
   bool declare_tuple_in_place(const Expr* lhs, const Expr* rhs);
-  std::vector<const FuncInfo*> inlining_;  // inlined calls being expanded
+  void declare_tuple_names(const Expr* lhs, const Loc& whole, bool twice);
+  Loc alt_sent(const Expr* v, Type* et);
+  void alt_unpack(const Expr* target, const Loc& val, bool declare);
+  bool reads_scope_var(const Expr* e, const Scope& scope) const;
+  std::vector<const FuncInfo*> inlining_;         // inlined calls being expanded
+  std::vector<std::vector<Scope>> inline_outer_;  // their callers' scopes
+  Loc gen_subst(const Sym& s, const Loc* dest);
   std::set<const FuncInfo*> inlined_only();
+  std::optional<InlineBody> inlinable(const FuncInfo& f);
+  void check_dropped(const std::set<const FuncInfo*>& skipped);
   void compile_functions();
   std::optional<Loc> gen_inline_call(const Expr* e, const CallTarget& c, const Loc* dest);
   bool inline_scope(const Expr* e, const CallTarget& c,
@@ -467,6 +485,7 @@ class Compiler {
   Operand direct(
       const Loc& l,
       bool consume = false);  // value in a slot usable as a middle operand or register base
+  Operand field_or_direct(const Loc& l);
 
   // ---- constants (const_eval.cpp) ----
   std::optional<ConstVal> const_eval(const Expr* e);
@@ -503,6 +522,7 @@ class Compiler {
   Loc deliver(const Loc& r, const Loc* dest);
   Loc lvalue(const Expr* e);
   void assign_expr(const Expr* e);
+  std::optional<bool> const_test(const Expr* e);
   void gen_cond(const Expr* e, bool when, std::int32_t label);
   static constexpr int kNeedsCode = 10;
   int addressing_rank(const Expr* e);

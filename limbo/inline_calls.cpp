@@ -38,11 +38,15 @@ bool assigns(const Expr* e) {
   return false;
 }
 
+// How a use names a function: `f` a function of the module, `.f` one of an
+// adt (x.f, Adt.f), so that a field `r.min` names no function min.
+std::string use_key(const Expr* e) { return e->kind == Expr::Field ? "." + e->op : e->op; }
+
 // Names used other than as the function of a call: a function named so
 // is needed as a function (a reference to it, a spawn), not only inlined.
 void other_uses(const Expr* e, bool callee, std::set<std::string>& out) {
   if (!e) return;
-  if ((e->kind == Expr::Ident || e->kind == Expr::Field) && !callee) out.insert(e->op);
+  if ((e->kind == Expr::Ident || e->kind == Expr::Field) && !callee) out.insert(use_key(e));
   if (e->kind == Expr::Call) {
     other_uses(e->a.get(), true, out);
   } else if (e->kind == Expr::Field) {
@@ -63,7 +67,7 @@ void other_uses(const Stmt* s, std::set<std::string>& out) {
   if (!s) return;
   if (s->kind == Stmt::Spawn && s->e && s->e->kind == Expr::Call) {
     const Expr* f = s->e->a.get();
-    if (f->kind == Expr::Ident || f->kind == Expr::Field) out.insert(f->op);
+    if (f->kind == Expr::Ident || f->kind == Expr::Field) out.insert(use_key(f));
   }
   for (const Expr* e : {s->e.get(), s->init.get(), s->step.get()}) other_uses(e, false, out);
   other_uses(s->body.get(), out);
@@ -98,11 +102,29 @@ bool calls(const Expr* e, const std::string& name) {
 void callees(const Expr* e, std::set<std::string>& out) {
   if (!e) return;
   if (e->kind == Expr::Call && (e->a->kind == Expr::Ident || e->a->kind == Expr::Field))
-    out.insert(e->a->op);
+    out.insert(use_key(e->a.get()));
   callees(e->a.get(), out);
   callees(e->b.get(), out);
   callees(e->c.get(), out);
   for (auto& x : e->args) callees(x.get(), out);
+  for (auto& in : e->inits) {
+    for (auto& k : in.keys) callees(k.get(), out);
+    callees(in.value.get(), out);
+  }
+}
+
+// The names of the functions the statements in s call.
+void all_calls(const Stmt* s, std::set<std::string>& out) {
+  if (!s) return;
+  for (const Expr* e : {s->e.get(), s->init.get(), s->step.get()}) callees(e, out);
+  all_calls(s->body.get(), out);
+  all_calls(s->else_body.get(), out);
+  for (auto& x : s->stmts) all_calls(x.get(), out);
+  for (auto& arm : s->arms) all_calls(arm.body.get(), out);
+  for (auto& alt : s->alts) {
+    for (auto& g : alt.guards) callees(g.get(), out);
+    all_calls(alt.body.get(), out);
+  }
 }
 
 }  // namespace
@@ -113,16 +135,16 @@ std::set<const FuncInfo*> Compiler::inlined_only() {
   std::set<std::string> used;
   for (auto& f : funcs_)
     if (f.decl) other_uses(f.decl->body.get(), used);
-  // A function called from an inlined body is called, not inlined there.
+  // Nor one no function names at all (never called, never a value).
+  std::set<std::string> named = used;
   for (auto& f : funcs_)
-    if (f.type)
-      if (auto b = inline_body(f))
-        for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, used);
+    if (f.decl) all_calls(f.decl->body.get(), named);
   std::set<const FuncInfo*> out;
   for (auto& f : funcs_) {
-    if (!f.type || f.exported || f.late_link >= 0 || !inline_body(f)) continue;
+    if (!f.type || f.exported || f.late_link >= 0) continue;
     auto dot = f.name.rfind('.');
-    if (!used.count(dot == std::string::npos ? f.name : f.name.substr(dot + 1))) out.insert(&f);
+    const std::string key = dot == std::string::npos ? f.name : f.name.substr(dot);
+    if (inlinable(f) ? !used.count(key) : !named.count(key)) out.insert(&f);
   }
   return out;
 }
@@ -157,6 +179,9 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
     }
   }
   if (!b.value || assigns(b.value) || assigns(b.cond) || assigns(b.then_value)) return std::nullopt;
+  // Inferno's compiler inlines no `if(c) return a; return b;` returning nil.
+  if (b.cond && (b.value->kind == Expr::Nil || b.then_value->kind == Expr::Nil))
+    return std::nullopt;
   // Not a recursive one.
   auto dot = f.name.rfind('.');
   const std::string bare = dot == std::string::npos ? f.name : f.name.substr(dot + 1);
@@ -164,16 +189,57 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
   return b;
 }
 
+// f's body when calls of f are inlined: not when it calls a function declared
+// after it, inlined too, that calls f back (iseven calling isodd, which calls
+// iseven: Inferno's compiler inlines isodd and keeps iseven a function; it
+// inlines cmd2in though Cmd.text, a larger function, calls it).
+std::optional<InlineBody> Compiler::inlinable(const FuncInfo& f) {
+  auto b = inline_body(f);
+  if (!b) return b;
+  std::set<std::string> called;
+  for (const Expr* e : {b->cond, b->then_value, b->value}) callees(e, called);
+  bool after = false;
+  for (auto& g : funcs_) {
+    if (&g == &f) {
+      after = true;
+      continue;
+    }
+    auto dot = g.name.rfind('.');
+    if (!after || !called.count(dot == std::string::npos ? g.name : g.name.substr(dot))) continue;
+    // ... that is inlined too and calls f back.
+    std::set<std::string> back;
+    if (g.decl && inline_body(g)) all_calls(g.decl->body.get(), back);
+    auto fdot = f.name.rfind('.');
+    if (back.count(fdot == std::string::npos ? f.name : f.name.substr(fdot))) return std::nullopt;
+  }
+  return b;
+}
+
+// A Subst parameter's argument, computed in the scopes of its call.
+Loc Compiler::gen_subst(const Sym& s, const Loc* dest) {
+  std::vector<Scope>& caller = inline_outer_[static_cast<std::size_t>(s.subst_depth)];
+  std::swap(scopes_, caller);
+  Loc r;
+  try {
+    r = gen_to(s.subst, s.type, dest);
+  } catch (CompileError&) {
+    std::swap(scopes_, caller);
+    throw;
+  }
+  std::swap(scopes_, caller);
+  return r;
+}
+
 // Runs body_gen with the call's parameters naming its arguments' values, the
 // body seeing the module's names and the parameters, not the caller's. False
 // (nothing generated) when the call is not inlined.
 bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
                             const std::function<void(const InlineBody&)>& body_gen) {
-  // One level only: a call in an inlined body is a call.
+  // A call in an inlined body is inlined too (not one already being expanded).
   if (!c.local || c.fnref || c.poly_slot >= 0 || !c.bindings.empty() || !c.hidden.empty() ||
-      !inlining_.empty())
+      std::find(inlining_.begin(), inlining_.end(), c.local) != inlining_.end())
     return false;
-  auto body = inline_body(*c.local);
+  auto body = inlinable(*c.local);
   if (!body) return false;
   std::vector<const Expr*> args;
   std::vector<Type*> ptypes;
@@ -196,6 +262,18 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
       names[params[i].name] = s;
       continue;
     }
+    // A slice is taken again at each use, as Inferno's compiler expands
+    // l32(a[4:]).
+    if (args[i]->kind == Expr::Slice && !has_call(args[i]) && !assigns(args[i]) &&
+        !params[i].name.empty()) {
+      Sym s;
+      s.kind = Sym::Subst;
+      s.type = ptypes[i];
+      s.subst = args[i];
+      s.subst_depth = static_cast<int>(inline_outer_.size());
+      names[params[i].name] = s;
+      continue;
+    }
     Loc v = gen_to(args[i], ptypes[i]);
     // Held in a temporary, or read through one (a[1].vec: 0(t)): every use
     // in the body reads it there, so nothing may reuse or reset it.
@@ -211,7 +289,8 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
     s.loc = v.op;
     names[params[i].name] = s;
   }
-  std::vector<Scope> outer = std::move(scopes_);
+  inline_outer_.push_back(std::move(scopes_));
+  const std::vector<Scope>& outer = inline_outer_.back();
   scopes_.clear();
   scopes_.push_back(outer.empty() ? Scope{} : outer[0]);
   scopes_.push_back(std::move(names));
@@ -224,7 +303,8 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
   type_cache_.clear();
   auto restore = [&] {
     inlining_.pop_back();
-    scopes_ = std::move(outer);
+    scopes_ = std::move(inline_outer_.back());
+    inline_outer_.pop_back();
     const_cache_ = std::move(consts);
     type_cache_ = std::move(types);
   };
@@ -248,7 +328,10 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
       r = gen_to(body.value, rt, dest);
       return;
     }
-    r = dest && same_type(dest->t, rt) ? *dest : temp(rt);
+    // (A variant's ref goes straight into its adt's ref too.)
+    const bool same =
+        dest && (same_type(dest->t, rt) || (dest->t->k == TK::Ref && rt->k == TK::Ref));
+    r = same ? Loc{dest->op, rt} : temp(rt);
     std::int32_t lelse = new_label(), lend = new_label();
     gen_cond(body.cond, false, lelse);
     gen_to(body.then_value, rt, &r);
@@ -267,7 +350,7 @@ std::optional<Loc> Compiler::gen_inline_call(const Expr* e, const CallTarget& c,
 bool Compiler::gen_inline_cond(const Expr* e, bool when, std::int32_t label) {
   CallTarget c = call_target(e);
   if (c.construct || !c.local) return false;
-  auto body = inline_body(*c.local);
+  auto body = inlinable(*c.local);
   if (!body || body->cond) return false;
   return inline_scope(e, c, [&](const InlineBody& b) { gen_cond(b.value, when, label); });
 }
@@ -299,6 +382,33 @@ void Compiler::compile_functions() {
       more = true;
     }
   }
+  check_dropped(skipped);
+}
+
+// Functions left out that are more than one return are still compiled, for
+// their errors, after all the others; their code is then dropped.
+void Compiler::check_dropped(const std::set<const FuncInfo*>& skipped) {
+  const std::size_t code = m_.code.size(), calls = call_fixes_.size(), selfs = self_fixes_.size(),
+                    imports = import_fixes_.size(), tables = table_fixes_.size(),
+                    handlers = m_.handlers.size();
+  const auto tables_used = imports_;
+  std::vector<FuncInfo*> dropped;
+  for (auto& f : funcs_) {
+    if (f.pc >= 0 || !skipped.count(&f) || inlinable(f)) continue;
+    dropped.push_back(&f);
+    try {
+      compile_function(f);
+    } catch (CompileError&) {
+    }
+  }
+  m_.code.resize(code);
+  call_fixes_.resize(calls);
+  self_fixes_.resize(selfs);
+  import_fixes_.resize(imports);
+  table_fixes_.resize(tables);
+  m_.handlers.resize(handlers);
+  imports_ = tables_used;
+  for (FuncInfo* f : dropped) f->pc = -1;
 }
 
 }  // namespace dis::limbo

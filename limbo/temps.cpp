@@ -52,6 +52,14 @@ Operand Compiler::direct(const Loc& l, bool consume) {
   return load_temp(l, consume).op;
 }
 
+// A field of a frame variable's object read where it is (`headp 4(32(fp)),t`,
+// `recv 0(32(fp)),t`), as Inferno's compiler reads it; anything else as
+// direct(l, true) gives it.
+Operand Compiler::field_or_direct(const Loc& l) {
+  if (l.op.mode == AddrMode::IndFp && !busy_temp(l.op.a)) return l.op;
+  return direct(l, true);
+}
+
 // l copied into a temporary. When l is not used again (consume), a pointer
 // read through a pointer temporary goes into that temporary itself
 // (`movp 16(t),t`) and any other temporary l was read through is free once

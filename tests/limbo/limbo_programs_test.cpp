@@ -271,6 +271,57 @@ bump(a: ref T, v: int): int
             "\tret\t\n");
 }
 
+// A function nothing calls or names is left out, as Inferno's compiler leaves
+// it (its errors still reported); one only named as a value, or called only
+// from an array's initial values, stays.
+TEST(LimboShapes, UncalledFunctionsLeftOut) {
+  const std::string src = R"(implement U;
+U: module {
+	run: fn(): int;
+};
+unused(a: int): int
+{
+	a++;
+	return a;
+}
+valued(a: int): int
+{
+	a++;
+	return a;
+}
+listed(a: int): int
+{
+	a--;
+	return a;
+}
+run(): int
+{
+	f := valued;
+	a := array[] of {listed(2)};
+	return f(a[0]);
+}
+)";
+  dis::Module m = dis::limbo::compile_source("u.b", src, {});
+  std::vector<std::string> names;
+  for (auto& f : m.functions) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"valued", "listed", "run"}));
+  const std::string bad = R"(implement U;
+U: module {
+	run: fn(): int;
+};
+unused(a: int): int
+{
+	a = "x";
+	return a;
+}
+run(): int
+{
+	return 0;
+}
+)";
+  EXPECT_THROW(dis::limbo::compile_source("u.b", bad, {}), dis::InputError);
+}
+
 // Inferno's compiler tests an inlined call's returned condition where the
 // call is (no 0/1 value made and then tested), writes no ret after a raise
 // nothing jumps past, and jumps through a table (goto) for a dense case: x
