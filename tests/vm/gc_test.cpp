@@ -350,6 +350,26 @@ TEST(GcPrograms, TokenizeOutOfMemoryLeavesNothingCounted) {
   EXPECT_EQ(stat(r.err, "gc verify-failures"), 0u) << r.err;
 }
 
+// A thread that ends inside a function it called through a module value
+// (an mcall: here $self, for a for clause's function), by an exception or
+// by exit, drops its own module's reference, not the callee's, so the
+// $self the module data holds stays live for the next thread. It dropped
+// the callee's: the next call said "module not loaded" and the verifier
+// found the module data pointing at a freed block (the fault sweep found
+// it through polymorphism.b).
+TEST(GcPrograms, ThreadsEndingInsideAnMcallKeepTheCalleesModule) {
+  Result r = run_dis("--gc-verify=1000000 --gc-stats " + gc_prog("broken_in_mcall.b"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "5\n");
+  std::size_t raised = 0;
+  for (std::size_t at = 0;
+       (at = r.err.find("broken_in_mcall.b:26: negative\n", at)) != std::string::npos; ++at)
+    ++raised;
+  EXPECT_EQ(raised, 3u) << r.err;
+  EXPECT_EQ(r.err.find("module not loaded"), std::string::npos) << r.err;
+  EXPECT_EQ(stat(r.err, "gc verify-failures"), 0u) << r.err;
+}
+
 TEST(GcPrograms, BadModeIsAUsageError) {
   EXPECT_EQ(run_dis("--gc=fast " + gc_prog("cycles.b")).status, 2);
   EXPECT_EQ(run_dis("--gc-quanta x " + gc_prog("cycles.b")).status, 2);

@@ -70,7 +70,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (!p.killed.empty()) {  // Inferno's kill: no handler runs, nothing printed
     heap.decref(value);
     p.exit_status = p.killed;
-    pop_frames_to(p, -1);
+    unwind_all(p);
     p.state = ProgState::Done;
     return false;
   }
@@ -123,7 +123,7 @@ bool Runtime::handle_exception(Prog& p, const std::string& msg, Ptr value) {
   if (p.is_init) main_broken = true;
   note_first_error(p, msg);
   p.exit_status = msg;
-  pop_frames_to(p, -1);
+  unwind_all(p);
   p.state = ProgState::Done;
   return false;
 }

@@ -246,7 +246,12 @@ class Runtime : public HeapHooks {
   // needs a new stack chunk.
   [[gnu::noinline]] Ptr push_frame_slow(Prog& p, std::uint32_t type, std::uint32_t size, bool ptrs);
   inline void pop_frames_to(Prog& p, std::int32_t keep);  // releases frames above `keep`
-  inline void pop_frame(Prog& p);                         // releases the top frame (ret)
+  // A thread's end (exit, an uncaught exception, a kill): every frame
+  // popped, and p.ml set back to the module the thread started in, whose
+  // reference end_prog drops (inside an mcall the current module is the
+  // callee's, whose reference its frame held and popping drops).
+  inline void unwind_all(Prog& p);
+  inline void pop_frame(Prog& p);  // releases the top frame (ret)
   void next_chunk(Prog& p, std::uint32_t size);
   // Ends thread p (its frames released, its stack freed); p is gone after,
   // unless it is init's.
@@ -382,6 +387,11 @@ constexpr std::uint32_t frame_size(std::uint32_t size) { return size < 32 ? 32 :
 inline Ptr Runtime::push_frame(Prog& p, std::uint32_t type) {
   const TypeInfo& t = heap.type(type);
   return push_frame_sized(p, type, frame_size(t.size), !t.ptrs.empty());
+}
+
+inline void Runtime::unwind_all(Prog& p) {
+  if (!p.frames.empty()) p.ml = p.frames.front().ml;
+  pop_frames_to(p, -1);
 }
 
 [[gnu::always_inline]] inline void Runtime::pop_frame(Prog& p) {

@@ -95,7 +95,7 @@ void Runtime::next_chunk(Prog& p, std::uint32_t size) {
 
 void Runtime::end_prog(Prog& p) {
   log_debug("sched", "thread {} ends", p.id);
-  pop_frames_to(p, -1);
+  unwind_all(p);
   for (StackChunk& c : p.chunks) heap.free_stack(c.base);
   std::vector<StackChunk>().swap(p.chunks);
   std::vector<Frame>().swap(p.frames);
