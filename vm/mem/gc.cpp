@@ -478,6 +478,9 @@ void Collector::quantum_end() {
   heap_.next_safe_point();
   if (halt_) return;
   if (resting_ && heap_.stats().allocs < rest_until_) {
+    // Growth during the rest is not billed as debt: the rest's allowance
+    // already bounds it, and paying it at once would be one long step.
+    live_at_step_ = heap_.stats().live_blocks;
     ++stats_.rested_quanta;
     return;
   }
