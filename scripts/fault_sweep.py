@@ -24,7 +24,10 @@ end, and every Nth collector step); a run that exits 0 without a verification
 fails too (the one at the end is missing). Failures are printed with the command that
 reproduces them; the exit status is 1 if there was any. With --budget the
 sweep stops after that many seconds, having taken the programs' first k's
-first (breadth before depth).
+first (breadth before depth). --journal FILE records every finished run, and
+a later sweep with the same FILE, the same tool binary and the same plan
+options skips them and counts their results: the full run (some hours of
+this 2-core host) can span several sittings.
 
 What a run costs, and what is done about it: under ASan a new process pays
 some 40-60 ms of CPU to start, compiling a .b tens of ms more, and
@@ -45,6 +48,7 @@ failure outside the program's threads must end with a message too.
 import argparse
 import atexit
 import glob
+import hashlib
 import os
 import queue
 import re
@@ -488,7 +492,55 @@ def parse_args():
                     help="k's of each program taken at a time (one fork server each)")
     ap.add_argument("--progress", type=float, default=0,
                     help="print the figures every this many seconds (0: at the end)")
+    ap.add_argument("--journal", default="",
+                    help="file recording finished runs: a sweep with the same file, tool "
+                    "binary and plan skips those and counts their results")
     return ap.parse_args()
+
+
+class Journal:
+    """Finished runs, one line each after a header naming the tool binary (its
+    SHA-256) and the plan's options; a header that differs is refused, since
+    the k's of another build or plan are other allocations."""
+
+    def __init__(self, path, tool, args, scratch):
+        self.scratch = scratch
+        digest = hashlib.sha256()
+        with open(tool, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        self.header = (f"# fault_sweep journal: tool {digest.hexdigest()} first {args.first} "
+                       f"spread {args.spread} block {args.block} verify {args.verify} "
+                       f"every {args.verify_every} corpus {not args.no_corpus} "
+                       f"source {args.source} only {args.only!r}")
+        self.done = {}  # key -> failure text ("" when it passed)
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            with open(path) as f:
+                lines = f.read().split("\n")
+            if lines[0] != self.header:
+                sys.exit(f"fault_sweep: {path}: written for another build or plan\n"
+                         f"  it has:   {lines[0]}\n  this run: {self.header}")
+            for line in lines[1:]:
+                fields = line.split("\x1f")
+                if len(fields) == 3:  # (a sitting cut short may leave half a line)
+                    status, key, why = fields
+                    self.done[key] = "" if status == "ok" else why.replace("\x1e", "\n")
+            self.file = open(path, "a")
+        else:
+            self.file = open(path, "w")
+            self.file.write(self.header + "\n")
+            self.file.flush()
+
+    def key(self, job):
+        """The run, the same in every sitting (the scratch directory's name
+        in precompiled programs' paths is not)."""
+        argv = " ".join(job.argv).replace(self.scratch, "SCRATCH")
+        return "\t".join([job.name, argv, job.kind or "", str(job.k)])
+
+    def record(self, job, failure):
+        status = "fail" if failure else "ok"
+        self.file.write(f"{status}\x1f{self.key(job)}\x1f{failure.replace(chr(10), chr(0x1e))}\n")
+        self.file.flush()
 
 
 def main():
@@ -519,7 +571,26 @@ def main():
     if args.no_server:
         batches = [(None, jobs) for _, jobs in batches]
     total = sum(len(jobs) for _, jobs in batches)
-    state = {"last": time.monotonic(), "injected": 0}
+    journal = Journal(args.journal, tool, args, scratch) if args.journal else None
+    earlier = 0
+    if journal:
+        kept = []
+        for server, jobs in batches:
+            left = []
+            for job in jobs:
+                why = journal.done.get(journal.key(job))
+                if why is None:
+                    left.append(job)
+                else:
+                    earlier += 1
+                    if why:
+                        failures.append(why)
+            if left:
+                kept.append((server, left))
+        batches = kept
+        print(f"fault_sweep: {args.journal}: {earlier} of {total} injected failures run "
+              f"before, {len(failures)} failed", flush=True)
+    state = {"last": time.monotonic(), "injected": earlier}
 
     def stop():
         return args.budget and time.monotonic() - start > args.budget
@@ -537,6 +608,8 @@ def main():
                             + "".join("  | " + l + "\n" for l in err.splitlines()[-6:]))
             if args.progress:
                 print("FAIL " + failures[-1], flush=True)
+        if journal:
+            journal.record(job, failures[-1] if why else "")
         now = time.monotonic()
         if args.progress and now - state["last"] > args.progress:
             state["last"] = now
@@ -550,9 +623,11 @@ def main():
     took = time.monotonic() - start
     sweeping = took - counting
     print(f"fault_sweep: {len(counted)} programs ({len(precompiled)} precompiled), "
-          f"{injected} of {total} injected failures, {len(failures)} failed, {took:.0f} s "
-          f"(counting {counting:.0f} s; {injected / max(sweeping, 1e-9):.1f} injected runs/s)"
-          + (" (budget reached)" if injected < total else ""))
+          f"{injected} of {total} injected failures"
+          + (f" ({earlier} of them in the journal)" if earlier else "")
+          + f", {len(failures)} failed, {took:.0f} s "
+          f"(counting {counting:.0f} s; {(injected - earlier) / max(sweeping, 1e-9):.1f} "
+          "injected runs/s)" + (" (budget reached)" if injected < total else ""))
     if not args.progress:
         for f in failures:
             print("FAIL " + f)
