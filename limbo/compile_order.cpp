@@ -80,14 +80,8 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   Loc elem{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
   // The array is held (a local, or the temporary above): a call's result
   // goes straight into the element (`lea 0(t),16(f)`), as Inferno's does.
-  new_objects_.push_back(addr.op.a);
-  try {
-    gen_to(rhs, et, &elem);
-  } catch (CompileError&) {
-    new_objects_.pop_back();
-    throw;
-  }
-  new_objects_.pop_back();
+  Pushed held(new_objects_, addr.op.a);
+  gen_to(rhs, et, &elem);
 }
 
 // How directly e's value can be addressed, in the order of Inferno's

@@ -174,14 +174,10 @@ void Compiler::assign_expr(const Expr* e) {
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
       // The value cannot read the new name: a tuple or adt is built there.
-      building_.emplace_back(off, off + type_size(t));
-      try {
+      {
+        Pushed built(building_, off, off + type_size(t));
         gen_to(rhs, t, &l);
-      } catch (CompileError&) {
-        building_.pop_back();
-        throw;
       }
-      building_.pop_back();
       Sym s;
       s.kind = Sym::Var;
       s.type = t;

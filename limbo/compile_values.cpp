@@ -144,20 +144,17 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
                         (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op) ||
                          (dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)));
   Loc r = in_place ? *dest : temp(t);
-  if (!in_place) building_.emplace_back(r.op.a, r.op.a + type_size(t));
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    Operand o = r.op;
-    o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
-                                                           : o.a += slots[i].first;
-    Loc fd{o, slots[i].second};
-    try {
+  {
+    std::optional<Pushed<decltype(building_)>> built;
+    if (!in_place) built.emplace(building_, r.op.a, r.op.a + type_size(t));
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      Operand o = r.op;
+      o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
+                                                             : o.a += slots[i].first;
+      Loc fd{o, slots[i].second};
       gen_to(args[i].get(), slots[i].second, &fd);
-    } catch (CompileError&) {
-      if (!in_place) building_.pop_back();
-      throw;
     }
   }
-  if (!in_place) building_.pop_back();
   if (dest) {
     move(r, *dest);
     free_temp(r, &dest->op);

@@ -22,6 +22,7 @@
 #include "eval_order.h"
 #include "limbo_types.h"
 #include "module.h"
+#include "pushed.h"
 #include "sbl.h"
 
 namespace dis::limbo {
