@@ -126,6 +126,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
 // Whether computing e calls a function: `ref Adt(...)` builds the value
 // without one (Inferno's compiler builds it after the frame is made).
 bool Compiler::calls_in(const Expr* e) {
+  // A receive uses no frame: `f(<-c)` receives into the argument's slot.
+  if (e->kind == Expr::Unary && e->op == "<-" && !has_call(e->a.get())) return false;
   // `Adt(...)` as well, a value built in the argument's slot.
   const bool ref = e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call;
   if (ref || e->kind == Expr::Call) {

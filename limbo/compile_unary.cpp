@@ -303,6 +303,9 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     Loc n = gen_nil(dest);
     return Loc{n.op, to};
   }
+  // A conversion to the operand's own type computes it where it goes
+  // (`d.addr = int l32(a[2:10])` ors into the field), as Inferno's does.
+  if (dest && same_type(to, type_of(e->a.get()))) return deliver(gen(e->a.get(), dest), dest);
   Loc v = gen(e->a.get());
   Type* from = v.t;
   if (same_type(to, from)) return deliver(v, dest);
