@@ -184,8 +184,10 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   // A tuple literal takes its members' types from where it goes (a tuple,
   // or an adt whose data members it lists), so its nils are typed.
   if (want && e->kind == Expr::TupleLit &&
-      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)))
+      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick))) {
+    if (auto whole = names_tuple(e, want)) return tuple_copy(*whole, dest);
     return gen_construct(want, e->args, e->pos, dest);
+  }
   // Its elements likewise (`cmds: array of Cmd = array[] of {('a', f), ...}`).
   if (want && e->kind == Expr::ArrayLit && want->k == TK::Array &&
       (want->elem->k == TK::Tuple || want->elem->k == TK::Adt))

@@ -31,6 +31,9 @@ Loc Compiler::gen_tuple_lit(const Expr* e, const Loc* dest) {
     if (t->k == TK::Nil) fail(e->pos, "nil in a tuple needs a declared type");
     tt->elems.push_back(t);
   }
+  // The names of a tuple laid out in place are that tuple, copied whole
+  // (`return (a, b)` is one movmp), as Inferno's compiler copies it.
+  if (auto whole = names_tuple(e, tt)) return tuple_copy(*whole, dest);
   return gen_construct(tt, e->args, e->pos, dest);
 }
 

@@ -596,6 +596,7 @@ class Compiler {
   void tuple_assign(const Expr* lhs, const Loc& val, bool declare);
   std::optional<Loc> names_tuple(const Expr* lhs, Type* t);
   bool assign_tuple_in_place(const Expr* lhs, const Expr* rhs, Type* t);
+  Loc tuple_copy(const Loc& whole, const Loc* dest);
   void declare_local(const std::string& name, Type* t, const Pos& pos, Loc* out = nullptr);
   void note_local(const std::string& name, Type* t, std::int32_t off, const Pos& pos,
                   bool exception = false);

@@ -11,7 +11,8 @@ namespace dis::limbo {
 // compiler does (no temporary, no copy). False if the form does not fit.
 bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
   bool head_or_recv = rhs->kind == Expr::Unary && (rhs->op == "hd" || rhs->op == "<-");
-  if (rhs->kind != Expr::Call && !head_or_recv) return false;
+  const bool literal = rhs->kind == Expr::TupleLit;
+  if (rhs->kind != Expr::Call && !head_or_recv && !literal) return false;
   Type* t = type_of(rhs);
   if (t->k != TK::Tuple || t->elems.size() != lhs->args.size()) return false;
   for (auto& x : lhs->args)
@@ -20,8 +21,14 @@ bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
   // reads no variable of that same block; else it unpacks a temporary.
   if (block_depth_ > 1 && reads_scope_var(rhs, scopes_.back())) return false;
   Loc whole{fp(frame_alloc(t)), t};
-  gen_to(rhs, t, &whole);
-  declare_tuple_names(lhs, whole, true);
+  if (literal) {
+    // `(i, j, k) := (0, n, 0)`: each value straight into its name.
+    Pushed built(building_, whole.op.a, whole.op.a + type_size(t));
+    gen_to(rhs, t, &whole);
+  } else {
+    gen_to(rhs, t, &whole);
+  }
+  declare_tuple_names(lhs, whole, !literal);
   return true;
 }
 
@@ -116,6 +123,15 @@ bool Compiler::assign_tuple_in_place(const Expr* lhs, const Expr* rhs, Type* t) 
     return true;
   }
   return false;
+}
+
+// `(a, b)` naming such a tuple: copied whole to dest, or into a temporary
+// (`movmp 44(fp),$2,64(fp); send 64(fp),c`), as Inferno's compiler copies it.
+Loc Compiler::tuple_copy(const Loc& whole, const Loc* dest) {
+  if (dest) return deliver(whole, dest);
+  Loc t = temp(whole.t);
+  move(whole, t);
+  return t;
 }
 
 }  // namespace dis::limbo

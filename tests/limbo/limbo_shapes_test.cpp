@@ -164,4 +164,46 @@ eq(a, b: array of byte, r: ref R, x: int): int
             "\tret\t\n");
 }
 
+// `(i, j, k) := (0, 1, 2)` puts each value straight into its name; the
+// names of a tuple laid out in place, as a tuple, are that tuple: copied
+// whole into a temporary to be sent, whole into the result.
+TEST(LimboShapes, TupleOfNamesLaidOutInPlace) {
+  const std::string src = R"(implement V;
+V: module {
+	f: fn(c: chan of (int, string)): (int, string);
+	g: fn(n: int): (int, string);
+};
+g(n: int): (int, string)
+{
+	n++;
+	return (n, "g");
+}
+f(c: chan of (int, string)): (int, string)
+{
+	(i, j, k) := (0, 1, 2);
+	(a, s) := g(i + j + k);
+	c <-= (a, s);
+	return (a, s);
+}
+)";
+  EXPECT_EQ(instructions("v.b", src),
+            "\taddw\t$1,32(fp)\n"
+            "\tmovw\t32(fp),0(16(fp))\n"
+            "\tmovp\t0(mp),4(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,36(fp)\n"
+            "\tmovw\t$1,40(fp)\n"
+            "\tmovw\t$2,44(fp)\n"
+            "\tframe\t$1,56(fp)\n"
+            "\taddw\t40(fp),36(fp),60(fp)\n"
+            "\taddw\t44(fp),60(fp),32(56(fp))\n"
+            "\tlea\t48(fp),16(56(fp))\n"
+            "\tcall\t56(fp),$0\n"
+            "\tmovmp\t48(fp),$3,64(fp)\n"
+            "\tsend\t64(fp),32(fp)\n"
+            "\tmovp\t$-1,68(fp)\n"
+            "\tmovmp\t48(fp),$3,0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
