@@ -395,6 +395,19 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
   Type* t = resolve(s.type.get(), nullptr);
   // `a, b: T = e` evaluates e once, before the names exist.
   std::optional<Loc> init;
+  if (s.e && s.names.size() == 1) {
+    // One name: the value goes straight there (`state: ref T = nil` is a
+    // movp), as Inferno's compiler writes it, unless it reads an outer
+    // variable of that name.
+    Scope named;
+    named[s.names[0]] = Sym{};
+    if (!reads_scope_var(s.e.get(), named)) {
+      Loc l;
+      declare_local(s.names[0], t, s.pos, &l);
+      gen_to(s.e.get(), t, &l);
+      return;
+    }
+  }
   if (s.e) {
     Loc tmp = temp(t);
     init = gen_to(s.e.get(), t, &tmp);

@@ -89,7 +89,9 @@ Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
   Middle mid;
   if (e->a) mid = as_mid(gen_to(e->a.get(), t_int_));
   Loc r = result_loc(ct, dest);
-  Loc rr = is_ind(r.op) ? temp(ct) : r;
+  // Made where it goes (`newcw $1,0(32(fp))`, a field) unless through
+  // module data, as Inferno's compiler makes it.
+  Loc rr = r.op.mode == AddrMode::IndMp ? temp(ct) : r;
   switch (et->k) {
     case TK::Int:
       emit(Op::newcw_, Operand{}, mid, rr.op);

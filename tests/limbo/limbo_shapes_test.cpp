@@ -206,4 +206,35 @@ f(c: chan of (int, string)): (int, string)
             "\tret\t\n");
 }
 
+// A channel is made in the field it goes to; `t: string = nil` sets t where
+// it is, while `s: string = s + "x"` (reading the outer s) still goes
+// through a temporary.
+TEST(LimboShapes, ChannelInFieldAndDeclaredValueInPlace) {
+  const std::string src = R"(implement X;
+X: module {
+	R: adt { c: chan of int; s: string; };
+	f: fn(s: string): ref R;
+};
+f(s: string): ref R
+{
+	r := ref R;
+	r.c = chan[1] of int;
+	t: string = nil;
+	s: string = s + "x";
+	r.s = s + t;
+	return r;
+}
+)";
+  EXPECT_EQ(instructions("x.b", src),
+            "\tnew\t$2,36(fp)\n"
+            "\tnewcw\t$1,0(36(fp))\n"
+            "\tmovp\t$-1,40(fp)\n"
+            "\taddc\t4(mp),32(fp),44(fp)\n"
+            "\tmovp\t44(fp),48(fp)\n"
+            "\tmovp\t$-1,44(fp)\n"
+            "\taddc\t40(fp),48(fp),4(36(fp))\n"
+            "\tmovp\t36(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
