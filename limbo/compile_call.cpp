@@ -77,22 +77,18 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
     std::int32_t at = emit(Op::mframe_, modop, Middle{MidMode::Imm, 0}, fr.op);
     import_fixes_.push_back(ImportFix{at, table, c.mname});
   }
-  open_frames_.push_back(fr.op.a);
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
-    if (pre[i]) {
-      move(*pre[i], slot);
-      free_temp(*pre[i]);
-    } else {
-      try {
+  {
+    Pushed filling(open_frames_, fr.op.a);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      Loc slot{Operand{AddrMode::IndFp, fr.op.a, offs[i]}, ptypes[i]};
+      if (pre[i]) {
+        move(*pre[i], slot);
+        free_temp(*pre[i]);
+      } else {
         gen_to(args[i], ptypes[i], &slot);
-      } catch (CompileError&) {
-        open_frames_.pop_back();
-        throw;
       }
     }
   }
-  open_frames_.pop_back();
   gen_hidden_args(c, fr.op, hidden_off, e->pos);
   Type* rt = c.ft->elem ? c.ft->elem : t_none_;
   Loc r{imm(0), t_none_};
@@ -130,6 +126,8 @@ Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
 // Whether computing e calls a function: `ref Adt(...)` builds the value
 // without one (Inferno's compiler builds it after the frame is made).
 bool Compiler::calls_in(const Expr* e) {
+  // A receive uses no frame: `f(<-c)` receives into the argument's slot.
+  if (e->kind == Expr::Unary && e->op == "<-" && !has_call(e->a.get())) return false;
   // `Adt(...)` as well, a value built in the argument's slot.
   const bool ref = e->kind == Expr::Unary && e->op == "ref" && e->a->kind == Expr::Call;
   if (ref || e->kind == Expr::Call) {

@@ -184,8 +184,10 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
   // A tuple literal takes its members' types from where it goes (a tuple,
   // or an adt whose data members it lists), so its nils are typed.
   if (want && e->kind == Expr::TupleLit &&
-      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick)))
+      (want->k == TK::Tuple || (want->k == TK::Adt && !want->adt->is_pick))) {
+    if (auto whole = names_tuple(e, want)) return tuple_copy(*whole, dest);
     return gen_construct(want, e->args, e->pos, dest);
+  }
   // Its elements likewise (`cmds: array of Cmd = array[] of {('a', f), ...}`).
   if (want && e->kind == Expr::ArrayLit && want->k == TK::Array &&
       (want->elem->k == TK::Tuple || want->elem->k == TK::Adt))
@@ -561,51 +563,15 @@ std::string commute_cmp(const std::string& op) {
   return op;
 }
 
-bool is_cmp(const std::string& op) {
-  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
-}
 }  // namespace
-
-// A test whose outcome is known: an int constant, a comparison of two int,
-// big or string constants (`yydebug >= 3` with yydebug a con), !, && and ||
-// of such. (Reals are compared when run: a NaN, a trap.)
-std::optional<bool> Compiler::const_test(const Expr* e) {
-  if (auto v = const_eval(e); v && v->k == TK::Int) return v->i != 0;
-  if (e->kind == Expr::Unary && e->op == "!") {
-    auto t = const_test(e->a.get());
-    return t ? std::optional<bool>(!*t) : std::nullopt;
-  }
-  if (e->kind != Expr::Binary) return std::nullopt;
-  if (e->op == "&&" || e->op == "||") {
-    auto a = const_test(e->a.get()), b = const_test(e->b.get());
-    if (!a || !b) return std::nullopt;
-    return e->op == "&&" ? *a && *b : *a || *b;
-  }
-  if (!is_cmp(e->op)) return std::nullopt;
-  auto a = const_eval(e->a.get()), b = const_eval(e->b.get());
-  if (!a || !b || a->k != b->k) return std::nullopt;
-  int c;
-  if (a->k == TK::Int || a->k == TK::Big || a->k == TK::Byte)
-    c = a->i < b->i ? -1 : a->i > b->i;
-  else if (a->k == TK::String)
-    c = a->s < b->s ? -1 : a->s > b->s;
-  else
-    return std::nullopt;
-  const std::string& op = e->op;
-  if (op == "==") return c == 0;
-  if (op == "!=") return c != 0;
-  if (op == "<") return c < 0;
-  if (op == "<=") return c <= 0;
-  if (op == ">") return c > 0;
-  return c >= 0;
-}
 
 void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
   PosScope ps(cur_pos_, e->pos);
   // A constant test is decided here (`n < 0 || ...` of an inlined e(6)
   // keeps only the second test), as Inferno's compiler folds it.
   if (auto t = const_test(e)) {
-    if (*t == when) jump(Op::jmp_, Operand{}, Middle{}, label);
+    if (*t == when && jump(Op::jmp_, Operand{}, Middle{}, label) >= 0)
+      jump_fixes_.back().weak = true;
     return;
   }
   if (e->kind == Expr::Binary && (e->op == "&&" || e->op == "||")) {
@@ -719,7 +685,13 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
         free_temp(tl, &r.op);
       }
     } else {
-      r = dest && !is_ind(dest->op) ? Loc{dest->op, lt} : temp(lt);
+      // Built in a temporary and moved, unless it conses onto the variable
+      // it goes to (`l = x :: l`) or the destination is a temporary, as
+      // Inferno's compiler builds `al := cs :: nil`.
+      const bool onto =
+          dest && !is_ind(dest->op) &&
+          ((dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)) || names(e->b.get(), *dest));
+      r = onto ? Loc{dest->op, lt} : temp(lt);
       if (widened)
         move(gen(e->b.get()), r);  // a list of one variant is a list of the adt
       else
@@ -751,7 +723,14 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   // A commutative operation takes an operand that cannot be the middle one
   // (a doubly indirect field, say) as its source, sparing a temporary.
-  if (commutes(aop) && !fits_middle(a.op) && fits_middle(b.op)) std::swap(a, b);
+  // A computed left operand with a constant too wide for the middle, the
+  // result going elsewhere, is the source, the constant the middle through
+  // the scratch word (`andw t,24(fp),d`), as Inferno's compiler orders
+  // them (into t itself it writes `andw $16777215,t`).
+  const bool wide_mid = b.op.mode == AddrMode::Imm && !fits_middle(b.op) &&
+                        a.op.mode == AddrMode::Fp && busy_temp(a.op.a) && dest &&
+                        same_type(dest->t, t) && !(dest->op == a.op);
+  if (commutes(aop) && ((!fits_middle(a.op) && fits_middle(b.op)) || wide_mid)) std::swap(a, b);
   Middle m = as_mid(a, true);
   if (m.mode == MidMode::Imm && (t->k == TK::Big || t->k == TK::Real))
     m = as_mid(Loc{direct(a), t});

@@ -38,9 +38,17 @@ std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Or
     return {a, b};
   }
   Loc b = gen_to(e->b.get(), tb);
-  // An element or field address would not survive a call that frees what
-  // holds it: keep the value instead.
-  if (is_ind(b.op) && has_call(e->a.get())) {
+  // A comparison's right operand is its middle one (unless the left is the
+  // more directly addressed, gen_cond's right_src): read through a
+  // temporary, it is copied out at once and the temporary freed for the
+  // left one (`movb 0(t),x; indb a,t,i; beqb 0(t),x`), as Inferno's
+  // compiler does.
+  if (order == Order::Compare && b.op.mode == AddrMode::IndFp && busy_temp(b.op.a) &&
+      addressing_rank(e->a.get()) >= rb) {
+    b = load_temp(b, true);
+  } else if (is_ind(b.op) && has_call(e->a.get())) {
+    // An element or field address would not survive a call that frees
+    // what holds it: keep the value instead.
     Loc v = temp(b.t);
     move(b, v);
     b = v;
@@ -80,14 +88,8 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   Loc elem{Operand{AddrMode::IndFp, addr.op.a, 0}, et};
   // The array is held (a local, or the temporary above): a call's result
   // goes straight into the element (`lea 0(t),16(f)`), as Inferno's does.
-  new_objects_.push_back(addr.op.a);
-  try {
-    gen_to(rhs, et, &elem);
-  } catch (CompileError&) {
-    new_objects_.pop_back();
-    throw;
-  }
-  new_objects_.pop_back();
+  Pushed held(new_objects_, addr.op.a);
+  gen_to(rhs, et, &elem);
 }
 
 // How directly e's value can be addressed, in the order of Inferno's

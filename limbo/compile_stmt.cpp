@@ -76,67 +76,6 @@ void Compiler::compile_function(FuncInfo& f) {
 
 // ---- assignment ----
 
-// `(a, b) := f(...)` (or `hd l`, `<-c`) with names only: the names are laid
-// out as the tuple is and the value goes straight into them, as Inferno's
-// compiler does (no temporary, no copy). False if the form does not fit.
-bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
-  bool head_or_recv = rhs->kind == Expr::Unary && (rhs->op == "hd" || rhs->op == "<-");
-  if (rhs->kind != Expr::Call && !head_or_recv) return false;
-  Type* t = type_of(rhs);
-  if (t->k != TK::Tuple || t->elems.size() != lhs->args.size()) return false;
-  for (auto& x : lhs->args)
-    if (x->kind != Expr::Ident) return false;
-  // Inside a nested block Inferno's compiler does so only when the call
-  // reads no variable of that same block; else it unpacks a temporary.
-  if (block_depth_ > 1 && reads_scope_var(rhs, scopes_.back())) return false;
-  Loc whole{fp(frame_alloc(t)), t};
-  gen_to(rhs, t, &whole);
-  declare_tuple_names(lhs, whole, true);
-  return true;
-}
-
-// The names of lhs (all identifiers) declared at the members of the tuple
-// whole; twice: its last pointer is reset twice when the block is left.
-void Compiler::declare_tuple_names(const Expr* lhs, const Loc& whole, bool twice) {
-  auto slots = value_slots(whole.t);
-  std::size_t last_ptr = slots.size();
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    std::vector<std::int32_t> ptrs;
-    pointer_offsets(slots[i].second, 0, ptrs);
-    if (!ptrs.empty()) last_ptr = i;
-  }
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    const Expr* x = lhs->args[i].get();
-    Sym s;
-    s.kind = Sym::Var;
-    s.type = slots[i].second;
-    s.loc = fp(whole.op.a + slots[i].first);
-    s.nil_twice = twice && i == last_ptr;
-    scopes_.back()[x->op] = s;
-    note_local(x->op, s.type, s.loc.a, x->pos);
-  }
-}
-
-// Whether e reads a variable of scope (an identifier it resolves to).
-bool Compiler::reads_scope_var(const Expr* e, const Scope& scope) const {
-  if (!e) return false;
-  if (e->kind == Expr::Ident) {
-    auto it = scope.find(e->op);
-    return it != scope.end() && it->second.kind == Sym::Var;
-  }
-  if (reads_scope_var(e->a.get(), scope) || reads_scope_var(e->b.get(), scope) ||
-      reads_scope_var(e->c.get(), scope))
-    return true;
-  for (auto& x : e->args)
-    if (reads_scope_var(x.get(), scope)) return true;
-  for (auto& in : e->inits) {
-    if (reads_scope_var(in.value.get(), scope)) return true;
-    for (auto& k : in.keys)
-      if (reads_scope_var(k.get(), scope)) return true;
-  }
-  return false;
-}
-
 // A tuple temporary unpacked into variables: its pointers are set to nil
 // and it is free, as Inferno's compiler leaves it.
 void Compiler::nil_tuple_temp(const Loc& v) {
@@ -174,14 +113,10 @@ void Compiler::assign_expr(const Expr* e) {
       std::int32_t off = frame_alloc(t);
       Loc l{fp(off), t};
       // The value cannot read the new name: a tuple or adt is built there.
-      building_.emplace_back(off, off + type_size(t));
-      try {
+      {
+        Pushed built(building_, off, off + type_size(t));
         gen_to(rhs, t, &l);
-      } catch (CompileError&) {
-        building_.pop_back();
-        throw;
       }
-      building_.pop_back();
       Sym s;
       s.kind = Sym::Var;
       s.type = t;
@@ -223,6 +158,7 @@ void Compiler::assign_expr(const Expr* e) {
           t->elems.push_back(type_of(to->kind == Expr::Nil ? rhs->args[i].get() : to));
         }
       }
+      if (assign_tuple_in_place(lhs, rhs, t)) return;
       Loc tmp = temp(t);
       Loc v = gen_to(rhs, t, &tmp);
       tuple_assign(lhs, v, false);
@@ -321,14 +257,28 @@ void Compiler::nil_block_vars(const Scope& scope) {
   for (std::int32_t off : block_pointers(scope)) emit(Op::movp_, imm(-1), fp(off));
 }
 
+// In frame order; an in-place tuple's last pointer-holding name has all
+// its pointers reset a second time right after the first (`(ok, d) :=
+// sys->stat(s)`: d's four strings, then the four again), as Inferno's
+// compiler resets them.
 std::vector<std::int32_t> Compiler::block_pointers(const Scope& scope) const {
-  std::vector<std::int32_t> ptrs;
+  std::vector<std::vector<std::int32_t>> groups;
   for (const auto& [name, sym] : scope) {
     if (sym.kind != Sym::Var || sym.loc.mode != AddrMode::Fp) continue;
-    pointer_offsets(sym.type, sym.loc.a, ptrs);
-    if (sym.nil_twice) ptrs.push_back(ptrs.back());
+    std::vector<std::int32_t> g;
+    pointer_offsets(sym.type, sym.loc.a, g);
+    if (g.empty()) continue;
+    std::sort(g.begin(), g.end());
+    if (sym.nil_twice) {
+      const std::vector<std::int32_t> once = g;
+      g.insert(g.end(), once.begin(), once.end());
+    }
+    groups.push_back(std::move(g));
   }
-  std::sort(ptrs.begin(), ptrs.end());
+  std::sort(groups.begin(), groups.end(),
+            [](const auto& x, const auto& y) { return x.front() < y.front(); });
+  std::vector<std::int32_t> ptrs;
+  for (const auto& g : groups) ptrs.insert(ptrs.end(), g.begin(), g.end());
   return ptrs;
 }
 
@@ -445,6 +395,19 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
   Type* t = resolve(s.type.get(), nullptr);
   // `a, b: T = e` evaluates e once, before the names exist.
   std::optional<Loc> init;
+  if (s.e && s.names.size() == 1) {
+    // One name: the value goes straight there (`state: ref T = nil` is a
+    // movp), as Inferno's compiler writes it, unless it reads an outer
+    // variable of that name.
+    Scope named;
+    named[s.names[0]] = Sym{};
+    if (!reads_scope_var(s.e.get(), named)) {
+      Loc l;
+      declare_local(s.names[0], t, s.pos, &l);
+      gen_to(s.e.get(), t, &l);
+      return;
+    }
+  }
   if (s.e) {
     Loc tmp = temp(t);
     init = gen_to(s.e.get(), t, &tmp);
@@ -514,7 +477,8 @@ void Compiler::gen_if(const Stmt& s) {
   gen_body(*s.body);
   if (s.else_body) {
     std::int32_t lend = new_label();
-    jump(Op::jmp_, Operand{}, Middle{}, lend);
+    if (jump(Op::jmp_, Operand{}, Middle{}, lend) >= 0 && const_test(s.e.get()))
+      jump_fixes_.back().weak = true;
     place(lelse);
     gen_body(*s.else_body);
     place(lend);

@@ -137,14 +137,8 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
     if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
     // Computed straight into the field (a call's result too: the new
     // object is held by r alone), as Inferno's compiler does.
-    new_objects_.push_back(r.op.a);
-    try {
-      gen_to(a->args[i].get(), fields[i].type, &fd);
-    } catch (CompileError&) {
-      new_objects_.pop_back();
-      throw;
-    }
-    new_objects_.pop_back();
+    Pushed held(new_objects_, r.op.a);
+    gen_to(a->args[i].get(), fields[i].type, &fd);
   }
   // `ref Adt.Tag(...)` is a value of the pick adt as a whole.
   r.t = mk(TK::Ref, variant >= 0 ? instance(ad.type, ct->targs, a->pos) : ct);
@@ -309,6 +303,9 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
     Loc n = gen_nil(dest);
     return Loc{n.op, to};
   }
+  // A conversion to the operand's own type computes it where it goes
+  // (`d.addr = int l32(a[2:10])` ors into the field), as Inferno's does.
+  if (dest && same_type(to, type_of(e->a.get()))) return deliver(gen(e->a.get(), dest), dest);
   Loc v = gen(e->a.get());
   Type* from = v.t;
   if (same_type(to, from)) return deliver(v, dest);

@@ -31,6 +31,9 @@ Loc Compiler::gen_tuple_lit(const Expr* e, const Loc* dest) {
     if (t->k == TK::Nil) fail(e->pos, "nil in a tuple needs a declared type");
     tt->elems.push_back(t);
   }
+  // The names of a tuple laid out in place are that tuple, copied whole
+  // (`return (a, b)` is one movmp), as Inferno's compiler copies it.
+  if (auto whole = names_tuple(e, tt)) return tuple_copy(*whole, dest);
   return gen_construct(tt, e->args, e->pos, dest);
 }
 
@@ -86,7 +89,9 @@ Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
   Middle mid;
   if (e->a) mid = as_mid(gen_to(e->a.get(), t_int_));
   Loc r = result_loc(ct, dest);
-  Loc rr = is_ind(r.op) ? temp(ct) : r;
+  // Made where it goes (`newcw $1,0(32(fp))`, a field) unless through
+  // module data, as Inferno's compiler makes it.
+  Loc rr = r.op.mode == AddrMode::IndMp ? temp(ct) : r;
   switch (et->k) {
     case TK::Int:
       emit(Op::newcw_, Operand{}, mid, rr.op);
@@ -144,20 +149,17 @@ Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& 
                         (is_result_slot(dest->op) || is_arg_slot(dest->op) || building(dest->op) ||
                          (dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a)));
   Loc r = in_place ? *dest : temp(t);
-  if (!in_place) building_.emplace_back(r.op.a, r.op.a + type_size(t));
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    Operand o = r.op;
-    o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
-                                                           : o.a += slots[i].first;
-    Loc fd{o, slots[i].second};
-    try {
+  {
+    std::optional<Pushed<decltype(building_)>> built;
+    if (!in_place) built.emplace(building_, r.op.a, r.op.a + type_size(t));
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      Operand o = r.op;
+      o.mode == AddrMode::IndFp || o.mode == AddrMode::IndMp ? o.b += slots[i].first
+                                                             : o.a += slots[i].first;
+      Loc fd{o, slots[i].second};
       gen_to(args[i].get(), slots[i].second, &fd);
-    } catch (CompileError&) {
-      if (!in_place) building_.pop_back();
-      throw;
     }
   }
-  if (!in_place) building_.pop_back();
   if (dest) {
     move(r, *dest);
     free_temp(r, &dest->op);

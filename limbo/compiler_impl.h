@@ -22,6 +22,7 @@
 #include "eval_order.h"
 #include "limbo_types.h"
 #include "module.h"
+#include "pushed.h"
 #include "sbl.h"
 
 namespace dis::limbo {
@@ -71,9 +72,13 @@ struct Sym {
   std::string member;             // Imported: member name in mod
   const Expr* modexpr = nullptr;  // Imported: the module value expression
   const Expr* adtcon = nullptr;   // AdtCon: the `Adt(...)` call
-  // Var: the last pointer of `(a, b) := f()` unpacked in place, which
-  // Inferno's compiler sets to nil twice when the block is left.
+  // Var: the last name holding pointers of `(a, b) := f()` unpacked in
+  // place, whose pointers Inferno's compiler sets to nil twice when the
+  // block is left.
   bool nil_twice = false;
+  // Var: the frame offset of the tuple `(a, b) := f()` laid this name out
+  // in, -1 if none: `(a, b) = g()` writes that tuple whole.
+  std::int32_t tuple_at = -1;
   const Expr* subst = nullptr;  // Subst: the argument
   int subst_depth = -1;         // Subst: its caller's scopes in inline_outer_
 };
@@ -101,6 +106,11 @@ inline bool is_result_slot(const Operand& o) { return o.mode == AddrMode::IndFp 
 inline bool fits_middle(const Operand& op) {
   if (op.mode == AddrMode::Imm) return op.a >= -32768 && op.a <= 32767;
   return (op.mode == AddrMode::Fp || op.mode == AddrMode::Mp) && op.a <= 65535;
+}
+
+// Whether op is one of the six comparisons.
+inline bool is_cmp(const std::string& op) {
+  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
 
 // An integer literal keeps all its bits until it is typed: `big 16rffffffff`
@@ -156,6 +166,9 @@ struct ConstVal {
 struct JumpFix {
   std::int32_t pc;
   std::int32_t label;
+  // A jmp a constant test decided: left out when it only jumps over code
+  // no path reaches (`if(0) ...`), as Inferno's compiler emits nothing.
+  bool weak = false;
 };
 
 // What an inlined function computes (inline_calls.cpp): `value`, or
@@ -581,6 +594,9 @@ class Compiler {
   Loc result_loc(Type* t, const Loc* dest);
   Loc materialize_bool(const Expr* e, const Loc* dest);
   void tuple_assign(const Expr* lhs, const Loc& val, bool declare);
+  std::optional<Loc> names_tuple(const Expr* lhs, Type* t);
+  bool assign_tuple_in_place(const Expr* lhs, const Expr* rhs, Type* t);
+  Loc tuple_copy(const Loc& whole, const Loc* dest);
   void declare_local(const std::string& name, Type* t, const Pos& pos, Loc* out = nullptr);
   void note_local(const std::string& name, Type* t, std::int32_t off, const Pos& pos,
                   bool exception = false);

@@ -284,4 +284,38 @@ std::optional<Loc> Compiler::gen_folded_sum(const Expr* e, Type* t, const Loc* d
   return gen_to(sum.get(), t, dest);
 }
 
+// A test whose outcome is known: an int constant, a comparison of two int,
+// big or string constants (`yydebug >= 3` with yydebug a con), !, && and ||
+// of such. (Reals are compared when run: a NaN, a trap.)
+std::optional<bool> Compiler::const_test(const Expr* e) {
+  if (auto v = const_eval(e); v && v->k == TK::Int) return v->i != 0;
+  if (e->kind == Expr::Unary && e->op == "!") {
+    auto t = const_test(e->a.get());
+    return t ? std::optional<bool>(!*t) : std::nullopt;
+  }
+  if (e->kind != Expr::Binary) return std::nullopt;
+  if (e->op == "&&" || e->op == "||") {
+    auto a = const_test(e->a.get()), b = const_test(e->b.get());
+    if (!a || !b) return std::nullopt;
+    return e->op == "&&" ? *a && *b : *a || *b;
+  }
+  if (!is_cmp(e->op)) return std::nullopt;
+  auto a = const_eval(e->a.get()), b = const_eval(e->b.get());
+  if (!a || !b || a->k != b->k) return std::nullopt;
+  int c;
+  if (a->k == TK::Int || a->k == TK::Big || a->k == TK::Byte)
+    c = a->i < b->i ? -1 : a->i > b->i;
+  else if (a->k == TK::String)
+    c = a->s < b->s ? -1 : a->s > b->s;
+  else
+    return std::nullopt;
+  const std::string& op = e->op;
+  if (op == "==") return c == 0;
+  if (op == "!=") return c != 0;
+  if (op == "<") return c < 0;
+  if (op == "<=") return c <= 0;
+  if (op == ">") return c > 0;
+  return c >= 0;
+}
+
 }  // namespace dis::limbo

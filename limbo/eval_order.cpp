@@ -63,7 +63,10 @@ int su_temps(const Expr* e) {
       // A field of a name is addressed through it; deeper, the base is computed.
       return e->a->kind == Expr::Ident ? 0 : computed(su_temps(e->a.get()));
     case Expr::Call:
-      return e->args.empty() ? 1 : args_temps(e->args, 0);
+      // A call counts as needing two at least: it is computed before an
+      // operand needing one (`sys->read(fd, buf, len buf) != len buf`
+      // calls, then takes len), as Inferno's compiler orders them.
+      return std::max(e->args.empty() ? 1 : args_temps(e->args, 0), 2);
     case Expr::Binary:
     case Expr::Index:
     case Expr::Assign:

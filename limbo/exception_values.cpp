@@ -68,10 +68,13 @@ std::optional<Loc> Compiler::gen_exception_value(const Expr* e) {
   };
   move(Loc{str_const(x->full), t_string_}, at(0, t_string_));
   move(Loc{imm(0), t_int_}, at(4, t_int_));
+  // Each value is computed straight into its field (a call's result too:
+  // the new object is held by r alone), as Inferno's compiler builds it.
   for (std::size_t i = 0; i < given; ++i) {
     const Field& f = x->values[i];
-    Loc v = gen_to(e->args[i].get(), f.type);
-    move(v, at(f.offset, f.type));
+    const Loc fd = at(f.offset, f.type);
+    Pushed held(new_objects_, r.op.a);
+    gen_to(e->args[i].get(), f.type, &fd);
   }
   return r;
 }

@@ -35,9 +35,11 @@ void Compiler::finish_jumps(const FlowStart& from) {
   auto code = [&](std::int32_t p) -> Instruction& { return m_.code[static_cast<std::size_t>(p)]; };
   auto label_at = [&](std::int32_t label) { return label_pc_[static_cast<std::size_t>(label)]; };
   std::vector<bool> jump(static_cast<std::size_t>(end - start), false);
+  std::vector<std::int32_t> weak;
   for (auto& jf : jump_fixes_) {
     code(jf.pc).dst = imm(label_at(jf.label));
     jump[static_cast<std::size_t>(jf.pc - start)] = true;
+    if (jf.weak) weak.push_back(jf.pc);
   }
   jump_fixes_.clear();
   auto is_jump = [&](std::int32_t p) {
@@ -88,6 +90,16 @@ void Compiler::finish_jumps(const FlowStart& from) {
       if (ends_path(code(p).op)) break;
       ++p;
     }
+  }
+  // A decided test's jmp over nothing live is a fall-through.
+  for (std::int32_t p : weak) {
+    const auto i = static_cast<std::size_t>(p - start);
+    const std::int32_t to = code(p).dst.a;
+    if (!live[i] || code(p).op != Op::jmp_ || !is_jump(p) || to <= p || to > end) continue;
+    bool over_dead = true;
+    for (std::int32_t q = p + 1; q < to && over_dead; ++q)
+      over_dead = !live[static_cast<std::size_t>(q - start)];
+    if (over_dead) live[i] = false;
   }
   if (std::all_of(live.begin(), live.end(), [](bool b) { return b; })) return;
   // New pcs: a dropped instruction's is that of the next one kept.

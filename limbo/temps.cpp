@@ -38,7 +38,18 @@ Loc Compiler::temp(Type* t) {
   return Loc{fp(off), t};
 }
 
+// A word constant too wide for the middle operand's 16 bits goes through the
+// frame header's scratch word 24(fp) (`movw $16777215,24(fp); andw
+// x,24(fp),y`), as Inferno's compiler passes it; the instruction using it
+// follows at once.
+constexpr std::int32_t kScratchWord = 24;
+
 Middle Compiler::as_mid(const Loc& l, bool consume) {
+  if (l.op.mode == AddrMode::Imm && !fits_middle(l.op) && l.t &&
+      (l.t->k == TK::Int || l.t->k == TK::Byte)) {
+    emit(Op::movw_, l.op, fp(kScratchWord));
+    return Middle{MidMode::Fp, kScratchWord};
+  }
   if (fits_middle(l.op))
     return Middle{l.op.mode == AddrMode::Imm  ? MidMode::Imm
                   : l.op.mode == AddrMode::Fp ? MidMode::Fp
