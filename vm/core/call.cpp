@@ -1,8 +1,8 @@
 // What a builtin function sees of the VM (vm.h's Call).
-#include <chrono>
 #include <stdexcept>
 
 #include "runtime.h"
+#include "slice_clock.h"
 #include "vm.h"
 
 namespace dis::vm {
@@ -120,7 +120,7 @@ void Call::blocking(const std::function<void()>& work) {
 }
 
 void Call::run_released(const NativeFn& work) {
-  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t start = slice_clock_ns();
   // Set while this thread still holds the interpreter: others read it.
   prog_.released = true;
   Kprocs::Kproc* self = impl_.kprocs->release(prog_);
@@ -134,15 +134,13 @@ void Call::run_released(const NativeFn& work) {
     struct Reacquire {
       Call& c;
       Kprocs::Kproc* self;
-      std::chrono::steady_clock::time_point start;
+      std::int64_t start;
       ~Reacquire() {
         c.released_ = false;
         c.impl_.kprocs->acquire(self, c.prog_);
         c.prog_.released = false;
         // The slice's time counts only what ran on the interpreter.
-        c.prog_.cpu_ns -= std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+        c.prog_.cpu_ns -= slice_clock_ns() - start;
       }
     } reacquire{*this, self, start};
     released_ = true;

@@ -114,7 +114,9 @@ inline std::uint32_t real_to_short_exceptions(double x, float f) {
 void fp_apply_rounding(std::uint32_t control);
 
 // Around a thread's slice: its rounding while alive (nothing to do for round
-// to nearest, the default), and round to nearest again after.
+// to nearest, the default), and round to nearest again after when the
+// slice changed it (here or through fp_apply_rounding); a host mode the
+// embedder set itself is left alone.
 class FpRoundScope {
  public:
   explicit FpRoundScope(std::uint32_t control);

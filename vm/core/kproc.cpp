@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "log.h"
 #include "runtime.h"
+#include "slice_clock.h"
 
 namespace dis::vm {
 
@@ -208,11 +209,9 @@ void Kprocs::run_head_slice() {
   }
   {
     FpRoundScope rounding(p.fp.control);
-    const auto start = std::chrono::steady_clock::now();
+    const std::int64_t start = slice_clock_ns();
     vm.stats.instructions += vm.run_slice(p, budget);
-    p.cpu_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+    p.cpu_ns += slice_clock_ns() - start;
   }
   vm.stats.slices++;
   if (p.state == ProgState::Ready)

@@ -23,6 +23,7 @@
 #include "kproc.h"
 #include "prog_wait.h"
 #include "vm.h"
+#include "wait_queue.h"
 
 namespace dis::vm {
 
@@ -151,7 +152,7 @@ struct Channel {
   std::uint32_t size = 0;
   std::uint32_t cap = 0;  // buffer capacity, 0 unbuffered
   std::deque<std::vector<std::uint8_t>> buf;
-  std::deque<Waiter> sendq, recvq;
+  WaitQueue<Waiter> sendq, recvq;
   bool live = false;
 };
 

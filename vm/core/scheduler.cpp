@@ -252,7 +252,7 @@ Channel& Runtime::channel_of(Ptr c) {
 namespace {
 
 // The first waiter whose thread still waits for it; stale ones are dropped.
-Waiter* first_valid(Runtime& vm, std::deque<Waiter>& q) {
+Waiter* first_valid(Runtime& vm, WaitQueue<Waiter>& q) {
   while (!q.empty()) {
     Waiter& w = q.front();
     const Prog* p = vm.progs[w.prog].get();

@@ -64,6 +64,15 @@ child(c: chan of int)
 	c <-= math->getFPcontrol();
 }
 
+# Rounds upward, then blocks with its result: the slices of other threads
+# in between must round to nearest again (the host's mode is per slice).
+rounder(go: chan of int, r: chan of real)
+{
+	math->FPcontrol(Math->RND_PINF, Math->RND_MASK);
+	<-go;
+	r <-= v[1] / v[2];
+}
+
 init(nil: ref Draw->Context, nil: list of string)
 {
 	sys = load Sys Sys->PATH;
@@ -84,6 +93,12 @@ init(nil: ref Draw->Context, nil: list of string)
 	up := v[1] / v[2];
 	math->FPcontrol(Math->RND_NR, Math->RND_MASK);
 	sys->print("rounding %bx %bx\n", math->realbits64(third), math->realbits64(up));
+	go := chan of int;
+	r := chan of real;
+	spawn rounder(go, r);
+	go <-= 1;
+	mine := v[1] / v[2];
+	sys->print("threads %bx %bx\n", math->realbits64(mine), math->realbits64(<-r));
 	# The host's flags are sticky: an overflow left there by an untrapped
 	# multiply must not make a later call that raises nothing trap.
 	math->FPcontrol(0, Math->OVFL);
