@@ -384,7 +384,10 @@ void Compiler::gen_expr_stmt(const Stmt& s) {
   } else if (e->kind == Expr::Assign) {
     assign_expr(e);
   } else if (e->kind == Expr::Call) {
-    gen_call(e, nullptr);
+    // A tuple or adt result nobody takes has its pointers reset, as
+    // Inferno's compiler frees the call's temporary (`init0(ctxt, argv)`).
+    Loc r = gen_call(e, nullptr);
+    if (r.t && (r.t->k == TK::Tuple || r.t->k == TK::Adt)) nil_tuple_temp(r);
   } else {
     gen(e);
   }
