@@ -578,10 +578,13 @@ void Compiler::gen_for(const Stmt& s) {
   // Names declared in the init part stay visible after the loop.
   if (s.init) {
     set_pos(s.init->pos);
+    const bool outer_init = for_init_;
+    for_init_ = true;
     if (s.init->kind == Expr::Assign)
       assign_expr(s.init.get());
     else
       gen(s.init.get());
+    for_init_ = outer_init;
     release_temps();
   }
   std::int32_t top = new_label(), cont = new_label(), end = new_label();

@@ -298,4 +298,39 @@ drop(l: list of string): int
             "\tret\t\n");
 }
 
+// A for loop's init part is a block of its own: `(i, j, k) := (0, m, 0)`
+// there is laid out in place though m is declared in the enclosing block.
+TEST(LimboShapes, ForInitTupleLiteralInPlace) {
+  const std::string src = R"(implement Z;
+Z: module {
+	f: fn(r: int): int;
+};
+f(r: int): int
+{
+	if(r > 1){
+		m := r / 2;
+		for((i, j, k) := (0, m, 0); i < m && j < r; k++)
+			i++;
+		return k;
+	}
+	return 0;
+}
+)";
+  EXPECT_EQ(instructions("z.b", src),
+            "\tbgew\t$1,32(fp),$12\n"
+            "\tdivw\t$2,32(fp),36(fp)\n"
+            "\tmovw\t$0,40(fp)\n"
+            "\tmovw\t36(fp),44(fp)\n"
+            "\tmovw\t$0,48(fp)\n"
+            "\tbgew\t40(fp),36(fp),$10\n"
+            "\tbgew\t44(fp),32(fp),$10\n"
+            "\taddw\t$1,40(fp)\n"
+            "\taddw\t$1,48(fp)\n"
+            "\tjmp\t$5\n"
+            "\tmovw\t48(fp),0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
