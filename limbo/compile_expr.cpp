@@ -702,8 +702,23 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     if (h.op.mode == AddrMode::Imm && (cop != Op::consw_ && cop != Op::consb_))
       h = Loc{direct(h), h.t};
     emit_cons(cop, h.op, et, r.op);
-    free_temp(h, &r.op);
-    return deliver(r, dest);
+    // A tuple or adt head made in a temporary has its pointers reset once
+    // the list is delivered, before the list's own temporary, as Inferno's
+    // compiler frees them (`consmp t,$d,l; movp l,d; nilp t...; nilp l`).
+    const bool whole = h.op.mode == AddrMode::Fp && (h.t->k == TK::Tuple || h.t->k == TK::Adt) &&
+                       busy_temp(h.op.a) && !busy_temp(h.op.a)->pinned;
+    if (!whole) {
+      free_temp(h, &r.op);
+      return deliver(r, dest);
+    }
+    if (!dest || dest->op == r.op) {
+      nil_tuple_temp(h);
+      return r;
+    }
+    move(r, *dest);
+    nil_tuple_temp(h);
+    free_temp(r, &dest->op);
+    return *dest;
   }
   Type* ta = type_of(e->a.get());
   Type* tb = type_of(e->b.get());

@@ -384,7 +384,10 @@ void Compiler::gen_expr_stmt(const Stmt& s) {
   } else if (e->kind == Expr::Assign) {
     assign_expr(e);
   } else if (e->kind == Expr::Call) {
-    gen_call(e, nullptr);
+    // A tuple or adt result nobody takes has its pointers reset, as
+    // Inferno's compiler frees the call's temporary (`init0(ctxt, argv)`).
+    Loc r = gen_call(e, nullptr);
+    if (r.t && (r.t->k == TK::Tuple || r.t->k == TK::Adt)) nil_tuple_temp(r);
   } else {
     gen(e);
   }
@@ -575,10 +578,13 @@ void Compiler::gen_for(const Stmt& s) {
   // Names declared in the init part stay visible after the loop.
   if (s.init) {
     set_pos(s.init->pos);
+    const bool outer_init = for_init_;
+    for_init_ = true;
     if (s.init->kind == Expr::Assign)
       assign_expr(s.init.get());
     else
       gen(s.init.get());
+    for_init_ = outer_init;
     release_temps();
   }
   std::int32_t top = new_label(), cont = new_label(), end = new_label();

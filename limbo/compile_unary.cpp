@@ -130,9 +130,9 @@ Loc Compiler::gen_ref_values(const Expr* a, Type* ct, const Loc* dest) {
                      std::to_string(a->args.size()) + " given, " + std::to_string(fields.size()) +
                      " expected");
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    // `new` sets every pointer of the object to H (DIS-FACTS): a nil
-    // value is there already.
-    if (a->args[i]->kind == Expr::Nil && is_pointer(fields[i].type)) continue;
+    // A nil value is stored too, though `new` set every pointer to H
+    // already (DIS-FACTS), as Inferno's compiler writes it: bintrees 15,
+    // whose leaves are ref Tree(nil, nil), ran no slower (perf/LOG.md).
     Loc fd{Operand{AddrMode::IndFp, r.op.a, fields[i].offset}, fields[i].type};
     if (r.op.mode == AddrMode::Mp) fd.op.mode = AddrMode::IndMp;
     // Computed straight into the field (a call's result too: the new

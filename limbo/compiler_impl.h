@@ -465,6 +465,7 @@ class Compiler {
   TempSlot* busy_temp(std::int32_t off);
   std::vector<std::int32_t> open_frames_;
   int block_depth_ = 0;
+  bool for_init_ = false;  // compiling a for loop's init part
   // The next block takes the scope already open (an alt arm's, holding the
   // names its guard declares) as its own, as Inferno's compiler scopes them.
   bool adopt_scope_ = false;

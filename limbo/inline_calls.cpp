@@ -264,8 +264,17 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
     }
     // A slice is taken again at each use, as Inferno's compiler expands
     // l32(a[4:]).
-    if (args[i]->kind == Expr::Slice && !has_call(args[i]) && !assigns(args[i]) &&
-        !params[i].name.empty()) {
+    // So is `hd tl l` of a name (server(hd tl flds)).
+    auto list_path = [](const Expr* x) {
+      bool walked = false;
+      while (x->kind == Expr::Unary && (x->op == "hd" || x->op == "tl")) {
+        x = x->a.get();
+        walked = true;
+      }
+      return walked && x->kind == Expr::Ident;
+    };
+    if ((args[i]->kind == Expr::Slice || list_path(args[i])) && !has_call(args[i]) &&
+        !assigns(args[i]) && !params[i].name.empty()) {
       Sym s;
       s.kind = Sym::Subst;
       s.type = ptypes[i];

@@ -19,7 +19,10 @@ bool Compiler::declare_tuple_in_place(const Expr* lhs, const Expr* rhs) {
     if (x->kind != Expr::Ident) return false;
   // Inside a nested block Inferno's compiler does so only when the call
   // reads no variable of that same block; else it unpacks a temporary.
-  if (block_depth_ > 1 && reads_scope_var(rhs, scopes_.back())) return false;
+  // A for loop's init part counts as a block of its own (sort's `for((i,
+  // j, k) := (0, m, 0); ...)` in place beside m).
+  if (block_depth_ > 1 && !(for_init_ && literal) && reads_scope_var(rhs, scopes_.back()))
+    return false;
   Loc whole{fp(frame_alloc(t)), t};
   if (literal) {
     // `(i, j, k) := (0, n, 0)`: each value straight into its name.

@@ -213,7 +213,8 @@ g(): int
             "\tword\t@mp+0,-1\n");
 }
 
-// `ref Adt(...)`: nil values are not stored (`new` set the pointers to H);
+// `ref Adt(...)`: nil values are stored too (`new` set the pointers to H
+// already, but Inferno's compiler writes them and bintrees runs no slower);
 // a pointer compared with nil needs no temporary.
 TEST(LimboShapes, NilNeedsNoTemporary) {
   const std::string src = R"(implement Mk;
@@ -235,14 +236,16 @@ leaf(t: ref T, s: string): int
 )";
   EXPECT_EQ(code_listing(dis::limbo::compile_source("mk.b", src, {})),
             "\tnew\t$3,32(fp)\n"
+            "\tmovp\t$-1,0(32(fp))\n"
+            "\tmovp\t$-1,4(32(fp))\n"
             "\tmovw\t$5,8(32(fp))\n"
             "\tmovp\t32(fp),0(16(fp))\n"
             "\tmovp\t$-1,32(fp)\n"
             "\tret\t\n"
             // A pointer against nil: H as the immediate; a string keeps beqc
             // against the module data word holding nil, as Inferno's does.
-            "\tbnew\t0(32(fp)),$-1,$9\n"
-            "\tbeqc\t0(mp),36(fp),$9\n"
+            "\tbnew\t0(32(fp)),$-1,$11\n"
+            "\tbeqc\t0(mp),36(fp),$11\n"
             "\tmovw\t$1,0(16(fp))\n"
             "\tret\t\n"
             "\tmovw\t$0,0(16(fp))\n"

@@ -237,4 +237,100 @@ f(s: string): ref R
             "\tret\t\n");
 }
 
+// A tuple consed onto a list is reset once the list is delivered, before
+// the list's temporary; a tuple result nobody takes is reset; an inlined
+// function's `hd l` or `hd tl l` argument is taken again at each use.
+TEST(LimboShapes, TupleTemporariesResetAndListPathsInlined) {
+  const std::string src = R"(implement Y;
+Y: module {
+	pairs: fn(a: list of string, n: int): list of (string, int);
+	drop: fn(l: list of string): int;
+};
+pairs(a: list of string, n: int): list of (string, int)
+{
+	if(a == nil)
+		return nil;
+	return (hd a, n) :: pairs(tl a, n + 1);
+}
+two(s: string): (string, int)
+{
+	return (s, len s);
+}
+twice(s: string): string
+{
+	return s + s;
+}
+drop(l: list of string): int
+{
+	two(hd l);
+	return len twice(hd tl l);
+}
+)";
+  EXPECT_EQ(instructions("y.b", src),
+            "\tbnew\t32(fp),$-1,$3\n"
+            "\tmovp\t$-1,0(16(fp))\n"
+            "\tret\t\n"
+            "\theadp\t32(fp),40(fp)\n"
+            "\tmovw\t36(fp),44(fp)\n"
+            "\tframe\t$1,52(fp)\n"
+            "\ttail\t32(fp),32(52(fp))\n"
+            "\taddw\t$1,36(fp),36(52(fp))\n"
+            "\tlea\t48(fp),16(52(fp))\n"
+            "\tcall\t52(fp),$0\n"
+            "\tconsmp\t40(fp),$5,48(fp)\n"
+            "\tmovp\t48(fp),0(16(fp))\n"
+            "\tmovp\t$-1,40(fp)\n"
+            "\tmovp\t$-1,48(fp)\n"
+            "\tret\t\n"
+            "\theadp\t32(fp),36(fp)\n"
+            "\theadp\t32(fp),44(fp)\n"
+            "\tlenc\t44(fp),40(fp)\n"
+            "\tmovp\t$-1,44(fp)\n"
+            "\tmovp\t$-1,36(fp)\n"
+            "\ttail\t32(fp),44(fp)\n"
+            "\theadp\t44(fp),44(fp)\n"
+            "\ttail\t32(fp),48(fp)\n"
+            "\theadp\t48(fp),48(fp)\n"
+            "\taddc\t48(fp),44(fp),44(fp)\n"
+            "\tmovp\t$-1,48(fp)\n"
+            "\tlenc\t44(fp),0(16(fp))\n"
+            "\tmovp\t$-1,44(fp)\n"
+            "\tret\t\n");
+}
+
+// A for loop's init part is a block of its own: `(i, j, k) := (0, m, 0)`
+// there is laid out in place though m is declared in the enclosing block.
+TEST(LimboShapes, ForInitTupleLiteralInPlace) {
+  const std::string src = R"(implement Z;
+Z: module {
+	f: fn(r: int): int;
+};
+f(r: int): int
+{
+	if(r > 1){
+		m := r / 2;
+		for((i, j, k) := (0, m, 0); i < m && j < r; k++)
+			i++;
+		return k;
+	}
+	return 0;
+}
+)";
+  EXPECT_EQ(instructions("z.b", src),
+            "\tbgew\t$1,32(fp),$12\n"
+            "\tdivw\t$2,32(fp),36(fp)\n"
+            "\tmovw\t$0,40(fp)\n"
+            "\tmovw\t36(fp),44(fp)\n"
+            "\tmovw\t$0,48(fp)\n"
+            "\tbgew\t40(fp),36(fp),$10\n"
+            "\tbgew\t44(fp),32(fp),$10\n"
+            "\taddw\t$1,40(fp)\n"
+            "\taddw\t$1,48(fp)\n"
+            "\tjmp\t$5\n"
+            "\tmovw\t48(fp),0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovw\t$0,0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
