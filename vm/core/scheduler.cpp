@@ -202,18 +202,24 @@ std::uint64_t buffered_bytes(const Channel& ch) {
 
 Ptr Runtime::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_t cap) {
   if (cap < 0) raise_error("negative array size");
-  std::uint32_t idx;
-  if (!free_channels.empty()) {
-    idx = free_channels.back();
-    free_channels.pop_back();
-  } else {
-    idx = static_cast<std::uint32_t>(channels.size());
+  // Every host allocation before the block is made: one that fails after
+  // it left a channel block counted once and referenced nowhere (the fault
+  // sweep's verifier found it: a new Channel's containers allocate).
+  if (free_channels.empty()) {
     channels.emplace_back();
+    try {
+      free_channels.push_back(static_cast<std::uint32_t>(channels.size() - 1));
+    } catch (...) {
+      channels.pop_back();
+      throw;
+    }
   }
-  Ptr c = heap.alloc(kTypeChannel, 4);
+  const std::uint32_t idx = free_channels.back();
+  Ptr c = heap.alloc(kTypeChannel, 4);  // a failure leaves the slot free
+  free_channels.pop_back();
   st<std::uint32_t>(cage.at(c), idx);
+  // Empty: new, or emptied by free_channel.
   Channel& ch = channels[idx];
-  ch = Channel{};
   ch.elemtype = elemtype;
   ch.size = size;
   ch.cap = static_cast<std::uint32_t>(cap);
