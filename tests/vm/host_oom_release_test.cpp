@@ -73,6 +73,47 @@ TEST(HostOomRelease, ALargeBlockFreedWithoutRoomForItsListStaysFreeUnlisted) {
   EXPECT_TRUE(verify(vm).ok());
 }
 
+// The fault sweep found a channel block counted once and referenced nowhere
+// (tests/vm/oom/spawn.b): new_channel made the block, then the channel's
+// host containers, and a failure there left the block behind. Each host
+// allocation of making a channel fails in turn here: the block count is back
+// where it was and the heap verifies. Freeing a buffered channel needs no
+// host memory either (it once moved its buffer out, which allocates).
+TEST(HostOomRelease, AChannelMadeOrFreedWhileHostAllocationsFailLeavesNothing) {
+  int failed = 0;
+  for (std::uint64_t k = 1; k <= 12; ++k) {
+    VM vm{Options{}};
+    Runtime& rt = vm.runtime();
+    const std::uint64_t before = vm.heap().stats().live_blocks;
+    {
+      HostFault f(k);
+      try {
+        const Ptr c = rt.new_channel(kTypeWord, 4, 4);
+        vm.heap().decref(c);
+      } catch (const std::bad_alloc&) {
+        ++failed;
+      }
+    }
+    EXPECT_EQ(vm.heap().stats().live_blocks, before) << "host allocation " << k;
+    const HeapVerifyResult r = verify(vm);
+    EXPECT_TRUE(r.ok()) << "host allocation " << k << ": " << r.errors.front();
+  }
+  EXPECT_GT(failed, 0);
+
+  VM vm{Options{}};
+  Runtime& rt = vm.runtime();
+  const std::uint64_t before = vm.heap().stats().live_blocks;
+  const Ptr c = rt.new_channel(kTypeWord, 4, 4);
+  for (int i = 0; i < 3; ++i) rt.channel_of(c).buf.emplace_back(4, std::uint8_t{7});
+  {
+    HostFault f(1);
+    EXPECT_NO_THROW(vm.heap().decref(c));
+  }
+  EXPECT_EQ(vm.heap().stats().live_blocks, before);
+  const HeapVerifyResult r = verify(vm);
+  EXPECT_TRUE(r.ok()) << r.errors.front();
+}
+
 // Stress mode collects fully after every allocation and the verifier runs
 // at each step, both needing host memory; tests/vm/oom/reload.b loads
 // itself three times. Every host allocation of its run failed in turn ends

@@ -31,4 +31,22 @@ TEST(OutputError, AFullDiskEndsTheRunWithAMessage) {
   std::filesystem::remove_all(dir);
 }
 
+// `dis prog | head -1` ends quietly when head has gone, by SIGPIPE as other
+// Unix tools do: no message, and no million failed prints afterwards. The
+// shell starts dis with SIGPIPE ignored; dis restores the default.
+TEST(OutputError, AReaderThatLeavesEndsTheRunQuietly) {
+  const std::filesystem::path dir = distest::fresh_dir("output_error");
+  const std::string lines = std::string("'") + DIS_SOURCE_DIR + "/tests/vm/fds/lines.b'";
+  const std::string cmd = "trap '' PIPE; (" + std::string(DIS_BIN_DIR) + "/dis " + lines + " 2>'" +
+                          (dir / "err").string() + "'; echo $? >'" + (dir / "rc").string() +
+                          "') | head -1 >'" + (dir / "out").string() + "'";
+  const int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc)) << cmd;
+  EXPECT_EQ(WEXITSTATUS(rc), 0) << cmd;
+  EXPECT_EQ(distest::slurp(dir / "out"), "line 0\n");
+  EXPECT_EQ(distest::slurp(dir / "err"), "");
+  EXPECT_EQ(distest::slurp(dir / "rc"), "141\n");  // 128 + SIGPIPE
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

@@ -59,6 +59,17 @@ TEST(SysFds, APipeReachesEndOfFileWhenEveryWriterLetsGo) {
              "parent's stdout untouched\n");
 }
 
+// Without the fix the first write ended the whole VM by SIGPIPE (the fault
+// sweep's find under sh's `sort | uniq`).
+TEST(SysFds, AWriteOnAClosedPipeKillsOnlyTheWriter) {
+  expect_run("closedpipe.b",
+             "writer \"ClosedPipe\":write on closed pipe\n"
+             "flooder \"ClosedPipe\":write on closed pipe\n"
+             "reader \"ClosedPipe\":\n"
+             "streamer \"ClosedPipe\":write on closed pipe\n"
+             "main: still running\n");
+}
+
 TEST(SysFds, NewfdKeepsOnlyTheListedDescriptors) {
   expect_run("newfd.b",
              "numbers: a 3, b 4\n"

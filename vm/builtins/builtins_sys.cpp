@@ -4,6 +4,7 @@
 // implemented here raise "sys: not implemented" when called.
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,12 +109,25 @@ std::int64_t write_file(Call& c, SysState& sys, const OpenFile& f, const void* p
     error = errno;
   } else {
     c.blocking([&] {
-      r = ::write(f.desc, p, n);
+      r = host_write(f.desc, p, n);
       error = errno;
     });
+    if (r < 0 && error == EPIPE) closed_pipe(c);
   }
   if (r < 0) set_errstr(c, error);
   return r;
+}
+
+ssize_t host_write(int fd, const void* p, std::size_t n) {
+  ssize_t r = ::send(fd, p, n, MSG_NOSIGNAL);
+  if (r >= 0 || errno != ENOTSOCK) return r;
+  return ::write(fd, p, n);
+}
+
+void closed_pipe(Call& c) {
+  static const std::string kWhy = "write on closed pipe";
+  c.set_error_string(kWhy);
+  c.kill_self(kWhy);
 }
 
 namespace {

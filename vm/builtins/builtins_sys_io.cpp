@@ -103,7 +103,7 @@ void sys_stream(Call& c) {
     } else if (got > 0) {
       c.blocking([&] {
         for (ssize_t done = 0; done < got;) {
-          ssize_t w = ::write(dst, buf.data() + done, static_cast<std::size_t>(got - done));
+          ssize_t w = host_write(dst, buf.data() + done, static_cast<std::size_t>(got - done));
           if (w < 0) {
             got = -1, error = errno;
             break;
@@ -112,6 +112,7 @@ void sys_stream(Call& c) {
         }
       });
     }
+    if (got < 0 && error == EPIPE && !to_vm_stream) closed_pipe(c);
     if (got < 0) {
       set_errstr(c, error);
       c.ret_int(-1);

@@ -4,6 +4,8 @@
 // (sys_devices.h); failures set the error string (%r) from errno.
 #pragma once
 
+#include <sys/types.h>
+
 #include <boost/container/flat_map.hpp>
 #include <cerrno>
 #include <chrono>
@@ -46,6 +48,14 @@ Ptr new_fd(Call& c, SysState& sys, std::int32_t desc);
 // 2, keeping the interpreter) or a host descriptor (with the interpreter
 // released). The count, or -1 with the error string set.
 std::int64_t write_file(Call& c, SysState& sys, const OpenFile& f, const void* p, std::size_t n);
+
+// A write to host descriptor fd that cannot raise SIGPIPE when fd is a socket:
+// Dis pipes are socket pairs, and a write whose reader has gone must fail
+// (EPIPE) rather than end the whole VM. Other descriptors: plain write(2).
+ssize_t host_write(int fd, const void* p, std::size_t n);
+// Inferno's answer to EPIPE on a Dis pipe: the error string "write on closed
+// pipe", and the writing thread killed (no handler runs; its status says why).
+[[noreturn]] void closed_pipe(Call& c);
 
 void set_errstr(Call& c, int error = errno);
 // The same for an operation on the Dis path `path`: a missing file reads as

@@ -230,15 +230,16 @@ Ptr Runtime::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_
 void Runtime::free_channel(std::uint32_t idx) {
   if (idx >= channels.size() || !channels[idx].live) return;
   Channel& ch = channels[idx];
+  // Released in place: moving the buffer out would allocate (a deque's move
+  // makes the source a new map), and a free cannot fail. Nothing a release
+  // reaches can touch this buffer: the channel is no longer live.
   ch.live = false;
-  auto items = std::move(ch.buf);
-  std::uint32_t t = ch.elemtype;
-  ch.buf.clear();
   ch.sendq.clear();
   ch.recvq.clear();
-  heap.uncharge(items.size() * buffered_bytes(ch));
-  for (auto& item : items)
-    for (std::uint32_t off : heap.type(t).ptrs) heap.decref(ld<Ptr>(item.data() + off));
+  heap.uncharge(ch.buf.size() * buffered_bytes(ch));
+  for (auto& item : ch.buf)
+    for (std::uint32_t off : heap.type(ch.elemtype).ptrs) heap.decref(ld<Ptr>(item.data() + off));
+  ch.buf.clear();
   try {
     free_channels.push_back(idx);
   } catch (const std::bad_alloc&) {

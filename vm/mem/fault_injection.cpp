@@ -3,6 +3,7 @@
 // DIS_FAULT_INJECTION is defined); the tools' guarded main.
 #include "fault_injection.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -13,6 +14,10 @@
 
 int dis::vm::fault::guarded_main(const char* tool, int (*run)(int, char**), int argc, char** argv) {
   arm();
+  // `dis prog | head` ends quietly, as other Unix tools do, even when started
+  // with SIGPIPE ignored. Dis pipes (socket pairs) never raise it: a write
+  // there whose reader has gone fails instead (sys_fd.h, host_write).
+  std::signal(SIGPIPE, SIG_DFL);
   std::vector<std::string> served;  // a fork server's child: the request's arguments
   std::vector<char*> served_argv;
   if constexpr (kEnabled) {
