@@ -75,12 +75,10 @@ void fp_record(Prog& p, std::uint32_t bits) {
 
 void fp_invalid(Prog& p) { fp_record(p, kFpInval); }
 
-namespace {
 // This host thread's rounding was changed by a Dis thread and not yet put
 // back. Reading the mode back (fegetround) at every slice's end cost about
 // 20 ns, a tenth of a thread switch on a channel (perf/LOG.md).
-thread_local bool tl_rounding_changed = false;
-}  // namespace
+constinit thread_local bool tl_rounding_changed = false;
 
 void fp_apply_rounding(std::uint32_t control) {
   const int mode = host_rounding(control);
@@ -88,15 +86,9 @@ void fp_apply_rounding(std::uint32_t control) {
   tl_rounding_changed = mode != FE_TONEAREST;
 }
 
-FpRoundScope::FpRoundScope(std::uint32_t control) {
-  if ((control & kFpRoundMask) != 0) fp_apply_rounding(control);
-}
-
-FpRoundScope::~FpRoundScope() {
-  if (tl_rounding_changed) [[unlikely]] {
-    std::fesetround(FE_TONEAREST);
-    tl_rounding_changed = false;
-  }
+void fp_restore_rounding() {
+  std::fesetround(FE_TONEAREST);
+  tl_rounding_changed = false;
 }
 
 }  // namespace dis::vm

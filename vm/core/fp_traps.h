@@ -117,10 +117,19 @@ void fp_apply_rounding(std::uint32_t control);
 // to nearest, the default), and round to nearest again after when the
 // slice changed it (here or through fp_apply_rounding); a host mode the
 // embedder set itself is left alone.
+// Inline: every thread switch passes here (perf/LOG.md).
+extern constinit thread_local bool tl_rounding_changed;  // not put back yet
+void fp_restore_rounding();
 class FpRoundScope {
  public:
-  explicit FpRoundScope(std::uint32_t control);
-  ~FpRoundScope();
+  explicit FpRoundScope(std::uint32_t control) {
+    if ((control & kFpRoundMask) != 0) [[unlikely]]
+      fp_apply_rounding(control);
+  }
+  ~FpRoundScope() {
+    if (tl_rounding_changed) [[unlikely]]
+      fp_restore_rounding();
+  }
   FpRoundScope(const FpRoundScope&) = delete;
   FpRoundScope& operator=(const FpRoundScope&) = delete;
 };

@@ -151,9 +151,10 @@ void Kprocs::thread_main(Kproc* self) {
 void Kprocs::vmachine(Kproc& self) {
   int cycles = 0;
   bool over = false;
+  std::int64_t mark = kNoMark;
   while (!over) {
     try {
-      vmachine_step(self, cycles, over);
+      vmachine_step(self, cycles, over, mark);
     } catch (...) {
       // A host failure (not a Dis exception): stop running Dis code, let the
       // released threads come back, and rethrow from run().
@@ -164,10 +165,11 @@ void Kprocs::vmachine(Kproc& self) {
   }
 }
 
-void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
+void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over, std::int64_t& mark) {
   const bool ready = !vm_.halted && !vm_.runq.empty();
   if (queued_.load(std::memory_order_acquire) > 0 && (!ready || ++cycles > kSlicesBeforeYield)) {
     cycles = 0;
+    mark = kNoMark;
     auto lk = lock();
     if (vmq_.empty()) return;
     Kproc* k = vmq_.front();
@@ -179,51 +181,60 @@ void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over) {
     return;
   }
   if (ready) {
-    run_head_slice();
+    run_slices(mark);
     return;
   }
+  mark = kNoMark;
   idle(self);
   auto lk = lock();
   over = finished_;
 }
 
-void Kprocs::run_head_slice() {
+// Slice after slice while threads are ready and no kproc waits for the
+// interpreter (vmachine_step's other cases): no return to the loop between
+// two, which on a thread switch on a channel was a tenth of the switch.
+void Kprocs::run_slices(std::int64_t& mark) {
   Runtime& vm = vm_;
-  std::uint32_t id = vm.runq.front();
-  vm.runq.pop_front();
-  if (!vm.progs[id] || vm.progs[id]->state != ProgState::Ready) return;
-  Prog& p = *vm.progs[id];
-  std::uint32_t budget = kQuantum;
-  if (vm.opts.max_instructions) {
-    std::uint64_t remain = vm.opts.max_instructions > vm.stats.instructions
-                               ? vm.opts.max_instructions - vm.stats.instructions
-                               : 0;
-    if (remain == 0) {
-      vm.halted = true;
-      *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
-      vm.main_broken = true;
-      vm.note_first_error(p, "instruction limit");
-      return;
+  do {
+    std::uint32_t id = vm.runq.front();
+    vm.runq.pop_front();
+    if (!vm.progs[id] || vm.progs[id]->state != ProgState::Ready) continue;
+    Prog& p = *vm.progs[id];
+    std::uint32_t budget = kQuantum;
+    if (vm.opts.max_instructions) {
+      std::uint64_t remain = vm.opts.max_instructions > vm.stats.instructions
+                                 ? vm.opts.max_instructions - vm.stats.instructions
+                                 : 0;
+      if (remain == 0) {
+        vm.halted = true;
+        *vm.err << vm.position(p.ml, p.pc) << ": instruction limit\n";
+        vm.main_broken = true;
+        vm.note_first_error(p, "instruction limit");
+        return;
+      }
+      budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
     }
-    budget = static_cast<std::uint32_t>(std::min<std::uint64_t>(budget, remain));
-  }
-  {
-    FpRoundScope rounding(p.fp.control);
-    const std::int64_t start = slice_clock_ns();
-    vm.stats.instructions += vm.run_slice(p, budget);
-    p.cpu_ns += slice_clock_ns() - start;
-  }
-  vm.stats.slices++;
-  if (p.state == ProgState::Ready)
-    vm.runq.push_back(id);
-  else if (p.state == ProgState::Done)
-    vm.end_prog(p);
-  if (vm.on_quantum_end) vm.on_quantum_end();
-  vm.gc->quantum_end();
-  if (vm.collect_now) [[unlikely]] {
-    vm.collect_now = false;
-    vm.gc->full_collect();
-  }
+    {
+      FpRoundScope rounding(p.fp.control);
+      // From the last slice's end: the scheduler's and the collector's steps
+      // between two slices count to the second one's thread.
+      const std::int64_t start = mark != kNoMark ? mark : slice_clock_ns();
+      vm.stats.instructions += vm.run_slice(p, budget);
+      mark = slice_clock_ns();
+      p.cpu_ns += mark - start;
+    }
+    vm.stats.slices++;
+    if (p.state == ProgState::Ready)
+      vm.runq.push_back(id);
+    else if (p.state == ProgState::Done)
+      vm.end_prog(p);
+    if (vm.on_quantum_end) vm.on_quantum_end();
+    vm.gc->quantum_end();
+    if (vm.collect_now) [[unlikely]] {
+      vm.collect_now = false;
+      vm.gc->full_collect();
+    }
+  } while (!vm.halted && !vm.runq.empty() && queued_.load(std::memory_order_acquire) == 0);
 }
 
 // Nothing is ready: end the program, or collect and wait for a sleeper or a

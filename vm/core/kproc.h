@@ -76,8 +76,12 @@ class Kprocs {
 
  private:
   void vmachine(Kproc& self);
-  void vmachine_step(Kproc& self, int& cycles, bool& over);
-  void run_head_slice();
+  // `mark` is when this kproc's last slice ended, or kNoMark after it did
+  // anything else (handed the interpreter on, idled): a slice run straight
+  // after another starts at its end, so a slice reads the clock once.
+  void vmachine_step(Kproc& self, int& cycles, bool& over, std::int64_t& mark);
+  void run_slices(std::int64_t& mark);
+  static constexpr std::int64_t kNoMark = -1;
   void idle(Kproc& self);
   void thread_main(Kproc* self);
   void grant_locked(Kproc* k);

@@ -151,6 +151,7 @@ struct Channel {
   std::uint32_t elemtype = kTypeNone;
   std::uint32_t size = 0;
   std::uint32_t cap = 0;  // buffer capacity, 0 unbuffered
+  bool has_ptrs = false;  // the element type holds pointers
   std::deque<std::vector<std::uint8_t>> buf;
   WaitQueue<Waiter> sendq, recvq;
   bool live = false;

@@ -221,6 +221,7 @@ Ptr Runtime::new_channel(std::uint32_t elemtype, std::uint32_t size, std::int32_
   // Empty: new, or emptied by free_channel.
   Channel& ch = channels[idx];
   ch.elemtype = elemtype;
+  ch.has_ptrs = !heap.type(elemtype).ptrs.empty();
   ch.size = size;
   ch.cap = static_cast<std::uint32_t>(cap);
   ch.live = true;
@@ -247,19 +248,26 @@ void Runtime::free_channel(std::uint32_t idx) {
   }
 }
 
-Channel& Runtime::channel_of(Ptr c) {
-  if (c == H) raise_error("dereference of nil");
-  BlockHeader* h = heap.checked_header(c);
-  if (!h || h->type != kTypeChannel) raise_error("dereference of nil");
-  std::uint32_t idx = ld<std::uint32_t>(cage.at(c));
-  if (idx >= channels.size() || !channels[idx].live) raise_error("dereference of nil");
+// Inline here, its only callers: every channel operation passes (a thread
+// switch on a channel does twice). A block of the channel type, which only
+// new_channel makes, so the type test covers checked_header's type range.
+inline Channel& Runtime::channel_of(Ptr c) {
+  if (!heap.could_be_block(c)) [[unlikely]]
+    raise_error("dereference of nil");
+  const BlockHeader* h = heap.header(c);
+  if (h->magic != kLive || h->type != kTypeChannel) [[unlikely]]
+    raise_error("dereference of nil");
+  const std::uint32_t idx = ld<std::uint32_t>(cage.at(c));
+  if (idx >= channels.size() || !channels[idx].live) [[unlikely]]
+    raise_error("dereference of nil");
   return channels[idx];
 }
 
 namespace {
 
 // The first waiter whose thread still waits for it; stale ones are dropped.
-Waiter* first_valid(Runtime& vm, WaitQueue<Waiter>& q) {
+// Inline, as deliver: both run on every thread switch on a channel.
+[[gnu::always_inline]] inline Waiter* first_valid(Runtime& vm, WaitQueue<Waiter>& q) {
   while (!q.empty()) {
     Waiter& w = q.front();
     const Prog* p = vm.progs[w.prog].get();
@@ -271,11 +279,18 @@ Waiter* first_valid(Runtime& vm, WaitQueue<Waiter>& q) {
 
 // Copies one element, taking references for the stored pointers and
 // releasing the ones overwritten.
-void deliver(Runtime& vm, const Channel& ch, std::uint8_t* dst, const std::uint8_t* src) {
-  if (vm.heap.type(ch.elemtype).ptrs.empty())
-    std::memmove(dst, src, ch.size);
-  else
+// A word or a big (the common elements) is copied in place, not through a
+// call to memmove.
+[[gnu::always_inline]] inline void deliver(Runtime& vm, const Channel& ch, std::uint8_t* dst,
+                                           const std::uint8_t* src) {
+  if (ch.has_ptrs)
     vm.heap.copy_record(dst, src, ch.elemtype);
+  else if (ch.size == 4)
+    st<std::uint32_t>(dst, ld<std::uint32_t>(src));
+  else if (ch.size == 8)
+    st<std::uint64_t>(dst, ld<std::uint64_t>(src));
+  else
+    std::memmove(dst, src, ch.size);
 }
 
 void complete(Runtime& vm, const Waiter& w) {
