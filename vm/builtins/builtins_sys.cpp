@@ -127,7 +127,7 @@ ssize_t host_write(int fd, const void* p, std::size_t n) {
 void closed_pipe(Call& c) {
   static const std::string kWhy = "write on closed pipe";
   c.set_error_string(kWhy);
-  c.kill_self(kWhy);
+  c.raise(kWhy);
 }
 
 namespace {

@@ -53,8 +53,9 @@ std::int64_t write_file(Call& c, SysState& sys, const OpenFile& f, const void* p
 // Dis pipes are socket pairs, and a write whose reader has gone must fail
 // (EPIPE) rather than end the whole VM. Other descriptors: plain write(2).
 ssize_t host_write(int fd, const void* p, std::size_t n);
-// Inferno's answer to EPIPE on a Dis pipe: the error string "write on closed
-// pipe", and the writing thread killed (no handler runs; its status says why).
+// Inferno's answer to EPIPE on a Dis pipe: the exception "write on closed
+// pipe" in the writing thread (Inferno's sh and echo catch it by name), the
+// error string set to the same.
 [[noreturn]] void closed_pipe(Call& c);
 
 void set_errstr(Call& c, int error = errno);

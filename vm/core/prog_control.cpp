@@ -128,10 +128,4 @@ bool Call::kill_thread(std::uint32_t id, bool whole_group) {
   return true;
 }
 
-void Call::kill_self(const std::string& why) {
-  prog_.killed = why;
-  prog_.kill_flag.store(true, std::memory_order_release);
-  raise(why);
-}
-
 }  // namespace dis::vm

@@ -172,9 +172,6 @@ class Call {
   // with the error string set when it has ended. When the caller is one of
   // them, it raises "killed", which no handler catches, after the others.
   bool kill_thread(std::uint32_t id, bool whole_group);
-  // The same kill of the calling thread by the system, for `why` (Inferno's
-  // devpipe kills a writer whose pipe has no reader: "write on closed pipe").
-  [[noreturn]] void kill_self(const std::string& why);
   // A kill waits for this thread's blocking builtin: one that can stop
   // early (a sleep) polls this, also with the interpreter released.
   bool kill_requested() const;

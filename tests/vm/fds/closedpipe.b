@@ -1,9 +1,10 @@
 implement ClosedPipe;
 
-# Writes into a pipe whose other end every holder has let go. As Inferno's
-# devpipe: the write fails with "write on closed pipe" and kills the writing
-# thread, no handler running; the VM and its other threads go on. Dis pipes
-# are host socket pairs, so no SIGPIPE may reach (and end) the process.
+# Writes into a pipe whose other end every holder has let go. As Inferno:
+# the write raises "write on closed pipe" in the writing thread (Inferno's
+# sh and echo catch it by that name); uncaught, it ends that thread only, and
+# the VM and its other threads go on. Dis pipes are host socket pairs, so no
+# SIGPIPE may reach (and end) the process.
 
 include "sys.m";
 	sys: Sys;
@@ -13,7 +14,8 @@ ClosedPipe: module {
 	init: fn(nil: ref Draw->Context, args: list of string);
 };
 
-# One write, after the reader has gone; the line after it must not run.
+# One write, after the reader has gone; the line after it must not run, the
+# handler must.
 writer(fd: ref Sys->FD, pids: chan of int)
 {
 	pids <-= sys->pctl(0, nil);
