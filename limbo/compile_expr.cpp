@@ -431,7 +431,9 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
   if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
   // An element is read back where it was stored (`new $3,0(t); movp
   // 0(t),x` for `x := a[i] = ref T`), as Inferno's compiler does.
-  if (e->a->kind == Expr::Index && assigned_elem_) return assigned_value(*assigned_elem_, dest);
+  if (e->op == "=" && e->a->kind == Expr::Index && assigned_elem_ &&
+      type_of(e->a->a.get())->k == TK::Array)
+    return assigned_value(*assigned_elem_, dest);
   return assigned_value(lvalue(e->a.get()), dest);
 }
 

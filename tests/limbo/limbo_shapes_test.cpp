@@ -418,4 +418,31 @@ g(a: array of list of string, l: list of (string, int), p: ref P): string
             "\tret\t\n");
 }
 
+// The value of `gl[0] = "x"` is read from the element it was stored in,
+// not indexed again; `x := gl[1] = "y"` too.
+TEST(LimboShapes, AssignedElementReadBack) {
+  const std::string src = R"(implement A;
+A: module {
+	f: fn(n: int): string;
+};
+gl: array of string;
+f(n: int): string
+{
+	gl[n] = gl[0] = "x";
+	x := gl[1] = "y";
+	return x;
+}
+)";
+  EXPECT_EQ(instructions("a.b", src),
+            "\tindw\t0(mp),36(fp),32(fp)\n"
+            "\tindw\t0(mp),40(fp),$0\n"
+            "\tmovp\t4(mp),0(40(fp))\n"
+            "\tmovp\t0(40(fp)),0(36(fp))\n"
+            "\tindw\t0(mp),36(fp),$1\n"
+            "\tmovp\t8(mp),0(36(fp))\n"
+            "\tmovp\t0(36(fp)),44(fp)\n"
+            "\tmovp\t44(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
