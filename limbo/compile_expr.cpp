@@ -280,6 +280,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       if (dest) {
         move(l, *dest);
         free_temp(l, &dest->op);
+        nil_made_adt(e->a.get(), l);
         return *dest;
       }
       return l;
@@ -428,21 +429,12 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
     return Loc{imm(0), t_none_};
   }
   if (e->a->kind == Expr::TupleLit) return Loc{imm(0), t_none_};
+  // An element is read back where it was stored (`new $3,0(t); movp
+  // 0(t),x` for `x := a[i] = ref T`), as Inferno's compiler does.
+  if (e->op == "=" && e->a->kind == Expr::Index && assigned_elem_ &&
+      type_of(e->a->a.get())->k == TK::Array)
+    return assigned_value(*assigned_elem_, dest);
   return assigned_value(lvalue(e->a.get()), dest);
-}
-
-// An assignment's value is a copy of what was assigned, in a temporary of
-// its own when nothing else receives it (while((x := f()) != nil) tests the
-// copy), as Inferno's compiler makes it; an adt or tuple is not copied.
-Loc Compiler::assigned_value(const Loc& var, const Loc* dest) {
-  if (dest) {
-    move(var, *dest);
-    return *dest;
-  }
-  if (type_size(var.t) > 8 || var.t->k == TK::Adt || var.t->k == TK::Tuple) return var;
-  Loc t = temp(var.t);
-  move(var, t);
-  return t;
 }
 
 Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
@@ -473,9 +465,10 @@ Loc Compiler::gen_load(const Expr* e, const Loc* dest) {
   Loc path = gen_to(e->a.get(), t_string_);
   int table = import_table(mt->mod);
   Loc r = result_loc(mt, dest);
-  Loc rr = is_ind(r.op) ? temp(mt) : r;
-  emit(Op::load_, path.op, Middle{MidMode::Imm, table}, rr.op);
-  if (!(rr.op == r.op)) move(rr, r);
+  // Straight where it goes, a field or the return slot too (`load
+  // 4(mp),$0,0(16(fp))` for `return load M path`), as Inferno's compiler
+  // loads it: nothing can free the object holding it meanwhile.
+  emit(Op::load_, path.op, Middle{MidMode::Imm, table}, r.op);
   return r;
 }
 
@@ -619,10 +612,12 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     if (t->k == TK::String && (ta->k == TK::Nil || tb->k == TK::Nil)) k = TK::String;
     // Inferno's compiler tests the right operand against the left one (the
     // left as the middle operand) when the right is the less directly
-    // addressed, or the left cannot be a middle operand.
+    // addressed; a left that cannot be a middle operand (a field through
+    // a reference) is copied into a temporary for it (`movw 4(r),t; bgtw
+    // len,t`).
     const bool right_src = addressing_rank(e->a.get()) < addressing_rank(e->b.get());
     Middle mid;
-    if (!right_src || !fits_middle(a.op)) {
+    if (!right_src) {
       mid = as_mid(b);
       jump(branch_op(op, k), a.op, mid, label);
     } else {
@@ -632,9 +627,25 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     // Each temporary is done with once the branch has used it: a pointer
     // one is reset where the branch falls through, as Inferno's compiler
     // resets it (the copy as_mid made too).
+    // The adt of a field tested out of a list's head is reset after the
+    // test (`headmp l,$d,t; bnew 8(t),x,$L; nilp t...`); a call's tuple is not.
+    // A pointer member at the head's start is freed as the operand's
+    // temporary is (`bnec 64(fp),s,$L; nilp 64(fp)` for `(hd l).t0 != s`).
+    auto head_field = [](const Expr* x) {
+      return x->kind == Expr::Field && x->a->kind == Expr::Unary && x->a->op == "hd";
+    };
+    auto first_ptr = [&](const Expr* x, const Loc& l) {
+      TempSlot* ts = l.op.mode == AddrMode::Fp ? busy_temp(l.op.a) : nullptr;
+      return head_field(x) && is_pointer(l.t) && ts && !ts->pointer && !ts->pinned;
+    };
+    const bool a_first = first_ptr(e->a.get(), a), b_first = first_ptr(e->b.get(), b);
     free_temp(a);
     free_temp(b);
+    if (a_first) emit(Op::movp_, imm(-1), a.op);
+    if (b_first) emit(Op::movp_, imm(-1), b.op);
     if (mid.mode == MidMode::Fp) free_temp(Loc{fp(mid.a), t});
+    if (head_field(e->a.get())) nil_made_adt(e->a->a.get(), a);
+    if (head_field(e->b.get())) nil_made_adt(e->b->a.get(), b);
     return;
   }
   if (e->kind == Expr::Call && type_of(e)->k == TK::Int && gen_inline_cond(e, when, label)) return;
@@ -733,7 +744,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
-  if (t->k == TK::Int && ta->k == TK::Int && tb->k == TK::Int)
+  if ((t->k == TK::Int || t->k == TK::String) && ta->k == t->k && tb->k == t->k)
     if (auto v = gen_folded_sum(e, t, dest)) return *v;
   auto [a, b] = gen_operands(e, t, shift ? t_int_ : t);
   // A commutative operation takes an operand that cannot be the middle one

@@ -57,6 +57,22 @@ std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Or
   return {a, b};
 }
 
+namespace {
+
+// Whether e contains an assignment.
+bool assigns(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Assign) return true;
+  if (assigns(e->a.get()) || assigns(e->b.get()) || assigns(e->c.get())) return true;
+  for (auto& x : e->args)
+    if (assigns(x.get())) return true;
+  for (auto& in : e->inits)
+    if (assigns(in.value.get())) return true;
+  return false;
+}
+
+}  // namespace
+
 // The array and index are computed before the value, as Inferno does; an
 // array that is not a local or temporary is held in a temporary so that a
 // call in the value replacing it leaves the element's address valid
@@ -70,6 +86,10 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   auto array = [&] {
     Loc a = gen_to(lhs->a.get(), at);
     if (a.op.mode == AddrMode::Fp) return a;
+    // A global is indexed where it is when the value calls and assigns
+    // nothing that could replace it (`buckets[h] = x :: buckets[h]`), as
+    // Inferno's is.
+    if (a.op.mode == AddrMode::Mp && !calls(rhs) && !assigns(rhs)) return a;
     Loc held = temp(at);
     move(a, held);
     return held;
@@ -90,6 +110,7 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
   // goes straight into the element (`lea 0(t),16(f)`), as Inferno's does.
   Pushed held(new_objects_, addr.op.a);
   gen_to(rhs, et, &elem);
+  assigned_elem_ = elem;
 }
 
 // How directly e's value can be addressed, in the order of Inferno's
@@ -109,6 +130,12 @@ int Compiler::addressing_rank(const Expr* e) {
     Type* t = type_of(e->a.get());
     if (t->k == TK::Ref) return 8 + base;
     if (t->k == TK::Adt || t->k == TK::Tuple) return base;
+  }
+  // A field of an adt held in a field (`raw.r.max.y`) is addressed as that
+  // field is.
+  if (e->kind == Expr::Field && e->a->kind == Expr::Field) {
+    Type* t = type_of(e->a.get());
+    if (t->k == TK::Adt || t->k == TK::Tuple) return addressing_rank(e->a.get());
   }
   return kNeedsCode;
 }

@@ -86,6 +86,20 @@ void Compiler::nil_tuple_temp(const Loc& v) {
   busy_temp(v.op.a)->busy = false;
 }
 
+// An assignment's value is a copy of what was assigned, in a temporary of
+// its own when nothing else receives it (while((x := f()) != nil) tests the
+// copy), as Inferno's compiler makes it; an adt or tuple is not copied.
+Loc Compiler::assigned_value(const Loc& var, const Loc* dest) {
+  if (dest) {
+    move(var, *dest);
+    return *dest;
+  }
+  if (type_size(var.t) > 8 || var.t->k == TK::Adt || var.t->k == TK::Tuple) return var;
+  Loc t = temp(var.t);
+  move(var, t);
+  return t;
+}
+
 // Whether e is x.f with x a variable of this function's frame.
 // (Or of a global adt value: module data stays where it is, so a call
 // cannot move the field.)
@@ -100,6 +114,7 @@ void Compiler::assign_expr(const Expr* e) {
   const Expr* lhs = e->a.get();
   const Expr* rhs = e->b.get();
   const std::string& op = e->op;
+  assigned_elem_.reset();
   if (op == ":=") {
     if (lhs->kind == Expr::Ident) {
       Type* t = type_of(rhs);
@@ -195,6 +210,7 @@ void Compiler::assign_expr(const Expr* e) {
     }
     Loc l = lvalue(lhs);
     gen_to(rhs, l.t, &l);
+    if (lhs->kind == Expr::Index) assigned_elem_ = l;
     return;
   }
   // compound assignment
@@ -398,16 +414,22 @@ void Compiler::gen_decl_stmt(const Stmt& s) {
   Type* t = resolve(s.type.get(), nullptr);
   // `a, b: T = e` evaluates e once, before the names exist.
   std::optional<Loc> init;
-  if (s.e && s.names.size() == 1) {
-    // One name: the value goes straight there (`state: ref T = nil` is a
-    // movp), as Inferno's compiler writes it, unless it reads an outer
-    // variable of that name.
+  if (s.e) {
+    // The value goes straight into the first name (`state: ref T = nil` is
+    // a movp) and the others are copies of it (`d1, d2: int = 0` is `movw
+    // $0,d1; movw d1,d2`), as Inferno's compiler writes it, unless it
+    // reads an outer variable of one of those names.
     Scope named;
-    named[s.names[0]] = Sym{};
+    for (auto& n : s.names) named[n] = Sym{};
     if (!reads_scope_var(s.e.get(), named)) {
-      Loc l;
-      declare_local(s.names[0], t, s.pos, &l);
-      gen_to(s.e.get(), t, &l);
+      Loc first;
+      declare_local(s.names[0], t, s.pos, &first);
+      gen_to(s.e.get(), t, &first);
+      for (std::size_t i = 1; i < s.names.size(); ++i) {
+        Loc l;
+        declare_local(s.names[i], t, s.pos, &l);
+        move(first, l);
+      }
       return;
     }
   }
@@ -580,10 +602,16 @@ void Compiler::gen_for(const Stmt& s) {
     set_pos(s.init->pos);
     const bool outer_init = for_init_;
     for_init_ = true;
-    if (s.init->kind == Expr::Assign)
+    if (s.init->kind == Expr::Assign) {
       assign_expr(s.init.get());
-    else
-      gen(s.init.get());
+    } else {
+      // Its value is not used (`for(i++; ...)` adds to i, no copy first).
+      Stmt st;
+      st.kind = Stmt::ExprS;
+      st.e = s.init;
+      st.pos = s.init->pos;
+      gen_stmt(st);
+    }
     for_init_ = outer_init;
     release_temps();
   }

@@ -188,9 +188,12 @@ Loc Compiler::gen_tagof(const Expr* e, const Loc* dest) {
     fail(e->pos, "tagof needs a ref pick adt, not " + type_name(t));
   Loc v = gen(e->a.get());
   Operand p = direct(v);
+  Loc tag{Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0}, t_int_};
+  // The tag of a variable's object is read where it is (`beqw 0(m),$0`), as
+  // Inferno's compiler reads it.
+  if (!dest && !(p.mode == AddrMode::Fp && busy_temp(p.a))) return tag;
   Loc r = result_loc(t_int_, dest);
-  emit(Op::movw_, Operand{p.mode == AddrMode::Mp ? AddrMode::IndMp : AddrMode::IndFp, p.a, 0},
-       r.op);
+  emit(Op::movw_, tag.op, r.op);
   return r;
 }
 
@@ -227,6 +230,14 @@ Loc Compiler::gen_negate(const Expr* e, const Loc& v, const Loc* dest) {
     return r;
   }
   Loc r = result_loc(t, dest);
+  // An operand that cannot be the middle one is the source, -1 the middle
+  // (`xorw 0(t),$-1,r`), as Inferno's compiler writes it.
+  if ((t->k == TK::Int || t->k == TK::Byte) && !fits_middle(v.op)) {
+    emit(t->k == TK::Int ? Op::xorw_ : Op::xorb_, v.op,
+         as_mid(Loc{imm(t->k == TK::Int ? -1 : 0xff), t}), r.op);
+    free_temp(v, &r.op);
+    return r;
+  }
   if (t->k == TK::Int)
     emit(Op::xorw_, imm(-1), as_mid(v), r.op);
   else if (t->k == TK::Big)

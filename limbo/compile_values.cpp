@@ -60,7 +60,10 @@ Loc Compiler::gen_list_lit(const Expr* e, const Loc* dest) {
   // as Inferno's compiler builds a list.
   std::vector<Loc> vals;
   for (auto& a : e->args) vals.push_back(gen_to(a.get(), et));
-  Loc r = is_ind(dest ? dest->op : Operand{}) || !dest ? temp(lt) : *dest;
+  // Built in a temporary and moved to a variable too (`fds := list of {0,
+  // 1, 2}`), as Inferno's compiler builds it; straight into a temporary.
+  const bool into_dest = dest && dest->op.mode == AddrMode::Fp && busy_temp(dest->op.a);
+  Loc r = into_dest ? *dest : temp(lt);
   emit(Op::movp_, word_const(-1).mode == AddrMode::Imm ? imm(-1) : word_const(-1), r.op);
   auto done = [&](const Loc& v) {
     if (v.op.mode == AddrMode::Fp && (v.t->k == TK::Tuple || v.t->k == TK::Adt))

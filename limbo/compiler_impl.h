@@ -546,7 +546,14 @@ class Compiler {
   Loc gen_call_full(const Expr* e, const Loc* dest, bool spawn);
   CallTarget call_target(const Expr* call);
   std::pair<const Expr*, const Expr*> module_self(const Expr* e);  // self and module value
-  std::vector<ExprP> synthetic_;  // expressions the compiler made, kept while it runs
+  std::vector<ExprP> synthetic_;      // expressions the compiler made, kept while it runs
+  std::optional<Loc> assigned_elem_;  // the element the last `a[i] = v` stored into
+  // Whether e calls something once compiled: as has_call, but a constructor
+  // (`ref T(...)`) or a function expanded in place calls nothing itself.
+  bool calls(const Expr* e);
+  bool inert_call(const Expr* call);
+  void nil_made_adt(const Expr* made, const Loc& field);
+  int calls_depth_ = 0;
   // modexpr: the module value of `m->Adt.f(...)`, else found through the adt's import.
   void adt_call_target(const Expr* call, AdtInfo* ad, const std::string& name, const Expr* self,
                        CallTarget& c, const Expr* modexpr = nullptr);

@@ -256,25 +256,34 @@ std::optional<ConstVal> Compiler::const_binary(const Expr* e) {
   return fold_integer(op, *a, *b);
 }
 
-// Int sums folded as Inferno's compiler folds them: x + 0, x - 0 and 0 + x
-// are x; (x + c1) + c2 is x + (c1 + c2). Nothing when e is none of these.
+// Sums and products folded as Inferno's compiler folds them: x + 0, x - 0,
+// 0 + x, x << 0 and x >> 0 are x; (x + c1) + c2 is x + (c1 + c2), for
+// strings too (`s + "\n" + "chans"` adds "\nchans"), and (x * c1) * c2 is
+// x * (c1 * c2). Nothing when e is none of these.
 std::optional<Loc> Compiler::gen_folded_sum(const Expr* e, Type* t, const Loc* dest) {
   const std::string& op = e->op;
-  if (op != "+" && op != "-") return std::nullopt;
   auto zero = [&](const Expr* x) {
     auto v = const_eval(x);
     return v && v->k == TK::Int && v->i == 0;
   };
-  if (zero(e->b.get())) return gen_to(e->a.get(), t, dest);
-  if (op == "+" && zero(e->a.get())) return gen_to(e->b.get(), t, dest);
-  if (op != "+" || e->a->kind != Expr::Binary || e->a->op != "+") return std::nullopt;
+  if (t->k == TK::Int) {
+    const bool shift = op == "<<" || op == ">>";
+    if ((op == "+" || op == "-" || shift) && zero(e->b.get())) return gen_to(e->a.get(), t, dest);
+    if (op == "+" && zero(e->a.get())) return gen_to(e->b.get(), t, dest);
+  }
+  const bool assoc = op == "+" || (op == "*" && t->k == TK::Int);
+  if (!assoc || e->a->kind != Expr::Binary || e->a->op != op) return std::nullopt;
   auto c1 = const_eval(e->a->b.get()), c2 = const_eval(e->b.get());
-  if (!c1 || !c2 || c1->k != TK::Int || c2->k != TK::Int || type_of(e->a->a.get())->k != TK::Int)
+  if (!c1 || !c2 || c1->k != t->k || c2->k != t->k || type_of(e->a->a.get())->k != t->k)
     return std::nullopt;
   auto lit = std::make_shared<Expr>();
-  lit->kind = Expr::IntLit;
-  lit->ival = static_cast<std::int32_t>(static_cast<std::uint32_t>(c1->i) +
-                                        static_cast<std::uint32_t>(c2->i));
+  if (t->k == TK::String) {
+    lit->kind = Expr::StrLit;
+    lit->sval = c1->s + c2->s;
+  } else {
+    lit->kind = Expr::IntLit;
+    lit->ival = fold_integer(op, *c1, *c2)->i;
+  }
   lit->pos = e->b->pos;
   auto sum = std::make_shared<Expr>(*e);
   sum->a = e->a->a;

@@ -420,4 +420,44 @@ void Compiler::check_dropped(const std::set<const FuncInfo*>& skipped) {
   for (FuncInfo* f : dropped) f->pc = -1;
 }
 
+bool Compiler::calls(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Call) {
+    if (!inert_call(e)) return true;
+    for (auto& x : e->args)
+      if (calls(x.get())) return true;
+    return false;
+  }
+  if (e->kind == Expr::Load || (e->kind == Expr::Unary && e->op == "<-")) return true;
+  if (calls(e->a.get()) || calls(e->b.get()) || calls(e->c.get())) return true;
+  for (auto& x : e->args)
+    if (calls(x.get())) return true;
+  for (auto& in : e->inits)
+    if (calls(in.value.get())) return true;
+  return false;
+}
+
+// A call of a constructor, or of a function expanded in place whose body
+// calls nothing. Asked ahead of compiling the call: an error found here is
+// reported when the call is compiled, not now.
+bool Compiler::inert_call(const Expr* call) {
+  if (calls_depth_ > 4) return false;
+  const std::size_t errors = errs_.size();
+  ++calls_depth_;
+  bool inert = false;
+  try {
+    CallTarget c = call_target(call);
+    if (c.construct) {
+      inert = true;
+    } else if (c.local) {
+      auto b = inline_body(*c.local);
+      inert = b && !calls(b->cond) && !calls(b->then_value) && !calls(b->value);
+    }
+  } catch (CompileError&) {
+    errs_.resize(errors);
+  }
+  --calls_depth_;
+  return inert;
+}
+
 }  // namespace dis::limbo

@@ -68,6 +68,9 @@ Operand Compiler::direct(const Loc& l, bool consume) {
 // direct(l, true) gives it.
 Operand Compiler::field_or_direct(const Loc& l) {
   if (l.op.mode == AddrMode::IndFp && !busy_temp(l.op.a)) return l.op;
+  // An element through the address an ind instruction left (`headp
+  // 0(t),r` for `hd a[0]`), as Inferno's compiler reads it.
+  if (l.op.mode == AddrMode::IndFp && !busy_temp(l.op.a)->pointer) return l.op;
   return direct(l, true);
 }
 
@@ -177,6 +180,23 @@ bool Compiler::reusable_temp(const Loc& l, Type* t) {
   if (l.op.mode != AddrMode::Fp || !busy_temp(l.op.a)) return false;
   return type_size(l.t) == type_size(t) && is_pointer(l.t) == is_pointer(t) &&
          !has_pointers(l.t) == !has_pointers(t);
+}
+
+// A field read out of an adt or tuple made in a temporary (`(hd l).x`,
+// `f().x`): the temporary's pointers are reset once it is read, as
+// Inferno's compiler frees it. (A member at its start was freed with the
+// operand already: Inferno's compiler leaves the rest.)
+void Compiler::nil_made_adt(const Expr* made, const Loc& field) {
+  const bool computed = made->kind == Expr::Call || (made->kind == Expr::Unary && made->op == "hd");
+  if (!computed || field.op.mode != AddrMode::Fp) return;
+  Type* t = type_of(made);
+  if (t->k != TK::Adt && t->k != TK::Tuple) return;
+  const TempSlot* in = nullptr;
+  for (const auto& ts : temps_)
+    if (ts.busy && ts.off <= field.op.a && field.op.a < ts.off + type_size(t) &&
+        (!in || ts.off > in->off))
+      in = &ts;
+  if (in && !in->pinned) nil_tuple_temp(Loc{fp(in->off), t});
 }
 
 }  // namespace dis::limbo

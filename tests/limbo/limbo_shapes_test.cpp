@@ -333,4 +333,116 @@ f(r: int): int
             "\tret\t\n");
 }
 
+// `t.id >= len a` tests len against a copy of the field (the left operand
+// cannot be the middle one); `s + "/" + "x"` adds "/x", `n >> 0` is n,
+// `n*2*3` is `n*6`; `for(n++; ...)` adds without a copy; `~a[n]` takes the
+// element as its source; `d1, d2: int = 0` sets d1 and copies it; `i :=
+// gl[n] = ref G(d1)` indexes the global in place and reads the element
+// back; `tagof p` is read where it is; `hd a[0]` reads the element; a list
+// literal is built in a temporary and moved; `(hd l).t0` tested and reset.
+TEST(LimboShapes, OperandsWhereInfernosAre) {
+  const std::string src = R"(implement S;
+S: module {
+	T: adt { id: int; };
+	P: adt { pick { A => s: string; B => n: int; } };
+	f: fn(t: ref T, a: array of int, s: string, n: int): int;
+	g: fn(a: array of list of string, l: list of (string, int), p: ref P): string;
+};
+G: adt { id: int; };
+gl: array of ref G;
+f(t: ref T, a: array of int, s: string, n: int): int
+{
+	if(t.id >= len a)
+		return 0;
+	s = s + "/" + "x";
+	n = n >> 0;
+	n = n*2*3;
+	for(n++; n < 4; n++)
+		a[n] = ~a[n];
+	d1, d2: int = 0;
+	i := gl[n] = ref G(d1);
+	return i.id + d2;
+}
+g(a: array of list of string, l: list of (string, int), p: ref P): string
+{
+	if(tagof p == 0)
+		return hd a[0];
+	x := list of {"a", "b"};
+	if((hd l).t0 != hd x)
+		return nil;
+	return "y";
+}
+)";
+  EXPECT_EQ(instructions("s.b", src),
+            "\tlena\t36(fp),48(fp)\n"
+            "\tmovw\t0(32(fp)),52(fp)\n"
+            "\tbgtw\t48(fp),52(fp),$5\n"
+            "\tmovw\t$0,0(16(fp))\n"
+            "\tret\t\n"
+            "\taddc\t12(mp),40(fp),40(fp)\n"
+            "\tmulw\t$6,44(fp),44(fp)\n"
+            "\taddw\t$1,44(fp)\n"
+            "\tblew\t$4,44(fp),$14\n"
+            "\tindw\t36(fp),48(fp),44(fp)\n"
+            "\tindw\t36(fp),52(fp),44(fp)\n"
+            "\txorw\t0(52(fp)),$-1,0(48(fp))\n"
+            "\taddw\t$1,44(fp)\n"
+            "\tjmp\t$8\n"
+            "\tmovw\t$0,56(fp)\n"
+            "\tmovw\t56(fp),60(fp)\n"
+            "\tindw\t0(mp),48(fp),44(fp)\n"
+            "\tnew\t$3,68(fp)\n"
+            "\tmovw\t56(fp),0(68(fp))\n"
+            "\tmovp\t68(fp),0(48(fp))\n"
+            "\tmovp\t$-1,68(fp)\n"
+            "\tmovp\t0(48(fp)),64(fp)\n"
+            "\taddw\t0(64(fp)),60(fp),0(16(fp))\n"
+            "\tret\t\n"
+            "\tbnew\t0(40(fp)),$0,$28\n"
+            "\tindw\t32(fp),44(fp),$0\n"
+            "\theadp\t0(44(fp)),0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovp\t$-1,52(fp)\n"
+            "\tconsp\t20(mp),52(fp)\n"
+            "\tconsp\t16(mp),52(fp)\n"
+            "\tmovp\t52(fp),48(fp)\n"
+            "\tmovp\t$-1,52(fp)\n"
+            "\theadp\t48(fp),52(fp)\n"
+            "\theadmp\t36(fp),$4,56(fp)\n"
+            "\tbeqc\t56(fp),52(fp),$40\n"
+            "\tmovp\t$-1,52(fp)\n"
+            "\tmovp\t$-1,56(fp)\n"
+            "\tmovp\t$-1,0(16(fp))\n"
+            "\tret\t\n"
+            "\tmovp\t28(mp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
+// The value of `gl[0] = "x"` is read from the element it was stored in,
+// not indexed again; `x := gl[1] = "y"` too.
+TEST(LimboShapes, AssignedElementReadBack) {
+  const std::string src = R"(implement A;
+A: module {
+	f: fn(n: int): string;
+};
+gl: array of string;
+f(n: int): string
+{
+	gl[n] = gl[0] = "x";
+	x := gl[1] = "y";
+	return x;
+}
+)";
+  EXPECT_EQ(instructions("a.b", src),
+            "\tindw\t0(mp),36(fp),32(fp)\n"
+            "\tindw\t0(mp),40(fp),$0\n"
+            "\tmovp\t4(mp),0(40(fp))\n"
+            "\tmovp\t0(40(fp)),0(36(fp))\n"
+            "\tindw\t0(mp),36(fp),$1\n"
+            "\tmovp\t8(mp),0(36(fp))\n"
+            "\tmovp\t0(36(fp)),44(fp)\n"
+            "\tmovp\t44(fp),0(16(fp))\n"
+            "\tret\t\n");
+}
+
 }  // namespace
