@@ -475,7 +475,9 @@ void Compiler::gen_con_decl(const Stmt& s) {
 std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value) {
   Type* at = type_of(lhs->a.get());
   if (at->k != TK::Array) fail(lhs->pos, "only array slices can be assigned to");
-  if (lhs->c) unsupported(lhs->pos, "assignment to a slice with an upper bound is");
+  if (lhs->c)
+    fail(lhs->pos,
+         "only a slice without an upper bound (a[i:]) can be assigned to (limbo.txt 8.4.1)");
   Loc d = gen(lhs->a.get());
   Loc lo = gen_to(lhs->b.get(), t_int_);
   Loc src = rhs ? gen_to(rhs, at) : *value;
