@@ -271,6 +271,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Assign:
       return gen_assign_value(e, dest);
     case Expr::Index:
+    case Expr::Inst:
       return gen_index(e, dest);
     case Expr::Slice:
       return gen_slice(e, dest);
@@ -438,6 +439,7 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
 }
 
 Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
+  if (e->kind == Expr::Inst || inst_base(e, nullptr) != e) return gen_fn_value(e, dest);
   Type* at = type_of(e->a.get());
   if (at->k == TK::String) {
     Loc s = gen(e->a.get());
