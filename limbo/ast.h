@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dis::limbo {
@@ -59,8 +60,9 @@ struct TypeNode {
   std::vector<Param> params;         // Fn
   bool varargs = false;              // Fn: trailing `*`
   std::vector<std::string> tparams;  // Fn: `fn[T, U]`
-  std::vector<TypeConstraint> constraints;  // Fn: its `for { ... }` clause
-  std::vector<TypeP> targs;                 // Name/Dot/Arrow: `Adt[int, T]`
+  std::vector<TypeConstraint> constraints;          // Fn: its `for { ... }` clause
+  std::vector<std::pair<std::string, Pos>> raises;  // Fn: its `raises` clause (nil left out)
+  std::vector<TypeP> targs;                         // Name/Dot/Arrow: `Adt[int, T]`
   Pos pos;
 };
 

@@ -102,6 +102,7 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       for (auto& p : tn->params)
         t->params.push_back(FnParam{p.name, resolve(p.type.get(), scope), p.self});
       t->elem = tn->elem ? resolve(tn->elem.get(), scope) : t_none_;
+      for (auto& r : tn->raises) t->raises.push_back(r.first);
       return t;
     }
     case TypeNode::Name: {
@@ -758,6 +759,7 @@ void Compiler::declare_function(const Decl& d) {
     if (!same_type(ft->second, f.type))
       error(d.pos, "function " + f.name + " defined as " + type_name(f.type) + " but declared " +
                        type_name(ft->second));
+    check_raises_match(f.type, ft->second, f.name, d.pos);
     if (f.adt->funcs.count(d.name)) fail(d.pos, "function " + f.name + " defined twice");
     f.adt->funcs[d.name] = &f;
     f.exported = implements(f.adt->owner);
@@ -773,6 +775,7 @@ void Compiler::declare_function(const Decl& d) {
         if (!same_type(it->second.type, f.type))
           error(d.pos, "function " + d.name + " defined as " + type_name(f.type) +
                            " but declared " + type_name(it->second.type) + " in " + impl->name);
+        check_raises_match(f.type, it->second.type, f.name, d.pos);
       }
     }
   }

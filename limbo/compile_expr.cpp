@@ -271,6 +271,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Assign:
       return gen_assign_value(e, dest);
     case Expr::Index:
+    case Expr::Inst:
       return gen_index(e, dest);
     case Expr::Slice:
       return gen_slice(e, dest);
@@ -311,7 +312,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
     case Expr::Load:
       return gen_load(e, dest);
     case Expr::Self:
-      unsupported(e->pos, "self module reference is");
+      fail(e->pos, "self is not an expression: only an argument's type says it (limbo.txt 4.3)");
     default:
       break;
   }
@@ -438,6 +439,7 @@ Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
 }
 
 Loc Compiler::gen_index(const Expr* e, const Loc* dest) {
+  if (e->kind == Expr::Inst || inst_base(e, nullptr) != e) return gen_fn_value(e, dest);
   Type* at = type_of(e->a.get());
   if (at->k == TK::String) {
     Loc s = gen(e->a.get());
@@ -606,7 +608,8 @@ void Compiler::gen_cond(const Expr* e, bool when, std::int32_t label) {
     if (e->op != "==" && e->op != "!=" && !is_numeric(t) && t->k != TK::String)
       fail(e->pos, "cannot order values of type " + type_name(t));
     if ((t->k == TK::Adt || t->k == TK::Tuple))
-      unsupported(e->pos, "comparison of " + type_name(t) + " values is");
+      fail(e->pos, "cannot compare " + type_name(t) +
+                       " values: only arithmetic, string and reference ones (limbo.txt 8.3.5)");
     std::string op = when ? e->op : negate_cmp(e->op);
     TK k = is_ptrish(t) && t->k != TK::String ? TK::Int : t->k;
     if (t->k == TK::String && (ta->k == TK::Nil || tb->k == TK::Nil)) k = TK::String;

@@ -1,6 +1,7 @@
 // Code whose order of evaluation follows Inferno's compiler (eval_order.h).
 #include "compiler_impl.h"
 #include "eval_order.h"
+#include "expr_walk.h"
 
 namespace dis::limbo {
 
@@ -57,22 +58,6 @@ std::pair<Loc, Loc> Compiler::gen_operands(const Expr* e, Type* ta, Type* tb, Or
   return {a, b};
 }
 
-namespace {
-
-// Whether e contains an assignment.
-bool assigns(const Expr* e) {
-  if (!e) return false;
-  if (e->kind == Expr::Assign) return true;
-  if (assigns(e->a.get()) || assigns(e->b.get()) || assigns(e->c.get())) return true;
-  for (auto& x : e->args)
-    if (assigns(x.get())) return true;
-  for (auto& in : e->inits)
-    if (assigns(in.value.get())) return true;
-  return false;
-}
-
-}  // namespace
-
 // The array and index are computed before the value, as Inferno does; an
 // array that is not a local or temporary is held in a temporary so that a
 // call in the value replacing it leaves the element's address valid
@@ -89,7 +74,7 @@ void Compiler::assign_index(const Expr* lhs, const Expr* rhs) {
     // A global is indexed where it is when the value calls and assigns
     // nothing that could replace it (`buckets[h] = x :: buckets[h]`), as
     // Inferno's is.
-    if (a.op.mode == AddrMode::Mp && !calls(rhs) && !assigns(rhs)) return a;
+    if (a.op.mode == AddrMode::Mp && !calls(rhs) && !assigns(rhs, false)) return a;
     Loc held = temp(at);
     move(a, held);
     return held;

@@ -27,6 +27,7 @@ void Compiler::compile_function(FuncInfo& f) {
   jump_fixes_.clear();
   loops_.clear();
   exc_slots_.clear();
+  caught_.clear();
   arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
@@ -56,6 +57,7 @@ void Compiler::compile_function(FuncInfo& f) {
     }
   }
   alloc_poly_slots(f);
+  check_raises_clause(f);
   try {
     gen_block(*f.decl->body);
   } catch (CompileError&) {
@@ -473,7 +475,9 @@ void Compiler::gen_con_decl(const Stmt& s) {
 std::pair<Loc, Loc> Compiler::assign_slice(const Expr* lhs, const Expr* rhs, const Loc* value) {
   Type* at = type_of(lhs->a.get());
   if (at->k != TK::Array) fail(lhs->pos, "only array slices can be assigned to");
-  if (lhs->c) unsupported(lhs->pos, "assignment to a slice with an upper bound is");
+  if (lhs->c)
+    fail(lhs->pos,
+         "only a slice without an upper bound (a[i:]) can be assigned to (limbo.txt 8.4.1)");
   Loc d = gen(lhs->a.get());
   Loc lo = gen_to(lhs->b.get(), t_int_);
   Loc src = rhs ? gen_to(rhs, at) : *value;
@@ -575,6 +579,8 @@ void Compiler::gen_return(const Stmt& s) {
 
 void Compiler::gen_raise(const Stmt& s) {
   if (s.e) {
+    const Expr* named = s.e->kind == Expr::Call ? s.e->a.get() : s.e.get();
+    if (exception_named(named)) note_raised({named->op}, s.pos);
     Loc v = gen_raised(s.e.get());
     if (v.t->k != TK::String && !is_exception_value(v.t))
       unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
@@ -892,7 +898,10 @@ void Compiler::gen_exception(const Stmt& s) {
   std::int32_t end = new_label();
   std::int32_t pc1 = pc();
   std::size_t first_ptr = frame_ptrs_.size();
-  gen_body(*s.body);
+  {
+    Pushed catching(caught_, handler_catches(s));
+    gen_body(*s.body);
+  }
   std::int32_t pc2 = pc();
   jump(Op::jmp_, Operand{}, Middle{}, end);
   Handler h;

@@ -130,7 +130,9 @@ bool Compiler::whole_value(Type* t, const std::vector<ExprP>& args) {
 
 Loc Compiler::gen_construct(Type* t, const std::vector<ExprP>& args, const Pos& pos,
                             const Loc* dest) {
-  if (t->k != TK::Tuple && t->adt->is_pick) unsupported(pos, "pick adt value (without ref) is");
+  if (t->k != TK::Tuple && t->adt->is_pick)
+    fail(pos, "a pick adt can only be used as a ref adt (limbo.txt 6.3.1): ref " + type_name(t) +
+                  "(...)");
   if (whole_value(t, args)) return gen_to(args[0].get(), t, dest);
   auto slots = value_slots(t);
   if (t->k == TK::Adt)  // an instance's members have its type arguments

@@ -311,6 +311,8 @@ class Compiler {
   std::map<const Expr*, Type*> type_cache_;  // type_of results
   std::map<const Expr*, std::optional<ConstVal>> const_cache_;
   std::map<std::string, ExceptionInfo> exceptions_;
+  // The exceptions each enclosing handler catches ("*": any), innermost last.
+  std::vector<std::vector<std::string>> caught_;
 
   // ---- exceptions (exception_values.cpp) ----
   void declare_exceptions();
@@ -318,6 +320,15 @@ class Compiler {
   std::optional<Loc> gen_exception_value(const Expr* e);  // `E(v, ...)` or `E`, else nullopt
   Loc gen_raised(const Expr* e);                          // what `raise e` raises
   bool is_exception_value(const Type* t) const;
+  // `raises` clauses (limbo.txt 4.3): a function's clause names declared
+  // exceptions; one its raise statements raise, uncaught there, must be
+  // listed (not one a call passes on: Inferno accepts m4.b's primary, which
+  // does); a definition's clause is its declaration's.
+  void check_raises_clause(const FuncInfo& f);
+  void note_raised(const std::vector<std::string>& names, const Pos& pos);
+  void check_raises_match(const Type* defined, const Type* declared, const std::string& fname,
+                          const Pos& pos);
+  std::vector<std::string> handler_catches(const Stmt& s);
   // `exception e`: in an arm naming one declared exception, e is its values;
   // elsewhere the exception's string.
   void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,

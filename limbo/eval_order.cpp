@@ -5,18 +5,15 @@
 
 #include <algorithm>
 
+#include "expr_walk.h"
+
 namespace dis::limbo {
 
 bool has_call(const Expr* e) {
-  if (!e) return false;
-  if (e->kind == Expr::Call || e->kind == Expr::Load || (e->kind == Expr::Unary && e->op == "<-"))
-    return true;
-  if (has_call(e->a.get()) || has_call(e->b.get()) || has_call(e->c.get())) return true;
-  for (auto& x : e->args)
-    if (has_call(x.get())) return true;
-  for (auto& in : e->inits)
-    if (has_call(in.value.get())) return true;
-  return false;
+  return any_node(e, [](const Expr* n) {
+    return n->kind == Expr::Call || n->kind == Expr::Load ||
+           (n->kind == Expr::Unary && n->op == "<-");
+  });
 }
 
 namespace {

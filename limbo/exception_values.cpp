@@ -6,6 +6,8 @@
 // Handler tables list the arms naming exceptions first (their count is the
 // table's `ne`), matched only by such values; the VM turns a value that
 // leaves the function raising it into its name string.
+#include <algorithm>
+
 #include "compiler_impl.h"
 
 namespace dis::limbo {
@@ -105,6 +107,65 @@ bool Compiler::is_exception_value(const Type* t) const {
   for (auto& [name, x] : exceptions_)
     if (x.type == t) return true;
   return false;
+}
+
+namespace {
+
+bool lists(const std::vector<std::string>& names, const std::string& n) {
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return "(" + out + ")";
+}
+
+}  // namespace
+
+void Compiler::check_raises_clause(const FuncInfo& f) {
+  if (!f.decl->type) return;
+  for (auto& [name, pos] : f.decl->type->raises)
+    if (!exceptions_.count(name)) error(pos, "raises " + name + ": not an exception");
+}
+
+// Called where a raise statement raises the named exceptions.
+void Compiler::note_raised(const std::vector<std::string>& names, const Pos& pos) {
+  if (!fn_ || !fn_->type) return;
+  for (auto& n : names) {
+    // Another module's exception is not one of this module's.
+    if (!exceptions_.count(n)) continue;
+    bool caught = false;
+    for (auto& c : caught_) caught = caught || lists(c, n) || lists(c, "*");
+    if (!caught && !lists(fn_->type->raises, n))
+      error(pos, "function " + fn_->name + " raises " + n + ", not listed in its raises clause");
+  }
+}
+
+// A function's type includes the exceptions it raises (limbo.txt 4.3): its
+// definition lists those its declaration lists, in any order.
+void Compiler::check_raises_match(const Type* defined, const Type* declared,
+                                  const std::string& fname, const Pos& pos) {
+  std::vector<std::string> a = defined->raises, b = declared->raises;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  if (a != b)
+    error(pos, "function " + fname + " defined raising " + joined(defined->raises) +
+                   " but declared raising " + joined(declared->raises));
+}
+
+// What a handler's arms catch: the exceptions they name, "*" for `*`.
+std::vector<std::string> Compiler::handler_catches(const Stmt& s) {
+  std::vector<std::string> out;
+  for (auto& arm : s.arms)
+    for (auto& lab : arm.labels) {
+      if (lab.star) {
+        out.push_back("*");
+      } else if (exception_named(lab.lo.get())) {
+        out.push_back(lab.lo->op);
+      }
+    }
+  return out;
 }
 
 }  // namespace dis::limbo

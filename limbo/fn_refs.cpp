@@ -5,13 +5,19 @@
 // the object's first word and the index, copied to the frame, from its
 // second.
 #include <algorithm>
+#include <string>
 
 #include "compiler_impl.h"
 
 namespace dis::limbo {
 
-// `f` or `m->f` as a value: a new reference to the function.
+// `f` or `m->f` as a value: a new reference to the function. A polymorphic
+// one is named with its type arguments (`rev[string]`) or takes them from
+// the reference it is stored in; one with a `for` clause is refused, as its
+// required functions would have no hidden arguments to arrive in.
 Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
+  std::vector<Type*> targs;
+  e = inst_base(e, &targs);
   FuncInfo* local = nullptr;
   ModInfo* mod = nullptr;
   std::string mname;
@@ -40,7 +46,28 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
     }
   }
   if (!ft) fail(e->pos, "not a function");
-  if (!ft->tparams.empty()) unsupported(e->pos, "a reference to a polymorphic function is");
+  if (!targs.empty() && ft->tparams.empty()) fail(e->pos, e->op + " has no type parameters");
+  if (!ft->tparams.empty()) {
+    if (targs.size() > ft->tparams.size())
+      fail(e->pos, "too many type arguments: " + std::to_string(targs.size()) + " given, " +
+                       std::to_string(ft->tparams.size()) + " expected");
+    Bindings b;
+    for (std::size_t i = 0; i < targs.size(); ++i) {
+      check_type_arg(targs[i], e->pos);
+      b[ft->tparams[i]] = targs[i];
+    }
+    for (auto* p : ft->tparams)
+      if (!p->cfuncs.empty())
+        unsupported(e->pos, "a reference to a polymorphic function with a for clause is");
+    if (dest && dest->t && dest->t->k == TK::Ref && dest->t->elem && dest->t->elem->k == TK::Fn)
+      unify(ft, dest->t->elem, b);
+    for (auto* p : ft->tparams)
+      if (!b.count(p)) fail(e->pos, "cannot tell " + p->name + " here: give it in [...]");
+    Type* inst = mk(TK::Fn);
+    *inst = *subst(ft, b);
+    inst->tparams.clear();
+    ft = inst;
+  }
   Type* rt = mk(TK::Ref, ft);
   Loc r = temp(rt);  // not into dest: loading $self may come first
   emit(Op::new_, imm(desc_for(8, {0})), r.op);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "compiler_impl.h"
+#include "expr_walk.h"
 
 namespace dis::limbo {
 
@@ -22,20 +23,6 @@ const Stmt* single(const Stmt* s) {
 const Expr* returned(const Stmt* s) {
   s = single(s);
   return s && s->kind == Stmt::Return ? s->e.get() : nullptr;
-}
-
-// Whether e could change a variable (so a parameter is not merely a name
-// for its argument's value).
-bool assigns(const Expr* e) {
-  if (!e) return false;
-  if (e->kind == Expr::Assign || e->kind == Expr::PostInc || e->kind == Expr::PostDec) return true;
-  if (e->kind == Expr::Unary && (e->op == "++" || e->op == "--")) return true;
-  if (assigns(e->a.get()) || assigns(e->b.get()) || assigns(e->c.get())) return true;
-  for (auto& x : e->args)
-    if (assigns(x.get())) return true;
-  for (auto& in : e->inits)
-    if (assigns(in.value.get())) return true;
-  return false;
 }
 
 // How a use names a function: `f` a function of the module, `.f` one of an
@@ -178,7 +165,8 @@ std::optional<InlineBody> inline_body(const FuncInfo& f) {
       if (!b.then_value) return std::nullopt;
     }
   }
-  if (!b.value || assigns(b.value) || assigns(b.cond) || assigns(b.then_value)) return std::nullopt;
+  if (!b.value || assigns(b.value, true) || assigns(b.cond, true) || assigns(b.then_value, true))
+    return std::nullopt;
   // Inferno's compiler inlines no `if(c) return a; return b;` returning nil.
   if (b.cond && (b.value->kind == Expr::Nil || b.then_value->kind == Expr::Nil))
     return std::nullopt;
@@ -274,7 +262,7 @@ bool Compiler::inline_scope(const Expr* e, const CallTarget& c,
       return walked && x->kind == Expr::Ident;
     };
     if ((args[i]->kind == Expr::Slice || list_path(args[i])) && !has_call(args[i]) &&
-        !assigns(args[i]) && !params[i].name.empty()) {
+        !assigns(args[i], true) && !params[i].name.empty()) {
       Sym s;
       s.kind = Sym::Subst;
       s.type = ptypes[i];

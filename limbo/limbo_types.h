@@ -57,6 +57,8 @@ struct Type {
   std::vector<FnParam> cfuncs;  // Poly: the functions its `for` clause requires
   std::vector<Type*> tparams;   // Fn: its own type parameters (Poly types)
   std::vector<Type*> targs;     // Adt, Pick: an instance's type arguments (empty: none given)
+  // Fn: the exceptions its raises clause names (not part of same_type).
+  std::vector<std::string> raises;
 };
 
 struct Field {

@@ -419,13 +419,16 @@ TypeP Parser::fn_rest(Pos pos) {
   expect(")");
   if (accept(":")) t->elem = type();
   if (accept("raises")) {
+    auto one = [&] {
+      Pos np = here();
+      if (!accept("nil")) t->raises.emplace_back(ident(), np);
+    };
     if (accept("(")) {
-      while (!accept(")")) {
-        if (cur().kind == Tok::End) error_at(cur(), "unterminated raises list");
-        ++p_;
-      }
+      do one();
+      while (accept(","));
+      expect(")");
     } else {
-      ident();
+      one();
     }
   }
   if (accept("for")) t->constraints = for_clause();

@@ -65,6 +65,7 @@ Type* Compiler::resolve_poly_fn(const TypeNode* tn, ModInfo* scope) {
   for (auto& p : tn->params)
     t->params.push_back(FnParam{p.name, resolve(p.type.get(), scope), p.self});
   t->elem = tn->elem ? resolve(tn->elem.get(), scope) : t_none_;
+  for (auto& r : tn->raises) t->raises.push_back(r.first);
   return t;
 }
 

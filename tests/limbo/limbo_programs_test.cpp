@@ -1,8 +1,8 @@
 // Annotated Limbo programs (tests/limbo/programs/*.b): a `# expect: TEXT`
 // comment gives the next line of expected output; `# error: N` says the
 // compiler must refuse the program with an error on line N (all such lines,
-// and no others). Also the samples (samples/*.b with NAME.out, or NAME.outre
-// holding one regular expression per output line), the -S listing of a
+// and no others), `# error: N: MESSAGE` with that message among them. Also the samples (samples/*.b
+// with NAME.out, or NAME.outre holding one regular expression per output line), the -S listing of a
 // small function, and the limbo tool's command line.
 #include <gtest/gtest.h>
 
@@ -62,12 +62,16 @@ TEST_P(Programs, BehaveAsAnnotated) {
   std::istringstream in(slurp(src));
   std::string line, expect;
   std::set<int> error_lines;
+  std::set<std::pair<int, std::string>> error_messages;
   static const std::regex exp_re(R"re(# expect: (.*)$)re");
-  static const std::regex err_re(R"re(# error: ([0-9]+))re");
+  static const std::regex err_re(R"re(# error: ([0-9]+)(: (.*))?$)re");
   std::smatch mm;
   while (std::getline(in, line)) {
     if (std::regex_search(line, mm, exp_re)) expect += mm[1].str() + "\n";
-    if (std::regex_search(line, mm, err_re)) error_lines.insert(std::stoi(mm[1]));
+    if (std::regex_search(line, mm, err_re)) {
+      error_lines.insert(std::stoi(mm[1]));
+      if (mm[3].matched) error_messages.insert({std::stoi(mm[1]), mm[3].str()});
+    }
   }
   if (!error_lines.empty()) {
     try {
@@ -75,12 +79,16 @@ TEST_P(Programs, BehaveAsAnnotated) {
       FAIL() << "compiled a program that must be refused";
     } catch (const dis::InputError& e) {
       std::set<int> got;
+      std::set<std::pair<int, std::string>> said;
       for (auto& d : e.diagnostics()) {
         EXPECT_EQ(d.file, src.string());
         EXPECT_GT(d.col, 0);
         got.insert(d.line);
+        said.insert({d.line, d.message});
       }
       EXPECT_EQ(got, error_lines) << e.what();
+      for (auto& m : error_messages)
+        EXPECT_TRUE(said.count(m)) << "line " << m.first << ": " << m.second << "\n" << e.what();
     }
     return;
   }

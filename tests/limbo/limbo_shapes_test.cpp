@@ -40,7 +40,7 @@ T: module {
 	D: adt { name, uid: string; n: int; };
 	run: fn(c: chan of int, l: list of string, x: int): int;
 	put: fn(n: int): int;
-	stat: fn(i: int): (int, D);
+	stat: fn(i: int): (int, D) raises E;
 };
 E: exception(string);
 put(n: int): int
@@ -48,7 +48,7 @@ put(n: int): int
 	n++;
 	return n;
 }
-stat(i: int): (int, D)
+stat(i: int): (int, D) raises E
 {
 	if(i > 2)
 		raise E(string put(i));
