@@ -158,6 +158,7 @@ struct Stmt {
     ConDecl,
     TypeDecl,
     ImportDecl,
+    ExcDecl,  // `E: exception(T, ...);` inside a function: names, type (the values' tuple)
   };
   Kind kind = Empty;
   std::string label;               // for loops/case/alt/blocks: `label:`; Break/Continue target

@@ -854,8 +854,9 @@ void Compiler::finish_module() {
       continue;
     }
     for (auto& n : names) {
-      std::string type = n == ".mp" ? data_sig_string(*imports_[i].mod)
-                                    : sig_string(imports_[i].mod->members[n].type);
+      std::string type = n != ".mp" ? sig_string(imports_[i].mod->members[n].type)
+                         : implements(imports_[i].mod) ? data_sig_string(implemented_data())
+                                                       : data_sig_string(*imports_[i].mod);
       tab.push_back(Import{n, type_sig(type), type});
     }
     m_.imports.push_back(tab);
@@ -886,8 +887,8 @@ void Compiler::finish_module() {
   m_.name.clear();  // `implement A, B;` is "A+B", as Inferno names it
   for (auto& n : impl_names_) m_.name += (m_.name.empty() ? "" : "+") + n;
   // Module data first (".mp" sorts before every name), then the functions.
-  if (impl_ && !module_data(*impl_).empty())
-    m_.links.push_back(Link{".mp", -1, -1, type_sig(data_sig_string(*impl_))});
+  if (auto data = implemented_data(); !data.empty())
+    m_.links.push_back(Link{".mp", -1, -1, type_sig(data_sig_string(data))});
   for (FuncInfo* f : exported_in_order())
     m_.links.push_back(Link{f->name, f->pc, f->desc, type_sig(sig_string(f->type))});
   for (auto& f : funcs_)

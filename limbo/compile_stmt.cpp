@@ -27,7 +27,6 @@ void Compiler::compile_function(FuncInfo& f) {
   jump_fixes_.clear();
   loops_.clear();
   exc_slots_.clear();
-  caught_.clear();
   arm_entries_.clear();
   scopes_.emplace_back();
   f.pc = pc();
@@ -374,6 +373,9 @@ void Compiler::gen_stmt(const Stmt& s) {
     case Stmt::Exception:
       gen_exception(s);
       return;
+    case Stmt::ExcDecl:
+      declare_local_exceptions(s);
+      return;
     case Stmt::Spawn:
       if (s.e->kind != Expr::Call) fail(s.pos, "spawn needs a function call");
       gen_call_full(s.e.get(), nullptr, true);
@@ -579,8 +581,6 @@ void Compiler::gen_return(const Stmt& s) {
 
 void Compiler::gen_raise(const Stmt& s) {
   if (s.e) {
-    const Expr* named = s.e->kind == Expr::Call ? s.e->a.get() : s.e.get();
-    if (exception_named(named)) note_raised({named->op}, s.pos);
     Loc v = gen_raised(s.e.get());
     if (v.t->k != TK::String && !is_exception_value(v.t))
       unsupported(s.pos, "raising a value of type " + type_name(v.t) + " is");
@@ -644,29 +644,32 @@ void Compiler::gen_for(const Stmt& s) {
   place(end);
 }
 
-// The one receive `<-c` inside an alt guard that is not itself a send or
-// receive (`reqpool = <-reqdone :: reqpool`), else null; a send there, or a
-// second receive, is refused.
-const Expr* Compiler::nested_receive(const Expr* g) {
-  std::vector<const Expr*> found;
+// The channel operation an alt tests in a guard that is not itself a send
+// or receive (`reqpool = <-reqdone :: reqpool`, `x = (c <-= v)`): the
+// leftmost one, as limbo.txt 9.8 says; the guard's others are performed when
+// its arm evaluates it. Null if the guard has none.
+const Expr* Compiler::nested_comm(const Expr* g) {
+  const Expr* found = nullptr;
+  // In the order the operators are written: a send's `<-=` follows its
+  // channel, a receive's `<-` precedes its operand.
   std::function<void(const Expr*)> walk = [&](const Expr* e) {
-    if (!e) return;
-    if (e->kind == Expr::Assign && e->op == "<-=")
-      unsupported(e->pos, "a send inside an alt guard's expression is");
-    if (e->kind == Expr::Unary && e->op == "<-") found.push_back(e);
+    if (!e || found) return;
+    bool send = e->kind == Expr::Assign && e->op == "<-=";
+    if (e->kind == Expr::Unary && e->op == "<-") found = e;
     walk(e->a.get());
+    if (send && !found) found = e;
     walk(e->b.get());
     walk(e->c.get());
     for (auto& x : e->args) walk(x.get());
   };
   walk(g);
-  if (found.size() > 1) fail(g->pos, "an alt guard may hold one channel operation");
-  return found.empty() ? nullptr : found[0];
+  return found;
 }
 
 // `c <-= v`: sends v; the expression's value is v (`case reply <-= r {`
 // selects on r, as in Inferno's compiler).
 Loc Compiler::gen_send_value(const Expr* e, const Loc* dest) {
+  if (auto sent = received_.find(e); sent != received_.end()) return deliver(sent->second, dest);
   Loc c = gen(e->a.get());
   if (c.t->k != TK::Chan) fail(e->pos, "<-= needs a channel, not " + type_name(c.t));
   Loc v = gen_to(e->b.get(), c.t->elem);
@@ -755,7 +758,7 @@ void Compiler::gen_alt(const Stmt& s) {
     const Expr* target = nullptr;  // receive into (x := / x =)
     bool declare = false;
     std::int32_t label = -1;
-    const Expr* recv = nullptr;  // a receive inside the guard (`l = <-c :: l =>`)
+    const Expr* recv = nullptr;  // the operation inside the guard (`l = <-c :: l =>`)
   };
   std::vector<Arm> sends, recvs;
   const AltArm* deflt = nullptr;
@@ -767,27 +770,29 @@ void Compiler::gen_alt(const Stmt& s) {
     for (std::size_t gi = 0; gi < a.guards.size(); ++gi) {
       const Expr* g = a.guards[gi].get();
       Arm arm{&a, gi, false, {}, {}, nullptr, false, -1, nullptr};
-      if (g->kind == Expr::Assign && g->op == "<-=") {
-        arm.send = true;
-        arm.chan = gen(g->a.get());
-        if (arm.chan.t->k != TK::Chan) fail(g->pos, "<-= needs a channel");
-        arm.val = alt_sent(g->b.get(), arm.chan.t->elem);
-        sends.push_back(arm);
-        continue;
-      }
       const Expr* r = g;
+      bool sends_here = g->kind == Expr::Assign && g->op == "<-=";
       if (g->kind == Expr::Assign && (g->op == ":=" || g->op == "=")) {
         arm.target = g->a.get();
         arm.declare = g->op == ":=";
         r = g->b.get();
       }
-      if (r->kind != Expr::Unary || r->op != "<-") {
-        // A guard holding its receive deeper (Inferno's hascomm): the alt
-        // receives into a temporary that the guard then reads in its arm.
-        r = nested_receive(g);
+      if (!sends_here && (r->kind != Expr::Unary || r->op != "<-")) {
+        // A guard holding its channel operation deeper (Inferno's hascomm):
+        // the alt receives into a temporary, or sends one, that the guard
+        // then reads in its arm for that operation's value.
+        r = nested_comm(g);
         if (!r) fail(g->pos, "alt arm needs a channel operation");
         arm.recv = r;
         arm.target = nullptr;
+      }
+      if (r->kind == Expr::Assign) {  // a send: the guard or one inside it
+        arm.send = true;
+        arm.chan = gen(r->a.get());
+        if (arm.chan.t->k != TK::Chan) fail(r->pos, "<-= needs a channel");
+        arm.val = alt_sent(r->b.get(), arm.chan.t->elem);
+        sends.push_back(arm);
+        continue;
       }
       arm.chan = gen(r->a.get());
       Type* rt = received_type(arm.chan.t, g->pos);
@@ -803,10 +808,9 @@ void Compiler::gen_alt(const Stmt& s) {
   std::int32_t base = frame_alloc(tab);
   for (std::int32_t i = 0; i < n; ++i) {
     const Arm& a = all[static_cast<std::size_t>(i)];
-    // The channel word is read where it is (`movw 0(x),e`), as Inferno's
-    // compiler writes it.
+    // The channel word read where it is (`movw 0(x),e`), as Inferno does.
     emit(Op::movw_, a.chan.op, fp(base + 8 + 8 * i));
-    emit(Op::lea_, a.val.op, fp(base + 12 + 8 * i));
+    emit(Op::lea_, array_recv_entry(a.chan.t, a.val.op), fp(base + 12 + 8 * i));
   }
   emit(Op::movw_, imm(static_cast<std::int32_t>(sends.size())), fp(base));
   emit(Op::movw_, imm(static_cast<std::int32_t>(recvs.size())), fp(base + 4));
@@ -849,7 +853,10 @@ void Compiler::gen_alt(const Stmt& s) {
     for (std::size_t k = 0; k < mine.size(); ++k) {
       const Arm& a = *mine[k];
       place(a.label);
+      if (!a.send) wide_recv_fixup(a.chan.t, a.val.op);
       if (a.recv) {
+        for (auto& ts : temps_)  // the value stays put while the guard reads it
+          if (ts.off == a.val.op.a && a.val.op.mode == AddrMode::Fp) ts.busy = true;
         received_[a.recv] = a.val;
         Stmt st;
         st.kind = Stmt::ExprS;
@@ -861,8 +868,7 @@ void Compiler::gen_alt(const Stmt& s) {
         alt_unpack(a.target, a.val, a.declare);
       } else if (a.target) {
         if (a.declare && !busy_temp(a.val.op.a)) {  // received where it is declared
-          Sym v;
-          v.kind = Sym::Var;
+          Sym v;                                    // a Var
           v.type = a.val.t;
           v.loc = a.val.op;
           scopes_.back()[a.target->op] = v;
@@ -873,8 +879,7 @@ void Compiler::gen_alt(const Stmt& s) {
           declare_local(a.target->op, a.val.t, arm->pos, &l);
           move(a.val, l);
         } else {
-          Loc l = lvalue(a.target);
-          move(a.val, l);
+          move(a.val, lvalue(a.target));
         }
       }
       if (k + 1 < mine.size()) jump(Op::jmp_, Operand{}, Middle{}, body);
@@ -898,10 +903,7 @@ void Compiler::gen_exception(const Stmt& s) {
   std::int32_t end = new_label();
   std::int32_t pc1 = pc();
   std::size_t first_ptr = frame_ptrs_.size();
-  {
-    Pushed catching(caught_, handler_catches(s));
-    gen_body(*s.body);
-  }
+  gen_body(*s.body);
   std::int32_t pc2 = pc();
   jump(Op::jmp_, Operand{}, Middle{}, end);
   Handler h;

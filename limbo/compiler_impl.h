@@ -54,12 +54,15 @@ struct Loc {
   Type* t = nullptr;
 };
 
+struct ExceptionInfo;
+
 struct Sym {
   // AdtCon: `Z: con Point(0, 0)`, an adt-valued con of this module, built
   // where it is used; its fields fold as constants (`Z.x`).
   // Subst: an inlined function's parameter standing for its argument's
   // expression, computed at each use in the caller's scopes.
-  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon, Subst };
+  // Exc: an exception declared inside a function, for its block.
+  enum Kind { Var, Con, Func, AdtName, ModType, TypeAlias, Imported, AdtCon, Subst, Exc };
   Kind kind = Var;
   Type* type = nullptr;
   Operand loc;            // Var: Mp or Fp slot
@@ -79,8 +82,9 @@ struct Sym {
   // Var: the frame offset of the tuple `(a, b) := f()` laid this name out
   // in, -1 if none: `(a, b) = g()` writes that tuple whole.
   std::int32_t tuple_at = -1;
-  const Expr* subst = nullptr;  // Subst: the argument
-  int subst_depth = -1;         // Subst: its caller's scopes in inline_outer_
+  const Expr* subst = nullptr;         // Subst: the argument
+  int subst_depth = -1;                // Subst: its caller's scopes in inline_outer_
+  const ExceptionInfo* exc = nullptr;  // Exc
 };
 
 // A declared exception (exception_values.cpp).
@@ -211,8 +215,8 @@ class Compiler {
   std::map<std::string, Sym> globals_;
   std::vector<Scope> scopes_;  // [0] is the module level's own, empty unless type_of adds
   // `implement A, B;`: every module named (impls_, in that order) is
-  // implemented by this one; impl_ is the first, whose data and exception
-  // names the module takes (as Inferno's compiler does).
+  // implemented by this one; impl_ is the first, whose name its exception
+  // names take (as Inferno's compiler does).
   ModInfo* impl_ = nullptr;
   std::vector<ModInfo*> impls_;
   std::string impl_name_;
@@ -311,24 +315,26 @@ class Compiler {
   std::map<const Expr*, Type*> type_cache_;  // type_of results
   std::map<const Expr*, std::optional<ConstVal>> const_cache_;
   std::map<std::string, ExceptionInfo> exceptions_;
-  // The exceptions each enclosing handler catches ("*": any), innermost last.
-  std::vector<std::vector<std::string>> caught_;
+  // Declared inside functions, by declaration (made once, however often
+  // its function's code is generated); numbered in the order first met.
+  std::map<const Stmt*, std::vector<ExceptionInfo>> local_exceptions_;
 
   // ---- exceptions (exception_values.cpp) ----
   void declare_exceptions();
-  const ExceptionInfo* exception_named(const Expr* e);    // a name not shadowed, else null
-  std::optional<Loc> gen_exception_value(const Expr* e);  // `E(v, ...)` or `E`, else nullopt
-  Loc gen_raised(const Expr* e);                          // what `raise e` raises
+  ExceptionInfo exception_layout(const TypeNode* values);  // its object's fields and type
+  void declare_local_exceptions(const Stmt& s);            // `E: exception(T);` in a block
+  const ExceptionInfo* exception_named(const Expr* e);     // a name not shadowed, else null
+  std::optional<Loc> gen_exception_value(const Expr* e);   // `E(v, ...)` or `E`, else nullopt
+  Loc gen_raised(const Expr* e);                           // what `raise e` raises
   bool is_exception_value(const Type* t) const;
   // `raises` clauses (limbo.txt 4.3): a function's clause names declared
-  // exceptions; one its raise statements raise, uncaught there, must be
-  // listed (not one a call passes on: Inferno accepts m4.b's primary, which
-  // does); a definition's clause is its declaration's.
+  // exceptions, and a definition's clause is its declaration's. A raise
+  // the clause does not list is accepted, as Inferno's compiler accepts it
+  // (the difftest corpus's r_exc_adt_propagate.b, compiled by Inferno,
+  // raises Err from a function with no clause).
   void check_raises_clause(const FuncInfo& f);
-  void note_raised(const std::vector<std::string>& names, const Pos& pos);
   void check_raises_match(const Type* defined, const Type* declared, const std::string& fname,
                           const Pos& pos);
-  std::vector<std::string> handler_catches(const Stmt& s);
   // `exception e`: in an arm naming one declared exception, e is its values;
   // elsewhere the exception's string.
   void bind_exception_name(const CaseArm& arm, const std::string& name, std::int32_t slot,
@@ -425,6 +431,9 @@ class Compiler {
   // Module data (module_data.cpp): the implemented module's variables, first
   // in its data; `m->x` and an imported x of another module's data.
   void declare_implemented_data();
+  // The data of every module `implement A, B;` names, sorted by name: this
+  // module's own data, as laid out and exported as `.mp`.
+  std::vector<std::pair<std::string, Type*>> implemented_data();
   std::optional<Loc> module_data_member(const Expr* modexpr, ModInfo* mod, const std::string& name,
                                         const Pos& pos);
   std::optional<Loc> imported_data(const Expr* e);  // else nullopt
@@ -652,13 +661,18 @@ class Compiler {
   Type* pick_parent(Type* a, Type* b);
   bool pick_assignable(Type* to, Type* from);
   Loc gen_send_value(const Expr* e, const Loc* dest);
-  const Expr* nested_receive(const Expr* guard);
-  // Receives an alt has done for guards that hold them deeper: the value's place.
+  const Expr* nested_comm(const Expr* guard);
+  // Sends and receives an alt has done for guards that hold them deeper:
+  // the value's place.
   std::map<const Expr*, Loc> received_;
   // What `<-c` gives: c's element, or for an array of channels `(int, T)`,
   // the index of the channel that was ready and its value (chan_array.cpp).
   Type* received_type(Type* chan, const Pos& pos);
   void gen_array_recv(const Loc& chans, const Loc& into);
+  // Where an alt entry receiving from chans into `into` points, and the copy
+  // of the index that a value aligned to 8 needs after it (chan_array.cpp).
+  Operand array_recv_entry(const Type* chans, const Operand& into);
+  void wide_recv_fixup(const Type* chans, const Operand& into);
   void gen_exception(const Stmt& s);
   void gen_for(const Stmt& s);
 };

@@ -16,32 +16,38 @@ namespace {
 constexpr std::int32_t kValuesOffset = 8;  // after the name and the zero word
 }  // namespace
 
+ExceptionInfo Compiler::exception_layout(const TypeNode* values) {
+  ExceptionInfo x;
+  std::vector<std::int32_t> ptrs{0};
+  std::int32_t off = kValuesOffset, align = 4;
+  for (auto& tn : values->elems) {
+    Type* t = resolve(tn.get(), nullptr);
+    off = round_up(off, type_align(t));
+    align = std::max(align, type_align(t));
+    x.values.push_back(Field{"", t, false, off});
+    pointer_offsets(t, off, ptrs);
+    off += type_size(t);
+  }
+  x.desc = desc_for(round_up(off, align), ptrs);
+  if (x.values.size() == 1) {
+    x.value_type = x.values[0].type;
+  } else if (!x.values.empty()) {
+    x.value_type = mk(TK::Tuple);
+    for (auto& f : x.values) x.value_type->elems.push_back(f.type);
+  }
+  x.type = mk(TK::Ref, t_string_);  // a distinct pointer type for raise
+  return x;
+}
+
 void Compiler::declare_exceptions() {
   for (auto& dp : prog_.decls) {
     if (dp->kind != Decl::Exception) continue;
     try {
-      ExceptionInfo x;
-      std::vector<std::int32_t> ptrs{0};
-      std::int32_t off = kValuesOffset, align = 4;
-      for (auto& tn : dp->type->elems) {
-        Type* t = resolve(tn.get(), nullptr);
-        off = round_up(off, type_align(t));
-        align = std::max(align, type_align(t));
-        x.values.push_back(Field{"", t, false, off});
-        pointer_offsets(t, off, ptrs);
-        off += type_size(t);
-      }
-      x.desc = desc_for(round_up(off, align), ptrs);
-      if (x.values.size() == 1) {
-        x.value_type = x.values[0].type;
-      } else if (!x.values.empty()) {
-        x.value_type = mk(TK::Tuple);
-        for (auto& f : x.values) x.value_type->elems.push_back(f.type);
-      }
+      ExceptionInfo x = exception_layout(dp->type.get());
       // `E1, E2: exception(T);` declares each name, each its own exception.
       for (auto& name : dp->names) {
         x.full = impl_name_ + ".0." + name;  // 0: declared at module level
-        x.type = mk(TK::Ref, t_string_);     // a distinct pointer type for raise
+        x.type = mk(TK::Ref, t_string_);
         exceptions_[name] = x;
       }
     } catch (CompileError&) {
@@ -49,8 +55,35 @@ void Compiler::declare_exceptions() {
   }
 }
 
+// An exception declared in a block is named for the rest of it, as its other
+// declarations are. Its name string must differ from every other
+// exception's: the number after the module's name counts the module's
+// local exception declarations from 1 (level 0 being the module's own).
+// Inferno's number for them is not known (no reference module declares one).
+void Compiler::declare_local_exceptions(const Stmt& s) {
+  auto it = local_exceptions_.find(&s);
+  if (it == local_exceptions_.end()) {
+    std::string n = std::to_string(local_exceptions_.size() + 1);
+    std::vector<ExceptionInfo> made;
+    ExceptionInfo x = exception_layout(s.type.get());
+    for (auto& name : s.names) {
+      x.full = impl_name_ + "." + n + "." + name;
+      x.type = mk(TK::Ref, t_string_);
+      made.push_back(x);
+    }
+    it = local_exceptions_.emplace(&s, std::move(made)).first;
+  }
+  for (std::size_t i = 0; i < s.names.size(); ++i) {
+    Sym sym;
+    sym.kind = Sym::Exc;
+    sym.exc = &it->second[i];
+    scopes_.back()[s.names[i]] = sym;
+  }
+}
+
 const ExceptionInfo* Compiler::exception_named(const Expr* e) {
-  if (e->kind != Expr::Ident || lookup(e->op)) return nullptr;
+  if (e->kind != Expr::Ident) return nullptr;
+  if (const Sym* s = lookup(e->op)) return s->kind == Sym::Exc ? s->exc : nullptr;
   auto it = exceptions_.find(e->op);
   return it == exceptions_.end() ? nullptr : &it->second;
 }
@@ -106,14 +139,13 @@ void Compiler::bind_exception_name(const CaseArm& arm, const std::string& name, 
 bool Compiler::is_exception_value(const Type* t) const {
   for (auto& [name, x] : exceptions_)
     if (x.type == t) return true;
+  for (auto& [decl, xs] : local_exceptions_)
+    for (auto& x : xs)
+      if (x.type == t) return true;
   return false;
 }
 
 namespace {
-
-bool lists(const std::vector<std::string>& names, const std::string& n) {
-  return std::find(names.begin(), names.end(), n) != names.end();
-}
 
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
@@ -129,19 +161,6 @@ void Compiler::check_raises_clause(const FuncInfo& f) {
     if (!exceptions_.count(name)) error(pos, "raises " + name + ": not an exception");
 }
 
-// Called where a raise statement raises the named exceptions.
-void Compiler::note_raised(const std::vector<std::string>& names, const Pos& pos) {
-  if (!fn_ || !fn_->type) return;
-  for (auto& n : names) {
-    // Another module's exception is not one of this module's.
-    if (!exceptions_.count(n)) continue;
-    bool caught = false;
-    for (auto& c : caught_) caught = caught || lists(c, n) || lists(c, "*");
-    if (!caught && !lists(fn_->type->raises, n))
-      error(pos, "function " + fn_->name + " raises " + n + ", not listed in its raises clause");
-  }
-}
-
 // A function's type includes the exceptions it raises (limbo.txt 4.3): its
 // definition lists those its declaration lists, in any order.
 void Compiler::check_raises_match(const Type* defined, const Type* declared,
@@ -152,20 +171,6 @@ void Compiler::check_raises_match(const Type* defined, const Type* declared,
   if (a != b)
     error(pos, "function " + fname + " defined raising " + joined(defined->raises) +
                    " but declared raising " + joined(declared->raises));
-}
-
-// What a handler's arms catch: the exceptions they name, "*" for `*`.
-std::vector<std::string> Compiler::handler_catches(const Stmt& s) {
-  std::vector<std::string> out;
-  for (auto& arm : s.arms)
-    for (auto& lab : arm.labels) {
-      if (lab.star) {
-        out.push_back("*");
-      } else if (exception_named(lab.lo.get())) {
-        out.push_back(lab.lo->op);
-      }
-    }
-  return out;
 }
 
 }  // namespace dis::limbo

@@ -304,7 +304,7 @@ struct Signer {
   void module(const ModInfo* m) {
     if (backref(Numbered{nullptr, nullptr, -1, m})) return;
     out += "m{";
-    data(m);
+    data(module_data(*m));
     // Functions by bare name; those sharing one (`PDB.read`, `PRC.read`,
     // sh.m's `run` and `Context.run`) in the order they (or their adts) are
     // declared, as Inferno's stable namesort leaves the interface list.
@@ -335,8 +335,8 @@ struct Signer {
   }
 
   // A module's data members, `name:type;` each, sorted by name.
-  void data(const ModInfo* m) {
-    for (auto& [n, t] : module_data(*m)) {
+  void data(const std::vector<std::pair<std::string, Type*>>& vars) {
+    for (auto& [n, t] : vars) {
       out += n + ":";
       sign(t);
       out += ";";
@@ -492,9 +492,11 @@ std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m) {
   return vars;
 }
 
-std::string data_sig_string(const ModInfo& m) {
+std::string data_sig_string(const ModInfo& m) { return data_sig_string(module_data(m)); }
+
+std::string data_sig_string(const std::vector<std::pair<std::string, Type*>>& vars) {
   Signer s;
-  s.data(&m);
+  s.data(vars);
   return s.out;
 }
 

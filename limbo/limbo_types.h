@@ -137,6 +137,8 @@ std::string sig_string(const Type* t);
 std::vector<std::pair<std::string, Type*>> module_data(const ModInfo& m);
 // The signature string of that data, the `.mp` link's type (DIS-FACTS 11).
 std::string data_sig_string(const ModInfo& m);
+// The same for a list of variables (`implement A, B;`: their data together).
+std::string data_sig_string(const std::vector<std::pair<std::string, Type*>>& vars);
 // Module value string `m{...}` members sorted as Inferno's compiler does.
 std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
 bool same_type(const Type* a, const Type* b);

@@ -5,18 +5,34 @@
 // is that data's address, with `.mp` in its import table so that loading
 // checks the layout (Inferno's compiler does the same, DIS-FACTS 11).
 #include <algorithm>
+#include <map>
 
 #include "compiler_impl.h"
 
 namespace dis::limbo {
 
+// `implement A, B;`: the data of all the modules named, sorted together as
+// one module's data (a name both declare, with the same type as limbo.txt 5
+// demands, is one variable). A module value of A or B loaded from this
+// module reaches it in that layout; a client outside sees B's own layout,
+// and loading checks the `.mp` signatures.
+std::vector<std::pair<std::string, Type*>> Compiler::implemented_data() {
+  std::map<std::string, Type*> all;
+  for (ModInfo* m : impls_)
+    for (auto& [name, t] : module_data(*m)) all.emplace(name, t);
+  return {all.begin(), all.end()};
+}
+
 void Compiler::declare_implemented_data() {
-  for (ModInfo* other : impls_)
-    if (other != impl_ && !module_data(*other).empty())
-      error(other->decl ? other->decl->pos : Pos{0, 1, 0, 1, 0},
-            "data of a second implemented module (" + other->name + ") is not supported");
   if (!impl_) return;
-  for (auto& [name, t] : module_data(*impl_)) {
+  std::map<std::string, Type*> seen;
+  for (ModInfo* m : impls_)
+    for (auto& [name, t] : module_data(*m))
+      if (auto [it, added] = seen.emplace(name, t); !added && !same_type(it->second, t))
+        error(m->decl ? m->decl->pos : Pos{0, 1, 0, 1, 0},
+              "module data " + name + " of " + m->name + " has type " + type_name(t) +
+                  " where another implemented module declares " + type_name(it->second));
+  for (auto& [name, t] : implemented_data()) {
     std::int32_t off = mp_alloc(t);
     globals_dbg_.push_back(DebugVar{name, t, off, impl_->decl ? impl_->decl->pos : Pos{}});
     Sym s{Sym::Var, t,      Operand{AddrMode::Mp, off, 0}, 0, 0, "", nullptr, nullptr, nullptr,
@@ -31,7 +47,7 @@ std::optional<Loc> Compiler::module_data_member(const Expr* modexpr, ModInfo* mo
   if (it == mod->members.end() || it->second.kind != ModMember::Var) return std::nullopt;
   if (!modexpr) fail(pos, name + " is data of module " + mod->name + ": it needs a module value");
   std::int32_t off = 0;
-  for (auto& [n, t] : module_data(*mod)) {
+  for (auto& [n, t] : implements(mod) ? implemented_data() : module_data(*mod)) {
     off = round_up(off, type_align(t));
     if (n == name) break;
     off += type_size(t);

@@ -215,8 +215,13 @@ DeclP Parser::named_decl() {
       if (cur().kind == Tok::End) error_at(cur(), "unterminated module declaration");
       if (accept(";")) continue;
       d->mod_members.push_back(named_decl());
-      if (d->mod_members.back()->kind == Decl::Exception)
-        error_at(cur(), "exception declarations in modules are not supported");
+      // limbo.txt 6: a module declaration's members (mod-member) are
+      // functions, data, adts, cons and types.
+      const Decl& m = *d->mod_members.back();
+      if (m.kind == Decl::Exception)
+        errs_.push_back(
+            Diagnostic{path_, m.pos.line, m.pos.col + 1, -1,
+                       "exception declarations are not allowed in module declarations"});
     }
     expect("}");
     expect(";");

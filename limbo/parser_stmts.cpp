@@ -200,14 +200,17 @@ StmtP Parser::stmt() {
     s->names = d->names;
     s->type = d->type;
     s->e = d->value;
-    s->kind = d->kind == Decl::Con      ? Stmt::ConDecl
-              : d->kind == Decl::Type   ? Stmt::TypeDecl
-              : d->kind == Decl::Import ? Stmt::ImportDecl
-                                        : Stmt::Decl;
-    if (d->kind == Decl::Module || d->kind == Decl::Adt || d->kind == Decl::Exception)
-      errs_.push_back(
-          Diagnostic{path_, s->pos.line, s->pos.col + 1, -1,
-                     "module, adt and exception declarations are not supported inside functions"});
+    s->kind = d->kind == Decl::Con         ? Stmt::ConDecl
+              : d->kind == Decl::Type      ? Stmt::TypeDecl
+              : d->kind == Decl::Import    ? Stmt::ImportDecl
+              : d->kind == Decl::Exception ? Stmt::ExcDecl
+                                           : Stmt::Decl;
+    // limbo.txt 9: a function's statements hold the declarations of 6;
+    // module and adt declarations are top-declarations only (5).
+    if (d->kind == Decl::Module || d->kind == Decl::Adt)
+      errs_.push_back(Diagnostic{path_, s->pos.line, s->pos.col + 1, -1,
+                                 std::string(d->kind == Decl::Module ? "module" : "adt") +
+                                     " declarations are not allowed inside functions"});
     if (d->kind == Decl::Type) s->type = d->type;
   } else {
     s->kind = Stmt::ExprS;

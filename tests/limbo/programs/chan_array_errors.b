@@ -1,6 +1,4 @@
-# `<-` takes a channel or an array of channels; an array of channels of
-# real or big is refused (the VM stores the value one word after the index,
-# as Inferno's does, where the tuple (int, real) keeps it at 8).
+# `<-` takes a channel or an array of channels, nothing else.
 implement ChanArrayErrors;
 include "sys.m";
 include "draw.m";
@@ -10,11 +8,11 @@ ChanArrayErrors: module {
 init(nil: ref Draw->Context, nil: list of string)
 {
 	r := array[2] of chan of real;
-	(i, x) := <-r;		# error: 13
+	(i, x) := <-r;
 	n := array[2] of int;
-	(j, y) := <-n;		# error: 15
+	(j, y) := <-n;		# error: 13
 	alt {
-	(k, b) := <-array[1] of chan of big =>	# error: 17
+	(k, b) := <-array[1] of list of big =>	# error: 15
 		;
 	}
 }

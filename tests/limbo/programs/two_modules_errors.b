@@ -1,19 +1,20 @@
 # `implement A, B;`: a function both modules declare must have the type of	# error: 1
-# each declaration, and every function of each must be defined; only the
-# first may declare module data.
+# each declaration, and every function of each must be defined; data both
+# declare must have one type.
 implement TwoErr, Other;
 include "sys.m";
 include "draw.m";
 TwoErr: module {
 	init: fn(nil: ref Draw->Context, args: list of string);
 	f: fn(x: int): int;
-};
-Other: module {		# error: 11
 	count: int;
+};
+Other: module {		# error: 12
+	count: string;
 	f: fn(x: string): int;
 	g: fn(): int;
 };
-f(x: int): int		# error: 16
+f(x: int): int		# error: 17
 {
 	return x;
 }
