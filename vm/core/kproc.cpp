@@ -297,19 +297,24 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
     next = pool_.back();
     pool_.pop_back();
   } else {
+    // Everything that can fail comes before the thread starts: a started
+    // thread whose record then failed to be kept would end the process
+    // (std::thread destroyed joinable), as a host allocation failing at
+    // the push did in the fault sweep (Inferno's cat, host 959).
     try {
+      if (threads_.size() == threads_.capacity()) threads_.reserve(2 * threads_.size() + 4);
       auto k = std::make_unique<Kproc>();
       k->thread = std::thread(&Kprocs::thread_main, this, k.get());
       next = k.get();
       threads_.push_back(std::move(k));
       ++vm_.stats.kprocs;
-      log_debug("kproc", "kernel process {} started: thread {} blocks in a builtin",
-                threads_.size(), p.id);
-    } catch (const std::system_error&) {
+    } catch (const std::exception&) {  // bad_alloc, or system_error: no thread
       lk.unlock();
       if (vm_.slice_runner) vm_.slice_runner->resume_slice(vm_, p);
       return nullptr;  // no thread: the caller blocks holding the interpreter
     }
+    log_debug("kproc", "kernel process {} started: thread {} blocks in a builtin", threads_.size(),
+              p.id);
   }
   ++vm_.stats.releases;
   ++released_;
