@@ -419,6 +419,12 @@ struct Signer {
           sign(t->params[i].type);
         }
         out += ")";
+        // A raises clause is part of the type: its names, before the result.
+        if (!t->raises.empty()) {
+          out += "(";
+          for (std::size_t i = 0; i < t->raises.size(); ++i) out += (i ? "," : "") + t->raises[i];
+          out += ")";
+        }
         sign(t->elem);
         break;
     }

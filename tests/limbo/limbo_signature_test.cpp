@@ -130,6 +130,8 @@ T: module {
 	};
 	Frac: adt { num, den: int; add: fn(a: self Frac, b: Frac): Frac; };
 	sktopk: fn(sk: ref SK): ref PK;
+	risky: fn(n: int): int raises (Oops, Worse);
+	safe: fn(n: int): int;
 	print: fn(s: string, *): int;
 	getstob: fn(cs: string): (Stob, string);
 	gettwo: fn(): Two;
@@ -146,6 +148,9 @@ Two: module {
   EXPECT_EQ(got["sktopk"], "f(Ra(sa:Ra(name:s),owner:s))R@1");
   EXPECT_EQ(dis::type_sig(got["sktopk"]), 0x6f74c7c9u);
   EXPECT_EQ(got["print"], "f*(s)i");
+  // DIS-FACTS section 11: a raises clause's names come before the result.
+  EXPECT_EQ(got["risky"], "f(i)(Oops,Worse)i");
+  EXPECT_EQ(got["safe"], "f(i)i");
   EXPECT_EQ(got["Frac.add"], "f(Sa(num:i,den:i),@1)@1");
   EXPECT_EQ(dis::type_sig(got["Frac.add"]), 0x7a006bb9u);
   EXPECT_EQ(got["Sexp.text"],
