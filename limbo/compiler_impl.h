@@ -321,7 +321,7 @@ class Compiler {
 
   // ---- exceptions (exception_values.cpp) ----
   void declare_exceptions();
-  ExceptionInfo exception_layout(const TypeNode* values);  // its object's fields and type
+  ExceptionInfo exception_layout(const TypeNode* values);  // its values and descriptor
   void declare_local_exceptions(const Stmt& s);            // `E: exception(T);` in a block
   const ExceptionInfo* exception_named(const Expr* e);     // a name not shadowed, else null
   std::optional<Loc> gen_exception_value(const Expr* e);   // `E(v, ...)` or `E`, else nullopt

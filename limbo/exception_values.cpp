@@ -35,7 +35,6 @@ ExceptionInfo Compiler::exception_layout(const TypeNode* values) {
     x.value_type = mk(TK::Tuple);
     for (auto& f : x.values) x.value_type->elems.push_back(f.type);
   }
-  x.type = mk(TK::Ref, t_string_);  // a distinct pointer type for raise
   return x;
 }
 
@@ -47,7 +46,7 @@ void Compiler::declare_exceptions() {
       // `E1, E2: exception(T);` declares each name, each its own exception.
       for (auto& name : dp->names) {
         x.full = impl_name_ + ".0." + name;  // 0: declared at module level
-        x.type = mk(TK::Ref, t_string_);
+        x.type = mk(TK::Ref, t_string_);     // a distinct pointer type for raise
         exceptions_[name] = x;
       }
     } catch (CompileError&) {
