@@ -778,7 +778,7 @@ void Compiler::gen_alt(const Stmt& s) {
         r = g->b.get();
       }
       if (!sends_here && (r->kind != Expr::Unary || r->op != "<-")) {
-        // A guard holding its channel operation deeper (Inferno's hascomm):
+        // A guard holding its channel operation deeper (limbo.txt 9.8):
         // the alt receives into a temporary, or sends one, that the guard
         // then reads in its arm for that operation's value.
         r = nested_comm(g);
