@@ -373,27 +373,6 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
   return l;
 }
 
-// `x++` and `x--`: the old value.
-Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
-  if (auto r = gen_str_step(e, dest)) return *r;
-  Loc l = lvalue(e->a.get());
-  if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
-    fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
-  Loc old = dest ? *dest : temp(l.t);
-  move(l, old);
-  Op op = e->kind == Expr::PostInc ? (l.t->k == TK::Int    ? Op::addw_
-                                      : l.t->k == TK::Big  ? Op::addl_
-                                      : l.t->k == TK::Byte ? Op::addb_
-                                                           : Op::addf_)
-                                   : (l.t->k == TK::Int    ? Op::subw_
-                                      : l.t->k == TK::Big  ? Op::subl_
-                                      : l.t->k == TK::Byte ? Op::subb_
-                                                           : Op::subf_);
-  Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
-  emit(op, one, Middle{}, l.op);
-  return old;
-}
-
 // An assignment used as a value.
 Loc Compiler::gen_assign_value(const Expr* e, const Loc* dest) {
   if (e->op == "=" && e->a->kind == Expr::Slice) {
