@@ -17,6 +17,7 @@ std::int32_t round_up(std::int32_t v, std::int32_t a) { return (v + a - 1) / a *
 Op mov_op(const Type* t) {
   switch (t->k) {
     case TK::Int:
+    case TK::Fixed:
       return Op::movw_;
     case TK::Byte:
       return Op::movb_;
@@ -69,6 +70,8 @@ Sym* Compiler::lookup(const std::string& name) {
 
 Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
   switch (tn->kind) {
+    case TypeNode::Fixed:
+      return resolve_fixed(tn);
     case TypeNode::Basic:
       if (tn->name == "int") return t_int_;
       if (tn->name == "big") return t_big_;
@@ -553,6 +556,7 @@ void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
     ModMember mem;
     mem.kind = ModMember::Con;
     mem.con_kind = v->k;
+    mem.type = v->ft;
     mem.ival = v->i;
     mem.rval = v->r;
     mem.sval = v->s;
@@ -569,7 +573,7 @@ void Compiler::import_implemented_members() {
       if (mem.kind == ModMember::Con)
         globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
                              nullptr,  nullptr, nullptr, "",       nullptr},
-        globals_[name].type = con_type(mem.con_kind);
+        globals_[name].type = mem.con_kind == TK::Fixed ? mem.type : con_type(mem.con_kind);
       // A tuple- or adt-valued con (`Nilentry: con (nil, nil, 0)`) is named as
       // if imported from the module: built where it is used.
       if (mem.kind == ModMember::AdtCon && !lookup(name))
@@ -579,6 +583,10 @@ void Compiler::import_implemented_members() {
         globals_[name] =
             Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
     }
+}
+
+Type* Compiler::const_type(const ConstVal& v) const {
+  return v.k == TK::Fixed ? v.ft : con_type(v.k);
 }
 
 Type* Compiler::con_type(TK k) const {
@@ -600,7 +608,7 @@ void Compiler::declare_global_cons(const Decl& d) {
     }
     if (!v) fail(d.pos, "con value is not constant");
     Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
-    s.type = con_type(v->k);
+    s.type = const_type(*v);
     globals_[d.names[i]] = s;
   }
 }

@@ -13,7 +13,8 @@ namespace dis::limbo {
 
 namespace {
 bool is_numeric(const Type* t) {
-  return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real;
+  return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real ||
+         t->k == TK::Fixed;
 }
 bool is_ptrish(const Type* t) { return is_pointer(t) || t->k == TK::Nil; }
 
@@ -335,6 +336,9 @@ Loc Compiler::gen_const(const ConstVal& v, const Loc* dest) {
     case TK::Real:
       c = Loc{real_const(v.r), t_real_};
       break;
+    case TK::Fixed:
+      c = Loc{word_const(v.i), v.ft};
+      break;
     default:
       c = Loc{str_const(v.s), t_string_};
       break;
@@ -467,6 +471,8 @@ Loc Compiler::materialize_bool(const Expr* e, const Loc* dest) {
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k) {
+  // Fixed point adds and subtracts as int; * and / rescale (fixed_point.cpp).
+  if (k == TK::Fixed) return op == "+" ? Op::addw_ : op == "-" ? Op::subw_ : Op::nop_;
   auto pick = [&](Op b, Op w, Op l, Op f) {
     switch (k) {
       case TK::Byte:
@@ -724,6 +730,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "type mismatch: " + type_name(ta) + " " + op + " " + type_name(tb));
   if (shift && tb->k != TK::Int)
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
+  if (t->k == TK::Fixed && (op == "*" || op == "/")) return gen_fixed_muldiv(e, t, dest);
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
   if ((t->k == TK::Int || t->k == TK::String) && ta->k == t->k && tb->k == t->k)

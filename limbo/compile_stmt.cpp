@@ -397,7 +397,7 @@ void Compiler::gen_expr_stmt(const Stmt& s) {
     Loc l = lvalue(e->a.get());
     bool inc = e->kind == Expr::PostInc || e->op == "++";
     Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
-    if (aop == Op::nop_ || l.t->k == TK::String)
+    if (aop == Op::nop_ || l.t->k == TK::String || l.t->k == TK::Fixed)
       fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
     Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
     emit(aop, one, Middle{}, l.op);
@@ -467,7 +467,7 @@ void Compiler::gen_con_decl(const Stmt& s) {
     sym.ival = v->i;
     sym.rval = v->r;
     sym.sval = v->s;
-    sym.type = con_type(v->k);
+    sym.type = const_type(*v);
     scopes_.back()[s.names[i]] = sym;
   }
 }

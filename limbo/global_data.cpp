@@ -67,7 +67,7 @@ Operand Compiler::real_const(double v) {
 void Compiler::const_data(const ConstVal& v, Type* t, std::int32_t off) {
   if (t->k == TK::String)
     m_.data.push_back(DataItem{DataKind::String, off, {}, v.s});
-  else if (t->k == TK::Int)
+  else if (t->k == TK::Int || t->k == TK::Fixed)
     m_.data.push_back(DataItem{DataKind::Words, off, {static_cast<std::int32_t>(v.i)}, ""});
   else if (t->k == TK::Byte)
     m_.data.push_back(DataItem{DataKind::Bytes, off, {v.i & 0xff}, ""});
@@ -121,6 +121,11 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
   }
   auto v = const_eval(e);
   if (!v) return false;
+  if (t->k == TK::Fixed || v->k == TK::Fixed) {
+    if (v->k != TK::Fixed || !same_type(v->ft, t)) return false;
+    const_data(*v, t, off);
+    return true;
+  }
   bool num = t->k == TK::Int || t->k == TK::Byte || t->k == TK::Big || t->k == TK::Real;
   if (t->k == TK::String ? v->k != TK::String : !num || v->k == TK::String) return false;
   if (v->k == TK::Real && t->k != TK::Real) return false;
@@ -131,7 +136,7 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
 // The type of a global declared by `name := e`: a constant's, the type of a
 // constant tuple, adt or array made of them, else null.
 Type* Compiler::global_init_type(const Expr* e) {
-  if (auto v = const_eval(e)) return con_type(v->k);
+  if (auto v = const_eval(e)) return const_type(*v);
   switch (e->kind) {
     case Expr::ArrayNew:
       return mk(TK::Array, resolve(e->type.get(), nullptr));
