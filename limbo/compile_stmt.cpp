@@ -220,6 +220,13 @@ void Compiler::assign_expr(const Expr* e) {
     return;
   }
   Loc l = lvalue(lhs);
+  if (l.t->k == TK::Fixed && (op == "*=" || op == "/=")) {  // rescaled (fixed_point.cpp)
+    Loc v = gen_to(rhs, l.t);
+    check_assignable(l.t, v.t, e->pos, "assignment");
+    emit_fixed_muldiv(op == "*=", l.t, l, v, l.op);
+    free_temp(v);
+    return;
+  }
   Op aop = arith_assign_op(op, l.t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(l.t));
   bool shift = op == "<<=" || op == ">>=" || op == "**=";

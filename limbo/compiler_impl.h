@@ -431,6 +431,7 @@ class Compiler {
   Loc gen_fixed_muldiv(const Expr* e, Type* t, const Loc* dest);
   Loc gen_fixed_convert(const Loc& v, Type* to, const Pos& pos, const Loc* dest);
   void rescale(const Operand& x, double ratio, const Operand& d);
+  void emit_fixed_muldiv(bool mul, Type* t, const Loc& x, const Loc& y, const Operand& d);
   Type* fixed_call_type(const Expr* call);  // `fpt(e)`: fpt a fixed-point type name, else null
   std::optional<ConstVal> const_fixed(const ConstVal& v, Type* to, const Pos& pos);
   void declare_module_members(const Decl& d);

@@ -96,14 +96,15 @@ Type* Compiler::resolve_fixed(const TypeNode* tn) {
     return v->r;
   };
   const double scale = arg(0, "scale");
-  const double max = tn->fixed_args.size() > 1 ? arg(1, "maximum") : 2147483647.0 * scale;
-  if (max / scale > 2147483647.0 * (1 + 0x1p-40))
+  const bool given = tn->fixed_args.size() > 1;
+  const double max = given ? arg(1, "maximum") : 2147483647.0 * scale;
+  if (given && max / scale > 2147483647.0 * (1 + 0x1p-40))
     fail(tn->pos, "fixed-point maximum " + fixed_g(max) + " needs more than 31 bits at scale " +
                       fixed_g(scale));
   // The bits the maximum leaves spare make the unit finer (the addendum's
   // compiler "always chooses" accuracy over range).
   int k = 0;
-  while (k < 62 && max / std::ldexp(scale, -(k + 1)) <= 2147483647.0) ++k;
+  while (given && k < 62 && max / std::ldexp(scale, -(k + 1)) <= 2147483647.0) ++k;
   Type* t = mk(TK::Fixed);
   t->fx_scale = scale;
   t->fx_max = max;
@@ -236,11 +237,8 @@ Loc Compiler::gen_fixed_convert(const Loc& v, Type* to, const Pos& pos, const Lo
   return r;
 }
 
-// X*Y and X/Y of one fixed-point type t.
-Loc Compiler::gen_fixed_muldiv(const Expr* e, Type* t, const Loc* dest) {
-  const bool mul = e->op == "*";
-  auto [x, y] = gen_operands(e, t, t);
-  Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
+// x*y or x/y of one fixed-point type t into d.
+void Compiler::emit_fixed_muldiv(bool mul, Type* t, const Loc& x, const Loc& y, const Operand& d) {
   const double ratio = mul ? t->fx_unit : 1 / t->fx_unit;
   Ratio q = ratio_of(ratio);
   // mulx computes n*2^p/a only for n = 1; divx0 n*2^p only for a = 1.
@@ -256,23 +254,30 @@ Loc Compiler::gen_fixed_muldiv(const Expr* e, Type* t, const Loc* dest) {
       emit(Op::cvtxf_, y.op, unit, fy.op);
       emit(Op::divf_, fy.op, Middle{MidMode::Fp, fx.op.a}, fx.op);
     }
-    emit(Op::cvtfx_, fx.op, as_mid(Loc{real_const(1.0), t_real_}), r.op);
+    emit(Op::cvtfx_, fx.op, as_mid(Loc{real_const(1.0), t_real_}), d);
     free_temp(fx);
     free_temp(fy);
-  } else {
-    Middle m = as_mid(x);
-    emit(Op::movw_, imm(q.p), Middle{}, fp(kFixedShift));
-    Op op = mul ? Op::mulx_ : Op::divx_;
-    if (mul && q.a != 1) {
-      emit(Op::movw_, word_const(q.a), Middle{}, fp(kFixedFactor));
-      op = Op::mulx0_;
-    } else if (!mul && q.n != 1) {
-      emit(Op::movw_, word_const(q.n), Middle{}, fp(kFixedFactor));
-      op = Op::divx0_;
-    }
-    emit(op, y.op, m, r.op);
-    if (m.mode == MidMode::Fp) free_temp(Loc{fp(m.a), t}, &r.op);
+    return;
   }
+  Middle m = as_mid(x);
+  emit(Op::movw_, imm(q.p), Middle{}, fp(kFixedShift));
+  Op op = mul ? Op::mulx_ : Op::divx_;
+  if (mul && q.a != 1) {
+    emit(Op::movw_, word_const(q.a), Middle{}, fp(kFixedFactor));
+    op = Op::mulx0_;
+  } else if (!mul && q.n != 1) {
+    emit(Op::movw_, word_const(q.n), Middle{}, fp(kFixedFactor));
+    op = Op::divx0_;
+  }
+  emit(op, y.op, m, d);
+  if (m.mode == MidMode::Fp && !(x.op == fp(m.a))) free_temp(Loc{fp(m.a), t}, &d);
+}
+
+// X*Y and X/Y of one fixed-point type t.
+Loc Compiler::gen_fixed_muldiv(const Expr* e, Type* t, const Loc* dest) {
+  auto [x, y] = gen_operands(e, t, t);
+  Loc r = dest && same_type(dest->t, t) ? *dest : temp(t);
+  emit_fixed_muldiv(e->op == "*", t, x, y, r.op);
   free_temp(x, &r.op);
   free_temp(y, &r.op);
   return deliver(r, dest);

@@ -19,6 +19,7 @@ tenth: type fixed(0.1);
 fifth: type fixed(0.2, 12345.0);
 third: type fixed(0.3);
 eighth: type fixed(0.125, 4096.0);
+oct: type fixed(0.125);
 zero: con fpt(0);
 minus: con -fpt(2.5);
 gx := fpt(1.25);
@@ -62,6 +63,12 @@ init(nil: ref Draw->Context, nil: list of string)
 	z += y;
 	z -= fpt(0.5);
 	pf("opassign", z);	# expect: opassign 7.388000488
+	z = x;
+	z *= y;
+	pf("mulassign", z);	# expect: mulassign 15.016387939
+	# 984114*65536/131072 = 492057
+	z /= fpt(2.0);
+	pf("divassign", z);	# expect: divassign 7.508193970
 	# a = 25, b = 3 tenths: a*b 7.5 -> 7 (-7.5 -> -7), a/b 83.3 -> 83, b/-a -1.2 -> -1
 	a := tenth(2.5);
 	b := tenth(0.3);
@@ -75,6 +82,8 @@ init(nil: ref Draw->Context, nil: list of string)
 	t := third(1.0);
 	u := third(2.0);
 	sys->print("third %f %f %f %f\n", real t, real (t * u), real (t / u), real (u / t));	# expect: third 0.900000 1.800000 0.300000 2.400000
+	t *= u;
+	sys->print("third *= %f\n", real t);	# expect: third *= 1.800000
 	# 2^18/3 = 87381.33: 87381; 3.5*-1.25 = -4.375 exactly
 	sys->print("eighth %.9f %.9f\n", real eighth(1.0/3.0), real (eighth(3.5) * eighth(-1.25)));	# expect: eighth 0.333332062 -4.375000000
 	# third(7): 7/0.3 = 23.3 -> 23 (6.9)
@@ -106,6 +115,12 @@ init(nil: ref Draw->Context, nil: list of string)
 	for(k := 0; k < len arr; k++)
 		acc = acc + arr[k] * tenth(2);
 	sys->print("array %f\n", real acc);	# expect: array 13.200000
+	# 22*5/2/5 = 11 tenths
+	arr[1] *= tenth(0.5);
+	sys->print("element %f\n", real arr[1]);	# expect: element 1.100000
+	# no maximum is the default maximum: the same type
+	ee: fixed(0.125, 2147483647.0 * 0.125) = oct(1.5);
+	sys->print("same %f\n", real ee);	# expect: same 1.500000
 	c := chan[2] of fifth;
 	c <-= fifth(1.5);
 	c <-= fifth(-2.5);

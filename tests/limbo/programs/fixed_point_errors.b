@@ -36,7 +36,7 @@ init(nil: ref Draw->Context, nil: list of string)
 	z++;	# error: 36: ++/-- needs an arithmetic operand, not fixed(0.123)
 	z = 3;	# error: 37: type mismatch in assignment: fixed(0.123) and int
 	z = z << 1;	# error: 38: operator << not defined on fixed(0.123)
-	z *= z;	# error: 39: operator *= not defined on fixed(0.123)
+	z %= z;	# error: 39: operator %= not defined on fixed(0.123)
 	if(z < 0) ;	# error: 40
 	c := fpt3(1, 2);	# error: 41: conversion to fpt3 takes one value, not 2
 	d := fpt3(1e12);	# error: 42: constant out of range of fixed(0.123)
