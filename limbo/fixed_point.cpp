@@ -113,13 +113,28 @@ Type* Compiler::resolve_fixed(const TypeNode* tn) {
 }
 
 Type* Compiler::fixed_call_type(const Expr* call) {
-  if (call->kind != Expr::Call || call->a->kind != Expr::Ident) return nullptr;
-  const Sym* s = lookup(call->a->op);
-  if (!s || s->kind != Sym::TypeAlias || !s->type || s->type->k != TK::Fixed) return nullptr;
+  if (call->kind != Expr::Call) return nullptr;
+  const Expr* f = call->a.get();
+  // A type name of a module: `Mod->fpt`, or imported (`fpt: import Mod;`).
+  auto member_type = [](const ModInfo* m, const std::string& name) -> Type* {
+    auto it = m->members.find(name);
+    return it != m->members.end() && it->second.kind == ModMember::TypeName ? it->second.type
+                                                                            : nullptr;
+  };
+  Type* t = nullptr;
+  if (f->kind == Expr::Ident) {
+    const Sym* s = lookup(f->op);
+    if (s && s->kind == Sym::TypeAlias) t = s->type;
+    if (s && s->kind == Sym::Imported && s->mod) t = member_type(s->mod, s->member);
+  } else if (f->kind == Expr::ModField && f->a->kind == Expr::Ident) {
+    const Sym* s = lookup(f->a->op);
+    if (s && s->kind == Sym::ModType) t = member_type(s->mod, f->op);
+  }
+  if (!t || t->k != TK::Fixed) return nullptr;
   if (call->args.size() != 1)
-    fail(call->pos, "conversion to " + call->a->op + " takes one value, not " +
+    fail(call->pos, "conversion to " + type_name(t) + " takes one value, not " +
                         std::to_string(call->args.size()));
-  return s->type;
+  return t;
 }
 
 namespace {

@@ -20,6 +20,9 @@ fifth: type fixed(0.2, 12345.0);
 third: type fixed(0.3);
 eighth: type fixed(0.125, 4096.0);
 oct: type fixed(0.125);
+Units: module {
+	quarter: type fixed(0.25);
+};
 zero: con fpt(0);
 minus: con -fpt(2.5);
 gx := fpt(1.25);
@@ -121,6 +124,10 @@ init(nil: ref Draw->Context, nil: list of string)
 	# no maximum is the default maximum: the same type
 	ee: fixed(0.125, 2147483647.0 * 0.125) = oct(1.5);
 	sys->print("same %f\n", real ee);	# expect: same 1.500000
+	# another module's type name, also imported: 10.4 -> 10, -0.8 -> -1
+	q := Units->quarter(2.6);
+	quarter: import Units;
+	sys->print("module %f %f\n", real q, real quarter(-0.2));	# expect: module 2.500000 -0.250000
 	c := chan[2] of fifth;
 	c <-= fifth(1.5);
 	c <-= fifth(-2.5);

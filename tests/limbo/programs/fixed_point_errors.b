@@ -38,7 +38,7 @@ init(nil: ref Draw->Context, nil: list of string)
 	z = z << 1;	# error: 38: operator << not defined on fixed(0.123)
 	z %= z;	# error: 39: operator %= not defined on fixed(0.123)
 	if(z < 0) ;	# error: 40
-	c := fpt3(1, 2);	# error: 41: conversion to fpt3 takes one value, not 2
+	c := fpt3(1, 2);	# error: 41: conversion to fixed(0.123) takes one value, not 2
 	d := fpt3(1e12);	# error: 42: constant out of range of fixed(0.123)
 	sys->print("%f\n", z);	# error: 43: format '%f' incompatible with argument of type fixed(0.123)
 }
