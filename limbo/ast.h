@@ -51,7 +51,7 @@ struct TypeConstraint {
 };
 
 struct TypeNode {
-  enum Kind { Basic, Name, Dot, Arrow, Ref, Array, List, Chan, Tuple, Fn };
+  enum Kind { Basic, Name, Dot, Arrow, Ref, Array, List, Chan, Tuple, Fn, Fixed };
   Kind kind = Basic;
   std::string name;                  // Basic: int/big/byte/real/string; Name/Dot/Arrow: first part
   std::string member;                // Dot: Adt.Tag or Mod.Adt; Arrow: Mod->Type
@@ -63,6 +63,7 @@ struct TypeNode {
   std::vector<TypeConstraint> constraints;          // Fn: its `for { ... }` clause
   std::vector<std::pair<std::string, Pos>> raises;  // Fn: its `raises` clause (nil left out)
   std::vector<TypeP> targs;                         // Name/Dot/Arrow: `Adt[int, T]`
+  std::vector<ExprP> fixed_args;                    // Fixed: the scale [and the maximum]
   Pos pos;
 };
 

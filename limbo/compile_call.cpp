@@ -13,6 +13,11 @@ Loc Compiler::gen_call(const Expr* e, const Loc* dest) {
 }
 
 Loc Compiler::gen_call_full(const Expr* e, const Loc* dest, bool spawn) {
+  if (Type* ft = fixed_call_type(e)) {  // `fpt(x)`: a conversion, not a call
+    if (spawn) fail(e->pos, "spawn needs a function call");
+    Loc v = gen(e->args[0].get());
+    return same_type(v.t, ft) ? deliver(v, dest) : gen_fixed_convert(v, ft, e->pos, dest);
+  }
   CallTarget c = call_target(e);
   if (c.construct) {
     if (spawn) fail(e->pos, "spawn needs a function call");

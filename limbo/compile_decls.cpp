@@ -17,6 +17,7 @@ std::int32_t round_up(std::int32_t v, std::int32_t a) { return (v + a - 1) / a *
 Op mov_op(const Type* t) {
   switch (t->k) {
     case TK::Int:
+    case TK::Fixed:
       return Op::movw_;
     case TK::Byte:
       return Op::movb_;
@@ -69,6 +70,8 @@ Sym* Compiler::lookup(const std::string& name) {
 
 Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
   switch (tn->kind) {
+    case TypeNode::Fixed:
+      return resolve_fixed(tn);
     case TypeNode::Basic:
       if (tn->name == "int") return t_int_;
       if (tn->name == "big") return t_big_;
@@ -210,60 +213,6 @@ std::int32_t Compiler::mp_alloc(Type* t) {
   mp_size_ = off + type_size(t);
   pointer_offsets(t, off, mp_ptrs_);
   return off;
-}
-
-Operand Compiler::str_const(const std::string& s) {
-  auto it = str_consts_.find(s);
-  if (it != str_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
-  std::int32_t off = mp_alloc(t_string_);
-  str_consts_[s] = off;
-  DataItem d;
-  d.kind = DataKind::String;
-  d.offset = off;
-  d.text = s;
-  m_.data.push_back(d);
-  return Operand{AddrMode::Mp, off, 0};
-}
-
-Operand Compiler::word_const(std::int64_t v) {
-  auto w = static_cast<std::int32_t>(v);
-  if (w >= -(1 << 29) && w < (1 << 29)) return Operand{AddrMode::Imm, w, 0};
-  auto it = word_consts_.find(w);
-  if (it != word_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
-  std::int32_t off = mp_alloc(t_int_);
-  word_consts_[w] = off;
-  m_.data.push_back(DataItem{DataKind::Words, off, {w}, ""});
-  return Operand{AddrMode::Mp, off, 0};
-}
-
-// Inferno's compiler keeps nil in module data too, to name it where an
-// immediate cannot stand (a string's nil, a pointer value without a
-// destination). Not in the pointer map: H is no object.
-Operand Compiler::nil_slot() {
-  if (nil_slot_ < 0) {
-    nil_slot_ = mp_alloc(t_int_);
-    m_.data.push_back(DataItem{DataKind::Words, nil_slot_, {-1}, ""});
-  }
-  return Operand{AddrMode::Mp, nil_slot_, 0};
-}
-
-Operand Compiler::big_const(std::int64_t v) {
-  auto it = big_consts_.find(v);
-  if (it != big_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
-  std::int32_t off = mp_alloc(t_big_);
-  big_consts_[v] = off;
-  m_.data.push_back(DataItem{DataKind::Bigs, off, {v}, ""});
-  return Operand{AddrMode::Mp, off, 0};
-}
-
-Operand Compiler::real_const(double v) {
-  auto bits = std::bit_cast<std::uint64_t>(v);
-  auto it = real_consts_.find(bits);
-  if (it != real_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
-  std::int32_t off = mp_alloc(t_real_);
-  real_consts_[bits] = off;
-  m_.data.push_back(DataItem{DataKind::Reals, off, {static_cast<std::int64_t>(bits)}, ""});
-  return Operand{AddrMode::Mp, off, 0};
 }
 
 std::int32_t Compiler::desc_for(std::int32_t size, const std::vector<std::int32_t>& ptrs) {
@@ -607,6 +556,7 @@ void Compiler::declare_module_cons(const Decl& mm, ModInfo* mod) {
     ModMember mem;
     mem.kind = ModMember::Con;
     mem.con_kind = v->k;
+    mem.type = v->ft;
     mem.ival = v->i;
     mem.rval = v->r;
     mem.sval = v->s;
@@ -623,7 +573,7 @@ void Compiler::import_implemented_members() {
       if (mem.kind == ModMember::Con)
         globals_[name] = Sym{Sym::Con, nullptr, {},      mem.ival, mem.rval, mem.sval,
                              nullptr,  nullptr, nullptr, "",       nullptr},
-        globals_[name].type = con_type(mem.con_kind);
+        globals_[name].type = mem.con_kind == TK::Fixed ? mem.type : con_type(mem.con_kind);
       // A tuple- or adt-valued con (`Nilentry: con (nil, nil, 0)`) is named as
       // if imported from the module: built where it is used.
       if (mem.kind == ModMember::AdtCon && !lookup(name))
@@ -633,6 +583,10 @@ void Compiler::import_implemented_members() {
         globals_[name] =
             Sym{Sym::TypeAlias, mem.type, {}, 0, 0, "", nullptr, nullptr, nullptr, "", nullptr};
     }
+}
+
+Type* Compiler::const_type(const ConstVal& v) const {
+  return v.k == TK::Fixed ? v.ft : con_type(v.k);
 }
 
 Type* Compiler::con_type(TK k) const {
@@ -654,7 +608,7 @@ void Compiler::declare_global_cons(const Decl& d) {
     }
     if (!v) fail(d.pos, "con value is not constant");
     Sym s{Sym::Con, nullptr, {}, v->i, v->r, v->s, nullptr, nullptr, nullptr, "", nullptr};
-    s.type = con_type(v->k);
+    s.type = const_type(*v);
     globals_[d.names[i]] = s;
   }
 }

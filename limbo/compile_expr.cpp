@@ -13,7 +13,8 @@ namespace dis::limbo {
 
 namespace {
 bool is_numeric(const Type* t) {
-  return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real;
+  return t->k == TK::Int || t->k == TK::Big || t->k == TK::Byte || t->k == TK::Real ||
+         t->k == TK::Fixed;
 }
 bool is_ptrish(const Type* t) { return is_pointer(t) || t->k == TK::Nil; }
 
@@ -335,6 +336,9 @@ Loc Compiler::gen_const(const ConstVal& v, const Loc* dest) {
     case TK::Real:
       c = Loc{real_const(v.r), t_real_};
       break;
+    case TK::Fixed:
+      c = Loc{word_const(v.i), v.ft};
+      break;
     default:
       c = Loc{str_const(v.s), t_string_};
       break;
@@ -371,27 +375,6 @@ Loc Compiler::gen_ident(const Expr* e, const Loc* dest) {
     return *dest;
   }
   return l;
-}
-
-// `x++` and `x--`: the old value.
-Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
-  if (auto r = gen_str_step(e, dest)) return *r;
-  Loc l = lvalue(e->a.get());
-  if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
-    fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
-  Loc old = dest ? *dest : temp(l.t);
-  move(l, old);
-  Op op = e->kind == Expr::PostInc ? (l.t->k == TK::Int    ? Op::addw_
-                                      : l.t->k == TK::Big  ? Op::addl_
-                                      : l.t->k == TK::Byte ? Op::addb_
-                                                           : Op::addf_)
-                                   : (l.t->k == TK::Int    ? Op::subw_
-                                      : l.t->k == TK::Big  ? Op::subl_
-                                      : l.t->k == TK::Byte ? Op::subb_
-                                                           : Op::subf_);
-  Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
-  emit(op, one, Middle{}, l.op);
-  return old;
 }
 
 // An assignment used as a value.
@@ -488,6 +471,8 @@ Loc Compiler::materialize_bool(const Expr* e, const Loc* dest) {
 
 // The typed Dis op for a binary operator on operands of kind k (nop_ if none).
 Op arith_op(const std::string& op, TK k) {
+  // Fixed point adds and subtracts as int; * and / rescale (fixed_point.cpp).
+  if (k == TK::Fixed) return op == "+" ? Op::addw_ : op == "-" ? Op::subw_ : Op::nop_;
   auto pick = [&](Op b, Op w, Op l, Op f) {
     switch (k) {
       case TK::Byte:
@@ -745,6 +730,7 @@ Loc Compiler::gen_binary(const Expr* e, const Loc* dest) {
     fail(e->pos, "type mismatch: " + type_name(ta) + " " + op + " " + type_name(tb));
   if (shift && tb->k != TK::Int)
     fail(e->pos, "right operand of " + op + " must be int, not " + type_name(tb));
+  if (t->k == TK::Fixed && (op == "*" || op == "/")) return gen_fixed_muldiv(e, t, dest);
   Op aop = arith_op(op, t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(t));
   if ((t->k == TK::Int || t->k == TK::String) && ta->k == t->k && tb->k == t->k)

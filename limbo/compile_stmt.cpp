@@ -220,6 +220,13 @@ void Compiler::assign_expr(const Expr* e) {
     return;
   }
   Loc l = lvalue(lhs);
+  if (l.t->k == TK::Fixed && (op == "*=" || op == "/=")) {  // rescaled (fixed_point.cpp)
+    Loc v = gen_to(rhs, l.t);
+    check_assignable(l.t, v.t, e->pos, "assignment");
+    emit_fixed_muldiv(op == "*=", l.t, l, v, l.op);
+    free_temp(v);
+    return;
+  }
   Op aop = arith_assign_op(op, l.t->k);
   if (aop == Op::nop_) fail(e->pos, "operator " + op + " not defined on " + type_name(l.t));
   bool shift = op == "<<=" || op == ">>=" || op == "**=";
@@ -397,7 +404,7 @@ void Compiler::gen_expr_stmt(const Stmt& s) {
     Loc l = lvalue(e->a.get());
     bool inc = e->kind == Expr::PostInc || e->op == "++";
     Op aop = arith_assign_op(inc ? "+=" : "-=", l.t->k);
-    if (aop == Op::nop_ || l.t->k == TK::String)
+    if (aop == Op::nop_ || l.t->k == TK::String || l.t->k == TK::Fixed)
       fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
     Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
     emit(aop, one, Middle{}, l.op);
@@ -467,7 +474,7 @@ void Compiler::gen_con_decl(const Stmt& s) {
     sym.ival = v->i;
     sym.rval = v->r;
     sym.sval = v->s;
-    sym.type = con_type(v->k);
+    sym.type = const_type(*v);
     scopes_.back()[s.names[i]] = sym;
   }
 }

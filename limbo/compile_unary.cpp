@@ -197,11 +197,33 @@ Loc Compiler::gen_tagof(const Expr* e, const Loc* dest) {
   return r;
 }
 
+// `x++` and `x--`: the old value.
+Loc Compiler::gen_post_step(const Expr* e, const Loc* dest) {
+  if (auto r = gen_str_step(e, dest)) return *r;
+  Loc l = lvalue(e->a.get());
+  if (l.t->k != TK::Int && l.t->k != TK::Big && l.t->k != TK::Byte && l.t->k != TK::Real)
+    fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
+  Loc old = dest ? *dest : temp(l.t);
+  move(l, old);
+  Op op = e->kind == Expr::PostInc ? (l.t->k == TK::Int    ? Op::addw_
+                                      : l.t->k == TK::Big  ? Op::addl_
+                                      : l.t->k == TK::Byte ? Op::addb_
+                                                           : Op::addf_)
+                                   : (l.t->k == TK::Int    ? Op::subw_
+                                      : l.t->k == TK::Big  ? Op::subl_
+                                      : l.t->k == TK::Byte ? Op::subb_
+                                                           : Op::subf_);
+  Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
+  emit(op, one, Middle{}, l.op);
+  return old;
+}
+
 // `++x` and `--x`.
 Loc Compiler::gen_pre_step(const Expr* e, const Loc* dest) {
   const std::string& op = e->op;
   if (auto r = gen_str_step(e, dest)) return *r;
   Loc l = lvalue(e->a.get());
+  if (l.t->k == TK::Fixed) fail(e->pos, "++/-- needs an arithmetic operand, not " + type_name(l.t));
   Op aop = arith_op(op == "++" ? "+" : "-", l.t->k);
   Operand one = l.t->k == TK::Big ? big_const(1) : l.t->k == TK::Real ? real_const(1.0) : imm(1);
   emit(aop, one, Middle{}, l.op);
@@ -219,7 +241,7 @@ Loc Compiler::gen_negate(const Expr* e, const Loc& v, const Loc* dest) {
     Loc r = result_loc(t, dest);
     if (t->k == TK::Real)
       emit(Op::negf_, v.op, r.op);
-    else if (t->k == TK::Int)
+    else if (t->k == TK::Int || t->k == TK::Fixed)
       emit(Op::subw_, v.op, Middle{MidMode::Imm, 0}, r.op);
     else if (t->k == TK::Big)
       emit(Op::subl_, v.op, as_mid(Loc{big_const(0), t_big_}), r.op);
@@ -259,6 +281,7 @@ Loc Compiler::gen_head(const Expr* e, const Loc& v, const Loc* dest) {
   Loc r = !dest && reusable_temp(Loc{s, t}, et) ? Loc{s, et} : result_loc(et, dest);
   switch (et->k) {
     case TK::Int:
+    case TK::Fixed:
       emit(Op::headw_, s, r.op);
       break;
     case TK::Byte:
@@ -320,6 +343,7 @@ Loc Compiler::gen_cast(const Expr* e, const Loc* dest) {
   Loc v = gen(e->a.get());
   Type* from = v.t;
   if (same_type(to, from)) return deliver(v, dest);
+  if (from->k == TK::Fixed || to->k == TK::Fixed) return gen_fixed_convert(v, to, e->pos, dest);
   // Without a destination the result takes the operand's temporary.
   Loc r = !dest && reusable_temp(v, to) ? Loc{v.op, to} : Loc{};
   if (r.t == nullptr) r = !dest ? reusable_base(v, to).value_or(Loc{}) : Loc{};

@@ -5,13 +5,13 @@
 namespace dis::limbo {
 
 Op cons_op(const Type* et) {
-  return et->k == TK::Int    ? Op::consw_
-         : et->k == TK::Byte ? Op::consb_
-         : et->k == TK::Big  ? Op::consl_
-         : et->k == TK::Real ? Op::consf_
-         : is_pointer(et)    ? Op::consp_
-         : has_pointers(et)  ? Op::consmp_
-                             : Op::consm_;
+  return et->k == TK::Int || et->k == TK::Fixed ? Op::consw_
+         : et->k == TK::Byte                    ? Op::consb_
+         : et->k == TK::Big                     ? Op::consl_
+         : et->k == TK::Real                    ? Op::consf_
+         : is_pointer(et)                       ? Op::consp_
+         : has_pointers(et)                     ? Op::consmp_
+                                                : Op::consm_;
 }
 
 void Compiler::emit_cons(Op op, const Operand& v, Type* et, const Operand& list) {
@@ -97,6 +97,7 @@ Loc Compiler::gen_chan_new(const Expr* e, const Loc* dest) {
   Loc rr = r.op.mode == AddrMode::IndMp ? temp(ct) : r;
   switch (et->k) {
     case TK::Int:
+    case TK::Fixed:
       emit(Op::newcw_, Operand{}, mid, rr.op);
       break;
     case TK::Byte:

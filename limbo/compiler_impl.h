@@ -96,6 +96,10 @@ struct ExceptionInfo {
   Type* value_type = nullptr;  // a handler's name for it: its one value or their tuple
 };
 
+// The frame header words the fixed-point instructions read (DIS-FACTS 4):
+// the shift at 28(fp), the divisor or multiplier of the *0 forms at 20(fp).
+constexpr std::int32_t kFixedShift = 28, kFixedFactor = 20;
+
 // Operand shorthands of the code generators.
 inline Operand fp(std::int32_t off) { return Operand{AddrMode::Fp, off, 0}; }
 inline Operand imm(std::int32_t v) { return Operand{AddrMode::Imm, v, 0}; }
@@ -162,9 +166,10 @@ struct ModAdtCon {
 
 struct ConstVal {
   TK k = TK::Int;
-  std::int64_t i = 0;
+  std::int64_t i = 0;  // Fixed: the int the value is stored as
   double r = 0;
   std::string s;
+  Type* ft = nullptr;  // Fixed: its type
 };
 
 struct JumpFix {
@@ -419,7 +424,16 @@ class Compiler {
   void declare_globals();
   // declare_globals' passes and forms.
   std::vector<PendingAdt> declare_names();
-  Type* con_type(TK k) const;  // a constant's type: string, real, big, byte or int
+  Type* con_type(TK k) const;                 // a constant's type: string, real, big, byte or int
+  Type* const_type(const ConstVal& v) const;  // that, or a fixed-point constant's type
+  // Fixed-point types and values (fixed_point.cpp).
+  Type* resolve_fixed(const TypeNode* tn);
+  Loc gen_fixed_muldiv(const Expr* e, Type* t, const Loc* dest);
+  Loc gen_fixed_convert(const Loc& v, Type* to, const Pos& pos, const Loc* dest);
+  void rescale(const Operand& x, double ratio, const Operand& d);
+  void emit_fixed_muldiv(bool mul, Type* t, const Loc& x, const Loc& y, const Operand& d);
+  Type* fixed_call_type(const Expr* call);  // `fpt(e)`: fpt a fixed-point type name, else null
+  std::optional<ConstVal> const_fixed(const ConstVal& v, Type* to, const Pos& pos);
   void declare_module_members(const Decl& d);
   void declare_module_cons(const Decl& mm, ModInfo* mod);
   void import_implemented_members();

@@ -20,7 +20,8 @@ namespace {
 std::optional<ConstVal> module_con(const ModInfo& mod, const std::string& name) {
   auto it = mod.members.find(name);
   if (it == mod.members.end() || it->second.kind != ModMember::Con) return std::nullopt;
-  return ConstVal{it->second.con_kind, it->second.ival, it->second.rval, it->second.sval};
+  const ModMember& m = it->second;
+  return ConstVal{m.con_kind, m.ival, m.rval, m.sval, m.con_kind == TK::Fixed ? m.type : nullptr};
 }
 
 std::optional<ConstVal> fold_real(const std::string& op, double a, double b) {
@@ -115,6 +116,12 @@ std::optional<ConstVal> Compiler::const_eval_uncached(const Expr* e) {
       return const_cast_of(e);
     case Expr::Binary:
       return const_binary(e);
+    case Expr::Call:  // `fpt(3.21)`: a fixed-point type's conversion
+      if (Type* ft = fixed_call_type(e)) {
+        auto v = const_eval(e->args[0].get());
+        return v ? const_fixed(*v, ft, e->pos) : std::nullopt;
+      }
+      return std::nullopt;
     default:
       return std::nullopt;
   }
@@ -129,7 +136,7 @@ std::optional<ConstVal> Compiler::const_ident(const Expr* e) {
   Sym* s = lookup(e->op);
   if (s && s->kind == Sym::Con) {
     TK k = s->type ? s->type->k : TK::Int;
-    return ConstVal{k, s->ival, s->rval, s->sval};
+    return ConstVal{k, s->ival, s->rval, s->sval, k == TK::Fixed ? s->type : nullptr};
   }
   if (s && s->kind == Sym::Imported) return module_con(*s->mod, s->member);
   return std::nullopt;
@@ -194,7 +201,7 @@ std::optional<ConstVal> Compiler::const_unary(const Expr* e) {
   if (e->op == "-") {
     if (v->k == TK::Real)
       v->r = -v->r;
-    else if (v->k == TK::Int)
+    else if (v->k == TK::Int || v->k == TK::Fixed)
       v->i = static_cast<std::int32_t>(-static_cast<std::uint32_t>(v->i));
     else if (v->k == TK::Big)
       v->i = static_cast<std::int64_t>(-static_cast<std::uint64_t>(v->i));
@@ -216,6 +223,10 @@ std::optional<ConstVal> Compiler::const_cast_of(const Expr* e) {
   auto v = const_eval(e->a.get());
   if (!v || e->type->kind != TypeNode::Basic) return std::nullopt;
   const std::string& to = e->type->name;
+  if (v->k == TK::Fixed)  // `real zero`; to others computed as the code would
+    return to == "real" ? std::optional(
+                              ConstVal{TK::Real, 0, static_cast<double>(v->i) * v->ft->fx_unit, ""})
+                        : std::nullopt;
   if (v->k == TK::String) return fold_string_cast(v->s, to);
   if (to == "string" && (v->k == TK::Int || v->k == TK::Big))
     return ConstVal{TK::String, 0, 0, std::to_string(v->i)};
@@ -246,6 +257,14 @@ std::optional<ConstVal> Compiler::const_binary(const Expr* e) {
   if (a->k == TK::String && b->k == TK::String && op == "+")
     return ConstVal{TK::String, 0, 0, a->s + b->s};
   if (a->k == TK::Real && b->k == TK::Real) return fold_real(op, a->r, b->r);
+  if (a->k == TK::Real && b->k == TK::Int && op == "**") {  // `2.0**-16`, as expf computes it
+    const bool neg = b->i < 0;
+    auto n = neg ? 0u - static_cast<std::uint32_t>(b->i) : static_cast<std::uint32_t>(b->i);
+    double r = 1, x = a->r;
+    for (; n; n >>= 1, x *= x)
+      if (n & 1) r *= x;
+    return ConstVal{TK::Real, 0, fold_real_result(neg ? 1 / r : r), ""};
+  }
   if (a->k != b->k && !(op == "**" || op == "<<" || op == ">>")) return std::nullopt;
   if (a->k == TK::Byte) {  // byte arithmetic: on the value, kept to 8 bits
     auto r = fold_integer(op, ConstVal{TK::Int, a->i, 0, ""}, ConstVal{TK::Int, b->i, 0, ""});

@@ -9,10 +9,65 @@
 
 namespace dis::limbo {
 
+// Constants the code names in module data, each written once.
+Operand Compiler::str_const(const std::string& s) {
+  auto it = str_consts_.find(s);
+  if (it != str_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_string_);
+  str_consts_[s] = off;
+  DataItem d;
+  d.kind = DataKind::String;
+  d.offset = off;
+  d.text = s;
+  m_.data.push_back(d);
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+Operand Compiler::word_const(std::int64_t v) {
+  auto w = static_cast<std::int32_t>(v);
+  if (w >= -(1 << 29) && w < (1 << 29)) return Operand{AddrMode::Imm, w, 0};
+  auto it = word_consts_.find(w);
+  if (it != word_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_int_);
+  word_consts_[w] = off;
+  m_.data.push_back(DataItem{DataKind::Words, off, {w}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+// Inferno's compiler keeps nil in module data too, to name it where an
+// immediate cannot stand (a string's nil, a pointer value without a
+// destination). Not in the pointer map: H is no object.
+Operand Compiler::nil_slot() {
+  if (nil_slot_ < 0) {
+    nil_slot_ = mp_alloc(t_int_);
+    m_.data.push_back(DataItem{DataKind::Words, nil_slot_, {-1}, ""});
+  }
+  return Operand{AddrMode::Mp, nil_slot_, 0};
+}
+
+Operand Compiler::big_const(std::int64_t v) {
+  auto it = big_consts_.find(v);
+  if (it != big_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_big_);
+  big_consts_[v] = off;
+  m_.data.push_back(DataItem{DataKind::Bigs, off, {v}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
+Operand Compiler::real_const(double v) {
+  auto bits = std::bit_cast<std::uint64_t>(v);
+  auto it = real_consts_.find(bits);
+  if (it != real_consts_.end()) return Operand{AddrMode::Mp, it->second, 0};
+  std::int32_t off = mp_alloc(t_real_);
+  real_consts_[bits] = off;
+  m_.data.push_back(DataItem{DataKind::Reals, off, {static_cast<std::int64_t>(bits)}, ""});
+  return Operand{AddrMode::Mp, off, 0};
+}
+
 void Compiler::const_data(const ConstVal& v, Type* t, std::int32_t off) {
   if (t->k == TK::String)
     m_.data.push_back(DataItem{DataKind::String, off, {}, v.s});
-  else if (t->k == TK::Int)
+  else if (t->k == TK::Int || t->k == TK::Fixed)
     m_.data.push_back(DataItem{DataKind::Words, off, {static_cast<std::int32_t>(v.i)}, ""});
   else if (t->k == TK::Byte)
     m_.data.push_back(DataItem{DataKind::Bytes, off, {v.i & 0xff}, ""});
@@ -66,6 +121,11 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
   }
   auto v = const_eval(e);
   if (!v) return false;
+  if (t->k == TK::Fixed || v->k == TK::Fixed) {
+    if (v->k != TK::Fixed || !same_type(v->ft, t)) return false;
+    const_data(*v, t, off);
+    return true;
+  }
   bool num = t->k == TK::Int || t->k == TK::Byte || t->k == TK::Big || t->k == TK::Real;
   if (t->k == TK::String ? v->k != TK::String : !num || v->k == TK::String) return false;
   if (v->k == TK::Real && t->k != TK::Real) return false;
@@ -76,7 +136,7 @@ bool Compiler::const_elem_data(const Expr* e, Type* t, std::int32_t off) {
 // The type of a global declared by `name := e`: a constant's, the type of a
 // constant tuple, adt or array made of them, else null.
 Type* Compiler::global_init_type(const Expr* e) {
-  if (auto v = const_eval(e)) return con_type(v->k);
+  if (auto v = const_eval(e)) return const_type(*v);
   switch (e->kind) {
     case Expr::ArrayNew:
       return mk(TK::Array, resolve(e->type.get(), nullptr));

@@ -252,6 +252,26 @@ class Lexer {
         ++p_;
       }
       if (p_ == d0) error(t.line, t.col, "missing digits after radix");
+      // `16r1234.5678`: a real with a fraction in the radix (the addendum's
+      // literal for fixed-point values).
+      auto digit = [&](char ch) {
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        int dv = std::isdigit(static_cast<unsigned char>(ch))   ? ch - '0'
+                 : std::isalpha(static_cast<unsigned char>(ch)) ? ch - 'a' + 10
+                                                                : 99;
+        return dv < base ? dv : -1;
+      };
+      if (peek() == '.' && digit(peek(1)) >= 0) {
+        ++p_;
+        double r = static_cast<double>(v), w = 1;
+        for (int dv; (dv = digit(peek())) >= 0; ++p_) {
+          w /= static_cast<double>(base);
+          r += dv * w;
+        }
+        t.kind = Tok::RealLit;
+        t.rval = r;
+        return;
+      }
       t.kind = Tok::IntLit;
       t.ival = static_cast<std::int64_t>(v);
       t.text = "r";  // written with a radix

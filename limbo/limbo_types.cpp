@@ -1,12 +1,19 @@
 #include "limbo_types.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <tuple>
 
 #include "ast.h"
 
 namespace dis::limbo {
+
+std::string fixed_g(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 bool is_pointer(const Type* t) {
   switch (t->k) {
@@ -192,6 +199,8 @@ bool eq(const Type* a, const Type* b, AdtPairs& as, bool structural) {
   if (a->k == TK::Error || b->k == TK::Error) return true;
   if (a->k != b->k) return false;
   switch (a->k) {
+    case TK::Fixed:  // the same scale and maximum (the addendum's type equivalence)
+      return a->fx_scale == b->fx_scale && a->fx_max == b->fx_max;
     case TK::Ref:
     case TK::Array:
     case TK::List:
@@ -408,6 +417,9 @@ struct Signer {
       case TK::Poly:
         out += "P";
         break;
+      case TK::Fixed:  // the unit a value's int counts, as C's %g prints it
+        out += "x" + fixed_g(t->fx_unit);
+        break;
       case TK::Fn:
         out += "f";
         if (t->varargs) out += "*";
@@ -558,6 +570,9 @@ std::string type_name(const Type* t) {
       return t->adt->name + type_args_name(t->targs) + "." + t->adt->tags[t->tag];
     case TK::Poly:
       return t->name;
+    case TK::Fixed:  // the maximum when it is not the default (2^31-1 scales)
+      return "fixed(" + fixed_g(t->fx_scale) +
+             (t->fx_max == 2147483647.0 * t->fx_scale ? "" : ", " + fixed_g(t->fx_max)) + ")";
     case TK::Module:
       return t->mod->name;
     case TK::Fn: {

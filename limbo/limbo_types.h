@@ -35,6 +35,7 @@ enum class TK : std::uint8_t {
   Module,
   Fn,
   Poly,   // a type parameter: one pointer word holding any reference type
+  Fixed,  // a fixed-point type: an int word x standing for x * fx_unit
   Error,  // after a reported error: compatible with everything
 };
 
@@ -59,6 +60,10 @@ struct Type {
   std::vector<Type*> targs;     // Adt, Pick: an instance's type arguments (empty: none given)
   // Fn: the exceptions its raises clause names (not part of same_type).
   std::vector<std::string> raises;
+  // Fixed: the declared scale and maximum absolute value (2^31-1 scales when
+  // not given), and the unit one int step stands for: the scale divided by
+  // the largest power of two that keeps the maximum within 31 bits.
+  double fx_scale = 0, fx_max = 0, fx_unit = 0;
 };
 
 struct Field {
@@ -140,7 +145,9 @@ std::string data_sig_string(const ModInfo& m);
 // The same for a list of variables (`implement A, B;`: their data together).
 std::string data_sig_string(const std::vector<std::pair<std::string, Type*>>& vars);
 // Module value string `m{...}` members sorted as Inferno's compiler does.
-std::string type_name(const Type* t);  // for messages: "int", "ref Tree", ...
+std::string type_name(const Type* t);
+std::string fixed_g(double v);  // a real as C's %g prints it (fixed-point scales)  // for messages:
+                                // "int", "ref Tree", ...
 bool same_type(const Type* a, const Type* b);
 // Whether a value of type `from` may be assigned to (or passed as) `to`:
 // equal types, adts compared by their data members as the language defines

@@ -350,8 +350,13 @@ TypeP Parser::type() {
                                    : TypeNode::Chan;
       expect("of");
       t->elem = type();
-    } else if (c.text == "fixed") {
-      error_at(c, "fixed-point types are not supported");
+    } else if (c.text == "fixed") {  // `fixed(scale [, max])`: checked when resolved
+      ++p_;
+      t->kind = TypeNode::Fixed;
+      expect("(");
+      t->fixed_args.push_back(expr());
+      if (accept(",")) t->fixed_args.push_back(expr());
+      expect(")");
     } else if (c.text == "fn") {
       ++p_;
       return fn_rest(t->pos);

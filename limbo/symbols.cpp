@@ -58,6 +58,7 @@ class TypeTable {
         r.kind = 'P';
         break;
       case TK::Int:
+      case TK::Fixed:  // its int (the .sbl format has no fixed-point kind)
         r.kind = 'i';
         break;
       case TK::Big:

@@ -135,6 +135,7 @@ T: module {
 	print: fn(s: string, *): int;
 	getstob: fn(cs: string): (Stob, string);
 	gettwo: fn(): Two;
+	scaled: fn(v: fixed(0.2, 12345.0), w: fixed(0.2)): fixed(2.0**-16);
 };
 Two: module {
 	new: fn(): int;
@@ -162,6 +163,10 @@ Two: module {
   // as Inferno's stable namesort leaves them (palm.m's PDB.read and
   // PRC.read, sh.m's run and Context.run: desklink's connect is 0x235c0ccd
   // and sh's getself 0x3b72c707 in Inferno's modules and ours).
+  // A fixed-point type is `x` and the unit its int counts, as C's %g prints
+  // it: fixed(0.2, 12345.0) keeps 15 spare bits (unit 0.2/2^15), fixed(0.2)
+  // none.
+  EXPECT_EQ(got["scaled"], "f(x6.10352e-06,x0.2)x1.52588e-05");
   EXPECT_EQ(got["gettwo"], "f()m{new:f()i;new:f()Ra(x:i);new:f()Ra(y:s);}");
   fs::remove_all(dir);
 }
