@@ -3,7 +3,9 @@
 // function of this module (reached through "$self", poly.cpp) or of a
 // loaded module; a call through one is mframe/mcall with the module from
 // the object's first word and the index, copied to the frame, from its
-// second.
+// second. A polymorphic function with a `for` clause is reached through a
+// wrapper of its binding, which passes the hidden arguments such a call
+// cannot.
 #include <algorithm>
 #include <memory>
 #include <set>
