@@ -226,7 +226,11 @@ Loc Compiler::gen_to(const Expr* e, Type* want, const Loc* dest) {
     Type* et = type_of(e);
     if (et->k != TK::Error) check_assignable(want, et, e->pos, "assignment");
   }
-  Loc l = gen(e, to_dest ? dest : nullptr);
+  // A polymorphic function's reference is bound by want wherever it is
+  // made (an inlined call's argument, a parameter of another type).
+  Loc l = !to_dest && want && want->k == TK::Ref && names_poly_fn(e)
+              ? gen_fn_value(e, nullptr, want)
+              : gen(e, to_dest ? dest : nullptr);
   if (want) check_assignable(want, l.t, e->pos, "assignment");
   if (dest && !(l.op == dest->op)) {
     Loc d = *dest;

@@ -45,6 +45,10 @@ struct FuncInfo {
   std::int32_t pc = -1;
   bool exported = false;
   int late_link = -1;  // exported only to be reached through $self: links after the module's
+  // Made by the compiler for references to a polymorphic function with a
+  // `for` clause (fn_refs.cpp): it calls the function with the hidden
+  // arguments of one binding.
+  bool wrapper = false;
   std::vector<DebugVar> args, locals;  // for the .sbl fn table
 };
 
@@ -407,7 +411,22 @@ class Compiler {
   int poly_hidden_size(const CallTarget& c);
 
   // ---- function references (fn_refs.cpp) ----
-  Loc gen_fn_value(const Expr* e, const Loc* dest);
+  Loc gen_fn_value(const Expr* e, const Loc* dest, Type* want = nullptr);
+  bool names_poly_fn(const Expr* e);
+  // A reference to a polymorphic function with a `for` clause is to a
+  // wrapper with the instance's signature that passes the hidden arguments
+  // of the binding: one per function and binding, compiled after the others.
+  struct PolyWrapper {
+    std::string callee;          // the function as its references name it
+    std::vector<Type*> binding;  // its type parameters' types, in order
+    std::size_t index;           // the wrapper in funcs_
+  };
+  std::vector<PolyWrapper> poly_wrappers_;
+  std::deque<Decl> wrapper_decls_;
+  std::map<const Expr*, Bindings> bound_calls_;  // a wrapper's call: its binding
+  FuncInfo* poly_wrapper(const Expr* callee, Type* ft, const Bindings& b, Type* inst,
+                         const Pos& pos);
+  bool top_level_name(const std::string& name) const;  // not hidden by a block's name
   bool fn_ref_target(const Expr* callee, CallTarget& c);
   Operand fn_ref_module(const Expr* ref, Loc& idx);
 

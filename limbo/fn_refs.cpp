@@ -3,8 +3,12 @@
 // function of this module (reached through "$self", poly.cpp) or of a
 // loaded module; a call through one is mframe/mcall with the module from
 // the object's first word and the index, copied to the frame, from its
-// second.
+// second. A polymorphic function with a `for` clause is reached through a
+// wrapper of its binding, which passes the hidden arguments such a call
+// cannot.
 #include <algorithm>
+#include <memory>
+#include <set>
 #include <string>
 
 #include "compiler_impl.h"
@@ -13,9 +17,9 @@ namespace dis::limbo {
 
 // `f` or `m->f` as a value: a new reference to the function. A polymorphic
 // one is named with its type arguments (`rev[string]`) or takes them from
-// the reference it is stored in; one with a `for` clause is refused, as its
-// required functions would have no hidden arguments to arrive in.
-Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
+// the reference it is stored in (dest's type, else want); one with a `for` clause is a reference to
+// its wrapper for that binding.
+Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest, Type* want) {
   std::vector<Type*> targs;
   e = inst_base(e, &targs);
   FuncInfo* local = nullptr;
@@ -56,16 +60,19 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
       check_type_arg(targs[i], e->pos);
       b[ft->tparams[i]] = targs[i];
     }
-    for (auto* p : ft->tparams)
-      if (!p->cfuncs.empty())
-        unsupported(e->pos, "a reference to a polymorphic function with a for clause is");
-    if (dest && dest->t && dest->t->k == TK::Ref && dest->t->elem && dest->t->elem->k == TK::Fn)
-      unify(ft, dest->t->elem, b);
+    if (dest && dest->t) want = dest->t;
+    if (want && want->k == TK::Ref && want->elem && want->elem->k == TK::Fn)
+      unify(ft, want->elem, b);
     for (auto* p : ft->tparams)
       if (!b.count(p)) fail(e->pos, "cannot tell " + p->name + " here: give it in [...]");
     Type* inst = mk(TK::Fn);
     *inst = *subst(ft, b);
     inst->tparams.clear();
+    if (std::any_of(ft->tparams.begin(), ft->tparams.end(),
+                    [](Type* p) { return !p->cfuncs.empty(); })) {
+      local = poly_wrapper(e, ft, b, inst, e->pos);
+      mod = nullptr;
+    }
     ft = inst;
   }
   Type* rt = mk(TK::Ref, ft);
@@ -88,6 +95,131 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest) {
     import_fixes_.push_back(ImportFix{at, table, mname, true});
   }
   return deliver(r, dest);
+}
+
+// Whether e names a polymorphic function (`rev`, `m->sort`, with or
+// without type arguments), whose value takes its binding from where it goes.
+bool Compiler::names_poly_fn(const Expr* e) {
+  e = inst_base(e, nullptr);
+  Type* ft = nullptr;
+  if (e->kind == Expr::Ident) {
+    Sym* s = lookup(e->op);
+    if (s && (s->kind == Sym::Func || s->kind == Sym::Imported)) ft = s->type;
+  } else if (e->kind == Expr::ModField && !e->b && e->a->kind == Expr::Ident) {
+    Sym* s = lookup(e->a->op);
+    if (s && s->kind == Sym::Var && s->type && s->type->k == TK::Module) {
+      auto it = s->type->mod->members.find(e->op);
+      if (it != s->type->mod->members.end() && it->second.kind == ModMember::Func)
+        ft = it->second.type;
+    }
+  }
+  return ft && ft->k == TK::Fn && !ft->tparams.empty();
+}
+
+namespace {
+
+bool mentions_tparam(const Type* t) {
+  if (!t) return false;
+  if (t->k == TK::Poly) return true;
+  if (mentions_tparam(t->elem)) return true;
+  for (auto* e : t->elems)
+    if (mentions_tparam(e)) return true;
+  for (auto& p : t->params)
+    if (mentions_tparam(p.type)) return true;
+  for (auto* a : t->targs)
+    if (mentions_tparam(a)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Compiler::top_level_name(const std::string& name) const {
+  for (auto& s : scopes_)
+    if (s.count(name)) return false;
+  return globals_.count(name) > 0;
+}
+
+// The wrapper of callee (`f` or `m->f`, of type ft) for binding b, made on
+// first use: a function of inst's signature whose body is `return
+// f(args...)` with b's types given, so that the call passes the hidden
+// arguments b determines. Its body is compiled in its own frame, where only
+// top-level names are seen: the function (or its module value) must be
+// one. Its code has the reference's line.
+FuncInfo* Compiler::poly_wrapper(const Expr* callee, Type* ft, const Bindings& b, Type* inst,
+                                 const Pos& pos) {
+  const bool named = callee->kind == Expr::Ident;
+  const std::string top = named                            ? callee->op
+                          : callee->a->kind == Expr::Ident ? callee->a->op
+                                                           : std::string();
+  if (!top_level_name(top))
+    fail(pos, "a reference to " + callee->op +
+                  ", which has a for clause, must name it (or its module value) at top level: "
+                  "the function made for the reference sees only top-level names");
+  std::vector<Type*> binding;
+  std::string key = named ? callee->op : top + "->" + callee->op, types;
+  for (auto* p : ft->tparams) {
+    Type* a = b.at(p);
+    if (!p->cfuncs.empty() && mentions_tparam(a))
+      fail(pos, "a reference to " + callee->op + " cannot bind " + p->name +
+                    ", which has a for clause, to " + type_name(a) +
+                    ": its functions are known only when called");
+    binding.push_back(a);
+    types += (types.empty() ? "" : ", ") + type_name(a);
+  }
+  for (auto& w : poly_wrappers_) {
+    if (w.callee != key) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < binding.size(); ++i) same &= same_type(w.binding[i], binding[i]);
+    if (same) return &funcs_[w.index];
+  }
+  funcs_.emplace_back();
+  FuncInfo& f = funcs_.back();
+  f.wrapper = true;
+  const std::string name = key + "[" + types + "]";
+  f.name = name;
+  for (int n = 2; std::any_of(funcs_.begin(), funcs_.end() - 1,
+                              [&](const FuncInfo& g) { return g.name == f.name; });
+       ++n)
+    f.name = name + "#" + std::to_string(n);  // distinct types of one name (Mod->T and T)
+  f.type = mk(TK::Fn);
+  *f.type = *inst;
+  f.desc = static_cast<std::int32_t>(m_.types.size());
+  m_.types.push_back(TypeDesc{f.desc, 0, {}});
+  poly_wrappers_.push_back(PolyWrapper{key, binding, funcs_.size() - 1});
+  auto call = std::make_shared<Expr>();
+  call->kind = Expr::Call;
+  call->pos = pos;
+  call->a = std::make_shared<Expr>(*callee);
+  // The arguments by their declared names where no top-level name (the
+  // function's, its module value's) would be hidden.
+  std::set<std::string> taken;
+  for (std::size_t i = 0; i < f.type->params.size(); ++i) {
+    std::string& n = f.type->params[i].name;
+    if (n.empty() || globals_.count(n) || taken.count(n)) n = "a" + std::to_string(i);
+    while (globals_.count(n) || taken.count(n)) n += "_";
+    taken.insert(n);
+    auto arg = std::make_shared<Expr>();
+    arg->kind = Expr::Ident;
+    arg->op = n;
+    arg->pos = pos;
+    call->args.push_back(arg);
+  }
+  bound_calls_[call.get()] = b;
+  auto stmt = std::make_shared<Stmt>();
+  stmt->kind = f.type->elem && f.type->elem->k != TK::None ? Stmt::Return : Stmt::ExprS;
+  stmt->e = call;
+  stmt->pos = pos;
+  Decl& d = wrapper_decls_.emplace_back();
+  d.kind = Decl::Func;
+  d.name = f.name;
+  d.pos = pos;
+  d.pos.end_line = pos.line;
+  d.body = std::make_shared<Stmt>();
+  d.body->kind = Stmt::Block;
+  d.body->pos = d.pos;
+  d.body->stmts.push_back(stmt);
+  f.decl = &d;
+  return &f;
 }
 
 // Whether callee is a function reference to call through (its type `ref fn`).

@@ -354,10 +354,13 @@ bool Compiler::gen_inline_cond(const Expr* e, bool when, std::int32_t label) {
 
 // Every function, in order, but those only ever inlined (Inferno's compiler
 // leaves them out); one still called somewhere (a call that could not be
-// inlined) is compiled after the others.
+// inlined) is compiled after the others, and so is each wrapper
+// (fn_refs.cpp) as the functions compiled before it made it. funcs_ grows
+// meanwhile: it is walked by index.
 void Compiler::compile_functions() {
   const auto skipped = inlined_only();
-  for (auto& f : funcs_) {
+  for (std::size_t i = 0; i < funcs_.size(); ++i) {
+    FuncInfo& f = funcs_[i];
     if (!f.type || skipped.count(&f)) continue;  // a declaration with an error; inlined
     try {
       compile_function(f);
@@ -366,9 +369,10 @@ void Compiler::compile_functions() {
   }
   for (bool more = true; more;) {
     more = false;
-    for (auto& f : funcs_) {
-      if (f.pc >= 0 || !skipped.count(&f)) continue;
-      bool called = false;
+    for (std::size_t i = 0; i < funcs_.size(); ++i) {
+      FuncInfo& f = funcs_[i];
+      if (f.pc >= 0 || (!skipped.count(&f) && !f.wrapper)) continue;
+      bool called = f.wrapper;
       for (auto& cf : call_fixes_) called |= cf.f == &f;
       for (auto& sf : self_fixes_) called |= sf.f == &f;
       if (!called) continue;
@@ -389,15 +393,22 @@ void Compiler::check_dropped(const std::set<const FuncInfo*>& skipped) {
                     imports = import_fixes_.size(), tables = table_fixes_.size(),
                     handlers = m_.handlers.size();
   const auto tables_used = imports_;
+  // Wrappers their references make are compiled and dropped with them.
+  const std::size_t funcs = funcs_.size(), wrappers = poly_wrappers_.size();
   std::vector<FuncInfo*> dropped;
-  for (auto& f : funcs_) {
-    if (f.pc >= 0 || !skipped.count(&f) || inlinable(f)) continue;
-    dropped.push_back(&f);
+  for (std::size_t i = 0; i < funcs_.size(); ++i) {
+    FuncInfo& f = funcs_[i];
+    if (i < funcs) {
+      if (f.pc >= 0 || !skipped.count(&f) || inlinable(f)) continue;
+      dropped.push_back(&f);
+    }
     try {
       compile_function(f);
     } catch (CompileError&) {
     }
   }
+  funcs_.resize(funcs);
+  poly_wrappers_.resize(wrappers);
   m_.code.resize(code);
   call_fixes_.resize(calls);
   self_fixes_.resize(selfs);

@@ -251,6 +251,7 @@ void Compiler::instantiate(const Expr* call, CallTarget& c, AdtInfo* adt,
   bool adt_poly = adt && !adt->tparams.empty();
   if (ft->tparams.empty() && !adt_poly) return;
   Bindings b;
+  if (auto w = bound_calls_.find(call); w != bound_calls_.end()) b = w->second;  // a wrapper's
   const auto& seeded = !ft->tparams.empty() ? ft->tparams : adt->tparams;
   if (explicit_args.size() > seeded.size())
     fail(call->pos, "too many type arguments: " + std::to_string(explicit_args.size()) +

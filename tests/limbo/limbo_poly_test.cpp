@@ -112,6 +112,59 @@ TEST(LimboPoly, SblRecordsTypeParametersAsP) {
   EXPECT_EQ(f->args[1].type.sub[0].kind, 'P');
 }
 
+// References to sort bound alike share one wrapper, another binding gets
+// its own; each is a link reached through "$self", named by its binding in
+// the .sbl, its code on the line of the reference that made it.
+TEST(LimboPoly, WrapsForClauseReferencesOncePerBinding) {
+  std::string src = kSource;
+  src.replace(src.rfind('}'), 1,
+              "  f := sort[ref By, string];\n"
+              "  g: ref fn(s: ref By, a: array of string);\n"
+              "  g = sort;\n"
+              "  h := sort[ref Cy, list of int];\n"
+              "}\n"
+              "Cy: adt { gt: fn(c: self ref Cy, x, y: list of int): int; };\n"
+              "Cy.gt(c: self ref Cy, x, y: list of int): int { return hd x > hd y; }\n");
+  auto cm = dis::limbo::compile_source_with_symbols("s.b", src, {});
+  const dis::Module& m = cm.module;
+  ASSERT_NE(link_named(m, "sort[ref By, string]"), nullptr);
+  ASSERT_NE(link_named(m, "sort[ref Cy, list of int]"), nullptr);
+  EXPECT_EQ(m.links.size(), 6u);  // init, sort, By.gt, the two wrappers, Cy.gt
+  const dis::Sbl& s = cm.symbols;
+  for (auto [name, line] : {std::pair<std::string, int>{"sort[ref By, string]", 20},
+                            {"sort[ref Cy, list of int]", 23}}) {
+    auto f = std::find_if(s.fns.begin(), s.fns.end(), [&](auto& fn) { return fn.name == name; });
+    ASSERT_NE(f, s.fns.end()) << name;
+    ASSERT_EQ(f->args.size(), 2u);
+    EXPECT_EQ(f->args[0].name, "s");
+    auto next = f + 1;
+    std::size_t end = next == s.fns.end() ? s.pcs.size() : static_cast<std::size_t>(next->pc);
+    ASSERT_LT(static_cast<std::size_t>(f->pc), end);
+    for (std::size_t pc = static_cast<std::size_t>(f->pc); pc < end; ++pc)
+      EXPECT_EQ(s.pcs[pc].src.start.line, line) << name << " pc " << pc;
+  }
+}
+
+// A reference whose function is reached through a local module value: the
+// wrapper, compiled in its own frame, could not reach it.
+TEST(LimboPoly, RefusesForClauseReferenceThroughLocalModule) {
+  std::string src = kSource;
+  src.replace(src.rfind('}'), 1,
+              "  m := load S \"s.dis\";\n"
+              "  f := m->sort[ref By, string];\n"
+              "}\n");
+  try {
+    dis::limbo::compile_source("s.b", src, {});
+    FAIL() << "compiled";
+  } catch (const dis::InputError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 1u) << e.what();
+    EXPECT_EQ(e.diagnostics()[0].line, 21);
+    EXPECT_NE(e.diagnostics()[0].message.find("must name it (or its module value) at top level"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 namespace fs = std::filesystem;
 
 const fs::path kInferno = fs::path(DIS_SHARED_DIR) / "corpus" / "inferno";
@@ -146,32 +199,58 @@ void expect_alike(const char* program, const std::string& name, const std::strin
   EXPECT_EQ(run_with_library(prog, ours, name), want) << "with our " << name;
 }
 
+// A program of ours sorting by Sort->sort (s, a module value at top level)
+// with Len, which orders strings by length (reversed when rev is set):
+// decls after Len, before ahead of the two sorts in init, by calling sorter,
+// and after them.
+std::string sort_user(const std::string& decls, const std::string& before,
+                      const std::string& sorter, const std::string& after) {
+  return "implement U;\n"
+         "include \"sys.m\"; sys: Sys;\n"
+         "include \"draw.m\";\n"
+         "include \"sort.m\"; s: Sort;\n"
+         "U: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
+         "Len: adt { rev: int; gt: fn(l: self ref Len, x, y: string): int; };\n"
+         "Len.gt(l: self ref Len, x, y: string): int\n"
+         "{ if(l.rev) return len x < len y; return len x > len y; }\n" +
+         decls +
+         "init(nil: ref Draw->Context, nil: list of string)\n"
+         "{\n"
+         "  sys = load Sys Sys->PATH;\n"
+         "  s = load Sort Sort->PATH;\n"
+         "  a := array[] of {\"dddd\", \"a\", \"ccc\", \"bb\", \"eeeee\"};\n" +
+         before + "  " + sorter + "(ref Len(0), a);\n" +
+         "  for(i := 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
+         "  " +
+         sorter + "(ref Len(1), a);\n" +
+         "  for(i = 0; i < len a; i++) sys->print(\" %s\", a[i]);\n" + after +
+         "  sys->print(\"\\n\");\n"
+         "}\n";
+}
+
 // Our caller against Inferno's polymorphic module and against ours compiled
 // from the same source: the hidden arguments agree both ways (Sort calls
 // back into the caller's $self through them).
 TEST(LimboPoly, CallsInfernosSortModuleAndOursAlike) {
   if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
-  const char* user =
-      "implement U;\n"
-      "include \"sys.m\"; sys: Sys;\n"
-      "include \"draw.m\";\n"
-      "include \"sort.m\";\n"
-      "U: module { init: fn(nil: ref Draw->Context, nil: list of string); };\n"
-      "Len: adt { rev: int; gt: fn(l: self ref Len, x, y: string): int; };\n"
-      "Len.gt(l: self ref Len, x, y: string): int\n"
-      "{ if(l.rev) return len x < len y; return len x > len y; }\n"
-      "init(nil: ref Draw->Context, nil: list of string)\n"
-      "{\n"
-      "  sys = load Sys Sys->PATH;\n"
-      "  s := load Sort Sort->PATH;\n"
-      "  a := array[] of {\"dddd\", \"a\", \"ccc\", \"bb\", \"eeeee\"};\n"
-      "  s->sort(ref Len(0), a);\n"
-      "  for(i := 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
-      "  s->sort(ref Len(1), a);\n"
-      "  for(i = 0; i < len a; i++) sys->print(\" %s\", a[i]);\n"
-      "  sys->print(\"\\n\");\n"
-      "}\n";
-  expect_alike(user, "sort", " a bb ccc dddd eeeee eeeee dddd ccc bb a\nstatus 0\n");
+  expect_alike(sort_user("", "", "s->sort", "").c_str(), "sort",
+               " a bb ccc dddd eeeee eeeee dddd ccc bb a\nstatus 0\n");
+}
+
+// References to Sort->sort (a for clause: its gt travels hidden): their
+// wrappers call Inferno's module and ours alike, each with its binding's gt.
+TEST(LimboPoly, RefersToInfernosSortThroughWrappersAlike) {
+  if (!fs::exists(kInferno / "index.tsv")) GTEST_SKIP() << "../shared/corpus/inferno is absent";
+  std::string user = sort_user(
+      "Val: adt { gt: fn(v: self ref Val, x, y: string): int; };\n"
+      "Val.gt(v: self ref Val, x, y: string): int { return x > y; }\n",
+      "  f := s->sort[ref Len, string];\n", "f",
+      "  g: ref fn(v: ref Val, a: array of string);\n"
+      "  g = s->sort;\n"
+      "  b := array[] of {\"c\", \"a\", \"b\"};\n"
+      "  g(nil, b);\n"
+      "  sys->print(\" %s%s%s\", b[0], b[1], b[2]);\n");
+  expect_alike(user.c_str(), "sort", " a bb ccc dddd eeeee eeeee dddd ccc bb a abc\nstatus 0\n");
 }
 
 // Function references handed to Inferno's polymorphic Lists (map, filter)
