@@ -90,6 +90,11 @@ Type* Compiler::resolve(const TypeNode* tn, ModInfo* scope) {
       if (k == TK::Ref && e->k != TK::Adt && e->k != TK::Pick && e->k != TK::Fn &&
           e->k != TK::Error)
         fail(tn->pos, "ref of non-adt type " + type_name(e) + " not supported");
+      if (k == TK::Ref && e->k == TK::Fn &&
+          std::any_of(e->params.begin(), e->params.end(), [](auto& p) { return p.self; }))
+        fail(tn->pos,
+             "self marks only the first argument of a function declared in an adt "
+             "(limbo.txt 4.3), not an argument of a ref fn type");
       return mk(k, e);
     }
     case TypeNode::Tuple: {

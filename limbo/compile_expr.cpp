@@ -282,6 +282,7 @@ Loc Compiler::gen(const Expr* e, const Loc* dest) {
       return gen_slice(e, dest);
     case Expr::Field: {
       // Adt.Tag used as a value is not a value; x.f on adts.
+      if (adt_fn_ref(e, nullptr, nullptr, true)) return gen_fn_value(e, dest);
       Loc l = lvalue(e);
       if (dest) {
         move(l, *dest);

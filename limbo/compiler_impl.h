@@ -424,8 +424,12 @@ class Compiler {
   std::vector<PolyWrapper> poly_wrappers_;
   std::deque<Decl> wrapper_decls_;
   std::map<const Expr*, Bindings> bound_calls_;  // a wrapper's call: its binding
-  FuncInfo* poly_wrapper(const Expr* callee, Type* ft, const Bindings& b, Type* inst,
-                         const Pos& pos);
+  FuncInfo* poly_wrapper(const Expr* callee, const std::vector<Type*>& tps, const Bindings& b,
+                         Type* inst, const Pos& pos);
+  // An adt's function as a value (`Adt.f`, `m->Adt.f`): its adt; report
+  // refuses a name the adt lacks.
+  AdtInfo* adt_fn_ref(const Expr* e, const Expr** modexpr, std::vector<Type*>* targs, bool report);
+  void refuse_self_ref(const Expr* e, AdtInfo* ad, Type* ft);
   bool top_level_name(const std::string& name) const;  // not hidden by a block's name
   bool fn_ref_target(const Expr* callee, CallTarget& c);
   Operand fn_ref_module(const Expr* ref, Loc& idx);

@@ -1,11 +1,10 @@
 // Function references (`ref fn(...)`), as Inferno's compiler makes them: a
 // heap object of two words, a module value and a link index, made from a
-// function of this module (reached through "$self", poly.cpp) or of a
-// loaded module; a call through one is mframe/mcall with the module from
-// the object's first word and the index, copied to the frame, from its
-// second. A polymorphic function with a `for` clause is reached through a
-// wrapper of its binding, which passes the hidden arguments such a call
-// cannot.
+// function (or an adt's function without self) of this module (reached
+// through "$self", poly.cpp) or of a loaded module; a call through one is mframe/mcall with the
+// module from the object's first word and the index, copied to the frame, from its second. A
+// polymorphic function with a `for` clause is reached through a wrapper of its binding, which
+// passes the hidden arguments such a call cannot.
 #include <algorithm>
 #include <memory>
 #include <set>
@@ -15,10 +14,11 @@
 
 namespace dis::limbo {
 
-// `f` or `m->f` as a value: a new reference to the function. A polymorphic
-// one is named with its type arguments (`rev[string]`) or takes them from
-// the reference it is stored in (dest's type, else want); one with a `for` clause is a reference to
-// its wrapper for that binding.
+// `f`, `m->f` or `Adt.f` as a value: a new reference to the function. A
+// polymorphic one (or a polymorphic adt's) is named with its type arguments
+// (`rev[string]`, `Tab[string].f`) or takes them from the reference it is
+// stored in (dest's type, else want); one with a `for` clause is a
+// reference to its wrapper for that binding.
 Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest, Type* want) {
   std::vector<Type*> targs;
   e = inst_base(e, &targs);
@@ -27,7 +27,19 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest, Type* want) {
   std::string mname;
   const Expr* modexpr = nullptr;
   Type* ft = nullptr;
-  if (e->kind == Expr::Ident) {
+  AdtInfo* adt = nullptr;
+  if (e->kind == Expr::Field) {
+    CallTarget c;
+    adt = adt_fn_ref(e, &modexpr, &targs, true);
+    if (!adt) fail(e->pos, "not a function");
+    adt_call_target(e, adt, e->op, nullptr, c, modexpr);
+    refuse_self_ref(e, adt, c.ft);
+    local = c.local;
+    mod = c.mod;
+    mname = c.mname;
+    modexpr = c.modexpr;
+    ft = c.ft;
+  } else if (e->kind == Expr::Ident) {
     Sym* s = lookup(e->op);
     if (s && s->kind == Sym::Func) {
       local = s->func;
@@ -50,27 +62,28 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest, Type* want) {
     }
   }
   if (!ft) fail(e->pos, "not a function");
-  if (!targs.empty() && ft->tparams.empty()) fail(e->pos, e->op + " has no type parameters");
-  if (!ft->tparams.empty()) {
-    if (targs.size() > ft->tparams.size())
+  // A polymorphic adt's function is bound by the adt's parameters.
+  const std::vector<Type*>& tps = !ft->tparams.empty() || !adt ? ft->tparams : adt->tparams;
+  if (!targs.empty() && tps.empty()) fail(e->pos, e->op + " has no type parameters");
+  if (!tps.empty()) {
+    if (targs.size() > tps.size())
       fail(e->pos, "too many type arguments: " + std::to_string(targs.size()) + " given, " +
-                       std::to_string(ft->tparams.size()) + " expected");
+                       std::to_string(tps.size()) + " expected");
     Bindings b;
     for (std::size_t i = 0; i < targs.size(); ++i) {
       check_type_arg(targs[i], e->pos);
-      b[ft->tparams[i]] = targs[i];
+      b[tps[i]] = targs[i];
     }
     if (dest && dest->t) want = dest->t;
     if (want && want->k == TK::Ref && want->elem && want->elem->k == TK::Fn)
       unify(ft, want->elem, b);
-    for (auto* p : ft->tparams)
+    for (auto* p : tps)
       if (!b.count(p)) fail(e->pos, "cannot tell " + p->name + " here: give it in [...]");
     Type* inst = mk(TK::Fn);
     *inst = *subst(ft, b);
     inst->tparams.clear();
-    if (std::any_of(ft->tparams.begin(), ft->tparams.end(),
-                    [](Type* p) { return !p->cfuncs.empty(); })) {
-      local = poly_wrapper(e, ft, b, inst, e->pos);
+    if (std::any_of(tps.begin(), tps.end(), [](Type* p) { return !p->cfuncs.empty(); })) {
+      local = poly_wrapper(e, tps, b, inst, e->pos);
       mod = nullptr;
     }
     ft = inst;
@@ -97,9 +110,69 @@ Loc Compiler::gen_fn_value(const Expr* e, const Loc* dest, Type* want) {
   return deliver(r, dest);
 }
 
+// `Adt.f`, `Mod->Adt.f` / `m->Adt.f`, `Tab[ref T].f`, with f a function of
+// the adt: the adt, its module value (else null) in *modexpr and the type
+// arguments given in *targs; else null (a data member, a pick tag, a con).
+// A name that is no member of the adt is refused here.
+AdtInfo* Compiler::adt_fn_ref(const Expr* e, const Expr** modexpr, std::vector<Type*>* targs,
+                              bool report) {
+  if (e->kind != Expr::Field) return nullptr;
+  const Expr* base = inst_base(e->a.get(), targs);
+  AdtInfo* ad = nullptr;
+  const Expr* m = nullptr;
+  if (base->kind == Expr::Ident) {
+    Sym* s = lookup(base->op);
+    if (s && (s->kind == Sym::AdtName || (s->kind == Sym::Imported && s->adt))) ad = s->adt;
+  } else if (base->kind == Expr::ModField && !base->b && base->a->kind == Expr::Ident) {
+    Sym* s = lookup(base->a->op);
+    Type* at =
+        s && s->kind == Sym::Var && s->type->k == TK::Module ? adt_type_named(base) : nullptr;
+    if (at && at->k == TK::Adt) {
+      ad = at->adt;
+      m = base->a.get();
+    }
+  }
+  if (!ad) return nullptr;
+  if (!ad->func_types.count(e->op)) {
+    bool member = ad->cons.count(e->op) ||
+                  std::find(ad->tags.begin(), ad->tags.end(), e->op) != ad->tags.end();
+    for (auto& f : ad->fields) member |= f.name == e->op;
+    for (auto& v : ad->variants)
+      for (auto& f : v.fields) member |= f.name == e->op;
+    if (!member && report) fail(e->pos, "adt " + ad->name + " has no member " + e->op);
+    return nullptr;
+  }
+  if (modexpr) *modexpr = m;
+  return ad;
+}
+
+// A function whose first argument is `self` has that `self` in its type
+// (limbo.txt 4.3: function types are equal only if their self attributes
+// match), which no `ref fn` type may say (4.3: `self` marks only the first
+// argument of a function declared in an adt), and which does not convert to
+// the type without it (Inferno's mpexpr.b works around this with functions
+// of its own): a reference to it is refused.
+void Compiler::refuse_self_ref(const Expr* e, AdtInfo* ad, Type* ft) {
+  if (ft->params.empty() || !ft->params[0].self) return;
+  Type* without = mk(TK::Fn);
+  *without = *ft;
+  without->params[0].self = false;
+  without->tparams.clear();
+  fail(e->pos, "a reference to " + ad->name + "." + e->op +
+                   " cannot be made: its type keeps the self of its first argument (self " +
+                   type_name(ft->params[0].type) +
+                   "), which no ref fn type may declare (limbo.txt 4.3), and does not convert to " +
+                   type_name(mk(TK::Ref, without)) + "; refer to a function that calls it");
+}
+
 // Whether e names a polymorphic function (`rev`, `m->sort`, with or
-// without type arguments), whose value takes its binding from where it goes.
+// without type arguments) or a polymorphic adt's function (`Tab.add`),
+// whose value takes its binding from where it goes.
 bool Compiler::names_poly_fn(const Expr* e) {
+  if (e->kind == Expr::Field) {
+    AdtInfo* ad = adt_fn_ref(e, nullptr, nullptr, false);
+    return ad && (!ad->tparams.empty() || !ad->func_types[e->op]->tparams.empty());
+  }
   e = inst_base(e, nullptr);
   Type* ft = nullptr;
   if (e->kind == Expr::Ident) {
@@ -145,19 +218,27 @@ bool Compiler::top_level_name(const std::string& name) const {
 // arguments b determines. Its body is compiled in its own frame, where only
 // top-level names are seen: the function (or its module value) must be
 // one. Its code has the reference's line.
-FuncInfo* Compiler::poly_wrapper(const Expr* callee, Type* ft, const Bindings& b, Type* inst,
-                                 const Pos& pos) {
+FuncInfo* Compiler::poly_wrapper(const Expr* callee, const std::vector<Type*>& tps,
+                                 const Bindings& b, Type* inst, const Pos& pos) {
   const bool named = callee->kind == Expr::Ident;
-  const std::string top = named                            ? callee->op
-                          : callee->a->kind == Expr::Ident ? callee->a->op
-                                                           : std::string();
+  // `Tab.f`, `Tab[ref T].f`, `m->Tab.f`: the adt's name or its module value.
+  const Expr* outer = named ? callee : callee->a.get();
+  if (callee->kind == Expr::Field) {
+    outer = inst_base(outer, nullptr);
+    if (outer->kind == Expr::ModField) outer = outer->a.get();
+  }
+  const std::string top = outer->kind == Expr::Ident ? outer->op : std::string();
   if (!top_level_name(top))
     fail(pos, "a reference to " + callee->op +
                   ", which has a for clause, must name it (or its module value) at top level: "
                   "the function made for the reference sees only top-level names");
   std::vector<Type*> binding;
   std::string key = named ? callee->op : top + "->" + callee->op, types;
-  for (auto* p : ft->tparams) {
+  if (callee->kind == Expr::Field) {
+    const Expr* adt = inst_base(callee->a.get(), nullptr);
+    key = (adt->kind == Expr::ModField ? top + "->" + adt->op : top) + "." + callee->op;
+  }
+  for (auto* p : tps) {
     Type* a = b.at(p);
     if (!p->cfuncs.empty() && mentions_tparam(a))
       fail(pos, "a reference to " + callee->op + " cannot bind " + p->name +
