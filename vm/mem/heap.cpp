@@ -490,8 +490,9 @@ void Heap::clear_children(Ptr p) {
   }
 }
 
-void Heap::incref_slow(BlockHeader* h) {
-  if (h->magic != kLive || !valid_type(h->type)) raise_error("dereference of nil");
+void Heap::incref_slow(Ptr p) {
+  BlockHeader* h = checked_header(p);
+  if (h == nullptr) raise_error("dereference of nil");
   barrier(h);
   ++h->ref;
 }

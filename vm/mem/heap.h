@@ -101,8 +101,10 @@ inline constexpr std::uint32_t kBlockHeader = sizeof(BlockHeader);
 // walks by size need not know about it, but the room for data does.
 #if defined(DIS_SANITIZE)
 inline constexpr std::uint32_t kRedZone = 16;
+inline constexpr bool kRangeFirst = true;
 #else
 inline constexpr std::uint32_t kRedZone = 0;
+inline constexpr bool kRangeFirst = false;
 #endif
 // The bytes of data a block may hold (its header's size less overheads).
 inline std::uint32_t block_room(const BlockHeader& h) { return h.size - kBlockHeader - kRedZone; }
@@ -285,25 +287,32 @@ class Heap {
     return h;
   }
   // Pointer moves are 40% of a list-heavy program's instructions, so their
-  // fast paths test only what they rely on: p in the heap and a live magic
-  // (kTypeStack has its own). The type is checked where it indexes the
-  // type table (a barrier, a destruction), so a forged header with a bad
-  // type can at worst change a count in the cage, never reach the host.
+  // fast paths read the header first and test only a live magic: the whole
+  // cage is mapped readable and writable (cage.h), so the read and the count
+  // stay in the cage whatever p is, and a block's range and alignment are
+  // checked only where they matter, before a destruction or a barrier
+  // (which index the allocator's and the type table's host structures).
+  // A forged header can at worst change a count in the cage. Sanitizer
+  // builds test the range first, as their red zones must not be read.
   void incref(Ptr p) {
     if (p == H) return;
-    if (!could_be_block(p)) [[unlikely]]
-      raise_error("dereference of nil");
+    if constexpr (kRangeFirst)
+      if (!could_be_block(p)) [[unlikely]]
+        return incref_slow(p);
     BlockHeader* h = header(p);
     // colour and magic side by side: one compare for "live, and already
     // the mutator's colour" (no barrier due).
     std::uint16_t tag;
     std::memcpy(&tag, &h->colour, sizeof tag);
     if (tag != live_tag_) [[unlikely]]
-      return incref_slow(h);
+      return incref_slow(p);
     ++h->ref;
   }
   void decref(Ptr p) {
-    if (p == H || !refcounting_ || !could_be_block(p)) return;
+    if (p == H || !refcounting_) return;
+    if constexpr (kRangeFirst)
+      if (!could_be_block(p)) [[unlikely]]
+        return;
     BlockHeader* h = header(p);
     if (h->magic != kLive) [[unlikely]]
       return;  // not a block: nothing to release
@@ -311,7 +320,7 @@ class Heap {
       --h->ref;
       return;
     }
-    if (valid_type(h->type)) destroy(p);
+    if (could_be_block(p) && valid_type(h->type)) destroy(p);
   }
   // Store pointer v into slot at host address `slot`, with counts.
   void store_ptr(std::uint8_t* slot, Ptr v) {
@@ -412,7 +421,8 @@ class Heap {
  private:
   void destroy(Ptr p);
   // incref's rare case, out of line: a barrier due, or not a live block.
-  [[gnu::noinline, gnu::cold]] void incref_slow(BlockHeader* h);
+  // Raises "dereference of nil" unless p is a live block; runs the barrier.
+  [[gnu::noinline, gnu::cold]] void incref_slow(Ptr p);
   void run_destroy(bool observed);
   void pend(Ptr p, BlockHeader* h);
   void clear_children(Ptr p);
