@@ -20,13 +20,12 @@ double instruction_ticks_after(const CostData& d, const vm::BasePolicy* policy,
   double t = 0, b = 0, clipped = 0;
   for (const ModuleCost& mc : d.modules) {
     const std::vector<double> bases =
-        policy ? pc_bases(d, mc, *policy) : std::vector<double>(mc.pcs.size(), 0);
+        policy ? pc_base_totals(d, mc, *policy) : std::vector<double>(mc.pcs.size(), 0);
     for (std::size_t pc = 0; pc < mc.raw_pc_ticks.size() && pc < mc.pcs.size(); ++pc) {
-      const auto n = static_cast<double>(mc.pcs[pc].count);
       const double base = bases[pc];
-      t += std::max(0.0, mc.raw_pc_ticks[pc] - n * base);
-      clipped += std::max(0.0, n * base - mc.raw_pc_ticks[pc]);
-      b += n * base;
+      t += std::max(0.0, mc.raw_pc_ticks[pc] - base);
+      clipped += std::max(0.0, base - mc.raw_pc_ticks[pc]);
+      b += base;
     }
   }
   if (base_ticks) *base_ticks = b;

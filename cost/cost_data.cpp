@@ -326,4 +326,11 @@ std::vector<double> pc_bases(const CostData& d, const ModuleCost& mc, vm::BasePo
   return out;
 }
 
+std::vector<double> pc_base_totals(const CostData& d, const ModuleCost& mc, vm::BasePolicy policy) {
+  std::vector<double> out = pc_bases(d, mc, policy);
+  for (std::size_t pc = 0; pc < out.size(); ++pc)
+    out[pc] = vm::Base::total(mc.pcs[pc], out[pc], d.base.run_for(policy, fusion_at(mc, pc)));
+  return out;
+}
+
 }  // namespace dis::cost

@@ -185,6 +185,9 @@ struct CostData {
 // Per pc of mc, the ticks `policy` takes from one execution: the stream
 // base by cost class, fused kind and builtin calls; the others one figure.
 std::vector<double> pc_bases(const CostData& d, const ModuleCost& mc, vm::BasePolicy policy);
+// Per pc of mc, the ticks `policy` takes from all its executions: those
+// timed alone at pc_bases each, a fused loop's interval at one run's base.
+std::vector<double> pc_base_totals(const CostData& d, const ModuleCost& mc, vm::BasePolicy policy);
 
 // ---- Filling helpers -------------------------------------------------------
 

@@ -23,10 +23,10 @@ BaseSummary base_summary(const CostData& d, vm::BasePolicy policy) {
   BaseSummary s;
   for (const ModuleCost& mc : d.modules) {
     const std::vector<double> bases = pc_bases(d, mc, policy);
+    const std::vector<double> totals = pc_base_totals(d, mc, policy);
     for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
-      const auto n = static_cast<double>(mc.pcs[pc].count);
-      if (n == 0) continue;
-      s.ticks += n * bases[pc];
+      if (mc.pcs[pc].count == 0) continue;
+      s.ticks += totals[pc];
       s.min = s.any ? std::min(s.min, bases[pc]) : bases[pc];
       s.max = s.any ? std::max(s.max, bases[pc]) : bases[pc];
       s.any = true;
@@ -42,7 +42,7 @@ double sampling_error(const CostData& d) {
   for (const ModuleCost& mc : d.modules)
     for (const ProbeRecord& r : mc.pcs)
       if (r.sampled() && r.timed >= 2) {
-        const auto n = static_cast<double>(r.count);
+        const auto n = static_cast<double>(r.single_count());
         var += n * n * r.stddev() * r.stddev() / static_cast<double>(r.timed);
       }
   return 2 * std::sqrt(var);
@@ -54,11 +54,23 @@ double share_below(const CostData& d, double ticks) {
   for (const ModuleCost& mc : d.modules)
     for (const ProbeRecord& r : mc.pcs) {
       if (!r.has_time()) continue;
-      const auto n = static_cast<double>(r.count);
+      // Single readings only: a fused loop's interval spans many steps.
+      const auto n = static_cast<double>(r.single_count());
+      const double own = static_cast<double>(r.sum) / static_cast<double>(r.timed);
       all += n;
-      if (r.mean() < ticks) below += n;
+      if (own < ticks) below += n;
     }
   return all > 0 ? below / all : 0;
+}
+
+// The probe steps whose base the run's figures carry: one per execution
+// timed alone, one per run of a fused loop.
+double probe_steps(const CostData& d) {
+  double steps = 0;
+  for (const ModuleCost& mc : d.modules)
+    for (const ProbeRecord& r : mc.pcs)
+      steps += static_cast<double>(r.single_count()) + r.bulk_runs;
+  return steps;
 }
 
 double bucket_ticks(const CostData& d, const char* name) {
@@ -128,8 +140,9 @@ Quality quality_of(const CostData& d, double confidence) {
   // What the estimate rests on: the stream calibration, when it ran.
   if (d.base.stream_rounds > 0 && own > 0) {
     q.estimated = true;
-    q.calibration = 2 * d.base.stream_se_ticks * n / own;
-    q.model = d.base.stream_residual_ticks * n / own;
+    const double steps = probe_steps(d);
+    q.calibration = 2 * d.base.stream_se_ticks * steps / own;
+    q.model = d.base.stream_residual_ticks * steps / own;
     // Another base sits as far from the truth as from the stream base.
     if (!stream) q.model += std::abs(b.ticks - base_summary(d, vm::BasePolicy::Stream).ticks) / own;
     q.sampling = sampling_error(d) / own;

@@ -15,6 +15,7 @@ json stats(const CostData& d, bool counts, const ProbeRecord& r) {
   j["count"] = r.count;
   if (counts) return j;
   j["timed"] = r.timed;
+  if (r.bulk_count > 0) j["fused"] = r.bulk_count;
   j["sampled"] = r.sampled();
   j["total_ns"] = d.ns(r.total_estimate());
   j["mean_ns"] = d.ns(r.mean());

@@ -48,11 +48,16 @@ std::string rounds_when(const vm::Base& b) {
 std::string stat_line(const CostData& d, bool counts, std::string_view name, const ProbeRecord& r,
                       const Widths& w) {
   std::string s = fmt::format("- {:<{}} {:>{}}", name, w.name, r.count, w.count);
-  if (!counts && r.has_time()) {
-    s += fmt::format(" {:>9} {:>9} {:>9} {:>9}", dur(d, r.mean()),
-                     dur(d, static_cast<double>(r.min)), dur(d, static_cast<double>(r.max)),
-                     dur(d, r.stddev()));
-    if (r.sampled()) s += fmt::format("  (timed {} of {})", r.timed, r.count);
+  if (!counts && r.has_estimate()) {
+    if (r.has_time())
+      s += fmt::format(" {:>9} {:>9} {:>9} {:>9}", dur(d, r.mean()),
+                       dur(d, static_cast<double>(r.min)), dur(d, static_cast<double>(r.max)),
+                       dur(d, r.stddev()));
+    else
+      s += fmt::format(" {:>9} {:>9} {:>9} {:>9}", dur(d, r.mean()), "-", "-", "-");
+    if (r.sampled()) s += fmt::format("  (timed {} of {})", r.timed, r.single_count());
+    // min, max and std are of the executions timed alone.
+    if (r.bulk_count > 0) s += fmt::format("  ({} in fused loops, timed whole)", r.bulk_count);
   } else if (!counts && r.count > 0) {
     // Sampling timed none of them: say so, rather than look like the count
     // view.
@@ -121,9 +126,12 @@ std::string header(const CostData& d, const ReportOptions& o) {
       s += fmt::format("{} {} {:.2f} ticks ({:.2f} ns)", c ? "," : "",
                        cost_class_name(static_cast<CostClass>(c)), base.stream_class_ticks[c],
                        d.ns(base.stream_class_ticks[c]));
-    s += "; run fused in the plain run, plus";
-    for (std::size_t f = 1; f < kNumFusions; ++f)
-      s += fmt::format("{} {} {:.2f} ticks", f > 1 ? "," : "", fusion_name(static_cast<Fusion>(f)),
+    s += fmt::format(
+        "; in a fused pair in the plain run, plus {:.2f} ticks; per run of an array "
+        "loop (timed whole, as the plain run runs it)",
+        base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)]);
+    for (std::size_t f = 2; f < kNumFusions; ++f)
+      s += fmt::format("{} {} {:.2f} ticks", f > 2 ? "," : "", fusion_name(static_cast<Fusion>(f)),
                        base.stream_fusion_ticks[f]);
     s += fmt::format("; an mcall plus {:.2f} ticks per builtin call", base.stream_builtin_ticks);
     s += fmt::format(
@@ -355,8 +363,13 @@ void pc_view(std::string& s, const CostData& d, const ReportOptions& o) {
       PcLine pl = line_of(mc, static_cast<std::int32_t>(pc));
       std::string line = pl.file < 0 ? std::string("-") : std::to_string(pl.line);
       std::string_view op = op_name(mc.module->code[pc].op);
-      if (counts || !r.has_time()) {
+      if (counts || !r.has_estimate()) {
         s += fmt::format("{:>6} {:>6} {:<8} {:>12}\n", pc, line, op, r.count);
+        continue;
+      }
+      if (!r.has_time()) {  // only inside fused loops: their mean alone
+        s += fmt::format("{:>6} {:>6} {:<8} {:>12} {:>9}\n", pc, line, op, r.count,
+                         dur(d, r.mean()));
         continue;
       }
       s += fmt::format("{:>6} {:>6} {:<8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", pc, line,

@@ -73,7 +73,8 @@ double base_at(const vm::Base& b, const vm::ProgramRecords& pr, const std::vecto
 
 // The base per instruction of this run on average: the stream base differs
 // by instruction class, and inclusive figures know only how many
-// instructions ran inside, not which.
+// instructions ran inside, not which (nor which ran inside a fused loop's
+// one interval).
 double mean_base(const vm::CostRecorder& rec, const vm::Base& b,
                  const std::vector<std::vector<double>>& builtin_calls) {
   double sum = 0, n = 0;
@@ -81,9 +82,10 @@ double mean_base(const vm::CostRecorder& rec, const vm::Base& b,
     const vm::ProgramRecords& pr = rec.programs()[i];
     const std::vector<Fusion> fusion = vm::plain_fusion(*pr.program);
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
-      const auto c = static_cast<double>(pr.records[pc].count);
-      sum += c * base_at(b, pr, fusion, builtin_calls[i], pc);
-      n += c;
+      const ProbeRecord& r = pr.records[pc];
+      sum += vm::Base::total(r, base_at(b, pr, fusion, builtin_calls[i], pc),
+                             b.run_for(b.policy, fusion[pc]));
+      n += static_cast<double>(r.count);
     }
   }
   return n > 0 ? sum / n : static_cast<double>(b.ticks);
@@ -171,7 +173,8 @@ void merge_run(const vm::CostRecorder& rec, CostData& d, std::uint32_t run, std:
         mc.pcs[pc].count += pr.counts[pc];
       } else if (pc < pr.records.size()) {
         const ProbeRecord r =
-            pr.records[pc].rebased_exact(base_at(d.base, pr, mc.fusion, builtin_calls[i], pc));
+            pr.records[pc].rebased_exact(base_at(d.base, pr, mc.fusion, builtin_calls[i], pc),
+                                         d.base.run_for(d.base.policy, mc.fusion[pc]));
         mc.pcs[pc].merge(r);
         if (pc < mc.raw_pc_ticks.size()) mc.raw_pc_ticks[pc] += pr.records[pc].total_estimate();
         if (runs > 1 && run < mc.run_pc_ticks.size())

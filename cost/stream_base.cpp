@@ -235,9 +235,11 @@ init()
 )"},
 };
 
-// The unknowns: one base per cost class, then what each kind of fusion adds
-// (Fusion::None adds nothing, so it is no unknown), then what each builtin
-// call adds to its mcall.
+// The unknowns: one base per cost class, then what a fused pair's
+// instructions add to theirs and what one run of an array loop costs (the
+// timed view runs those fused, one interval each; Fusion::None adds
+// nothing, so it is no unknown), then what each builtin call adds to its
+// mcall.
 constexpr std::size_t kUnknowns = kNumCostClasses + kNumFusions;
 std::size_t fusion_unknown(Fusion f) { return kNumCostClasses + static_cast<std::size_t>(f) - 1; }
 constexpr std::size_t kBuiltinUnknown = kUnknowns - 1;
@@ -250,8 +252,8 @@ constexpr int kIterations = 4000;
 struct Run {
   double ticks = 0;
   std::uint64_t instructions = 0;
-  // Timed runs: executions per unknown (cost classes, then fused kinds,
-  // then builtin calls).
+  // Timed runs: executions per unknown (cost classes and fused pairs:
+  // executions timed alone; array loops: runs; builtin calls).
   std::array<double, kUnknowns> by_class{};
 };
 
@@ -281,11 +283,14 @@ Run run_timed_stream(const Module& m, vm::ProbeMode mode, bool calls) {
     const std::vector<Fusion> fusion = vm::plain_fusion(*pr.program);
     for (std::size_t pc = 0; pc < pr.records.size() && pc < pr.program->mod.code.size(); ++pc) {
       const vm::ProbeRecord& x = pr.records[pc];
-      const auto n = static_cast<double>(x.count);
+      const auto n = static_cast<double>(x.single_count());
       r.ticks += x.total_estimate();
       r.instructions += x.count;
       r.by_class[static_cast<std::size_t>(cost_class(pr.program->mod.code[pc].op))] += n;
-      if (fusion[pc] != Fusion::None) r.by_class[fusion_unknown(fusion[pc])] += n;
+      // An array loop's pc timed alone runs as the plain pair (Base::exact_for).
+      if (fusion[pc] != Fusion::None) r.by_class[fusion_unknown(Fusion::Pair)] += n;
+      if (fusion[pc] == Fusion::Fill || fusion[pc] == Fusion::Scan)
+        r.by_class[fusion_unknown(fusion[pc])] += x.bulk_runs;
     }
   }
   for (const auto& [name, b] : rec.builtins())
@@ -394,6 +399,7 @@ StreamCalibration::StreamCalibration(vm::ProbeMode mode, bool calls)
     modules_.push_back(limbo::compile_source(std::string("stream-") + s.name + ".b", text, {}));
   }
   extra_.resize(std::size(kStreams));
+  instructions_of_.assign(std::size(kStreams), 0);
   mix_.assign(std::size(kStreams), std::vector<double>(kUnknowns));
   // A round that is not kept: it takes the memory the rounds will reuse.
   for (const Module& m : modules_) {
@@ -425,6 +431,7 @@ void StreamCalibration::round() {
     extra_[i].push_back(t.ticks - p.ticks);
     // The same every round: the streams are deterministic.
     std::copy(t.by_class.begin(), t.by_class.end(), mix_[i].begin());
+    instructions_of_[i] = static_cast<double>(t.instructions);
   }
   instructions_ = instructions;
   weights_.push_back(0);
@@ -530,10 +537,8 @@ void StreamCalibration::fit(vm::Base& base) const {
   std::array<double, kS> rhs{};
   std::array<std::array<double, kUnknowns>, kS> rows{};
   for (std::size_t i = 0; i < kS; ++i) {
-    // Per instruction of the stream (the fused kinds are counted on top of
-    // the classes, so the classes' sum is the instructions).
-    double n = 0;
-    for (std::size_t c = 0; c < kNumCostClasses; ++c) n += mix_[i][c];
+    // Per instruction of the stream.
+    const double n = instructions_of_[i];
     const std::vector<double> extra(extra_[i].begin() + static_cast<std::ptrdiff_t>(from),
                                     extra_[i].end());
     rhs[i] = n > 0 ? median(extra) / n : 0;

@@ -112,6 +112,7 @@ class StreamCalibration {
   std::uint64_t run_done_ = 0;              // the run's instructions up to that round
   std::vector<std::vector<double>> extra_;  // per stream, per round: the probe's ticks
   std::vector<std::vector<double>> mix_;    // per stream: executions per unknown
+  std::vector<double> instructions_of_;     // per stream: instructions of a run
   std::uint64_t instructions_ = 0;          // of one round
   std::size_t from_mark_ = 0;
   std::size_t run_rounds_ = 0;    // rounds run between a run's slices

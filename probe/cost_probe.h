@@ -487,6 +487,21 @@ struct ProbeTime : ProbeCommon {
     settle_before_read();
     r.probe_overhead(r.chained.restart());
   }
+  // An array loop ran fused, as in the plain run: timing each of its
+  // instructions alone would time code the plain run never executes (the
+  // loop costs a fraction of a timer read per instruction there). Its one
+  // interval is shared among its executions.
+  [[gnu::noinline]] void bulk_timed(const DInst* code, Slots s, const BulkPart* parts,
+                                    std::size_t n) noexcept {
+    const auto ticks = static_cast<double>(r.chained.end_bulk());
+    std::uint64_t all = 0;
+    for (std::size_t i = 0; i < n; ++i) all += parts[i].n;
+    if (all == 0) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double share = static_cast<double>(parts[i].n) / static_cast<double>(all);
+      s[parts[i].in - code].add_bulk(ticks * share, share, parts[i].n);
+    }
+  }
 };
 
 struct ProbeSampled : ProbeCounting {
@@ -569,13 +584,16 @@ Base measure_interpreter_base(BasePolicy policy, ProbeMode mode,
 
 // Each follows the protocol of interp.h as the loop expects it: all three
 // count or time per instruction, Count and Sampled count fused handlers
-// and array loops without leaving them, Sampled also cuts slices into
-// chunks ending at its sampling events.
+// and array loops without leaving them, Time times an array loop's run as
+// one interval, Sampled also cuts slices into chunks ending at its
+// sampling events.
 static_assert(FusingProbe<ProbeCount> && BulkProbe<ProbeCount> && !ChunkingProbe<ProbeCount>);
-static_assert(InlinedProbe<ProbeTime> && !FusingProbe<ProbeTime> && !ChunkingProbe<ProbeTime>);
+static_assert(InlinedProbe<ProbeTime> && !FusingProbe<ProbeTime> && !ChunkingProbe<ProbeTime> &&
+              TimedBulkProbe<ProbeTime>);
 static_assert(FusingProbe<ProbeSampled> && BulkProbe<ProbeSampled> && ChunkingProbe<ProbeSampled>);
 static_assert(CallbackProbe<ProbeNone> && CallbackProbe<ProbeTrace> && !InlinedProbe<ProbeTrace>);
-static_assert(InlinedProbe<ProbeMem> && !FusingProbe<ProbeMem> && !BulkProbe<ProbeMem> && !ChunkingProbe<ProbeMem>);
+static_assert(InlinedProbe<ProbeMem> && !FusingProbe<ProbeMem> && !BulkProbe<ProbeMem> &&
+              !ChunkingProbe<ProbeMem>);
 
 extern template void interpret<ProbeCount>(Runtime&, Prog&, std::uint32_t&, ProbeCount&);
 extern template void interpret<ProbeTime>(Runtime&, Prog&, std::uint32_t&, ProbeTime&);

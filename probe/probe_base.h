@@ -13,6 +13,7 @@
 
 #include "cost_class.h"
 #include "decode.h"
+#include "probe_record.h"
 
 namespace dis::vm {
 
@@ -50,9 +51,11 @@ struct Base {
   // (ticks per instruction: how far the streams disagree with one base per
   // class and fused kind).
   std::array<double, kNumCostClasses> stream_class_ticks{};
-  // Added to the class base of an instruction the plain run executes fused
-  // (per decode.h Fusion; the None entry stays 0): what fusion saves the
-  // plain run, which the timed view does not run fused. May be negative.
+  // Pair: added to the class base of an instruction the plain run executes
+  // in a fused pair or triple, which the timed view does not run fused (what
+  // fusion saves the plain run). Fill and Scan: the base of one run of an
+  // array loop, which the timed view runs fused as one interval (one probe
+  // step). The None entry stays 0. May be negative.
   std::array<double, kNumFusions> stream_fusion_ticks{};
   // Added to an mcall's base per builtin call it makes: the timed view
   // wraps each builtin (its own record, three clock reads), which no class
@@ -100,11 +103,26 @@ struct Base {
   // `fusion` says, unrounded (the stream base keeps its fraction of a tick:
   // on an instruction of one or two ticks it matters, and its class), never
   // below zero.
+  // An array loop's pc timed alone (the loop stopped short, or ran its
+  // test on entry) runs as the plain pair or triple does.
   double exact_for(BasePolicy p, Op op, Fusion fusion) const noexcept {
     if (p != BasePolicy::Stream) return static_cast<double>(ticks_for(p));
+    const Fusion alone = fusion == Fusion::None ? Fusion::None : Fusion::Pair;
     const double b = stream_class_ticks[static_cast<std::size_t>(cost_class(op))] +
-                     stream_fusion_ticks[static_cast<std::size_t>(fusion)];
+                     stream_fusion_ticks[static_cast<std::size_t>(alone)];
     return b > 0 ? b : 0;
+  }
+  // The base of one run of an array loop of kind `loop` (Fill or Scan),
+  // timed as one interval: one probe step.
+  double run_for(BasePolicy p, Fusion loop) const noexcept {
+    if (p != BasePolicy::Stream) return static_cast<double>(ticks_for(p));
+    const double b = stream_fusion_ticks[static_cast<std::size_t>(loop)];
+    return b > 0 ? b : 0;
+  }
+  // The base all of a pc's executions carry: `single` per execution timed
+  // alone, `run` per share of a fused loop's interval.
+  static double total(const ProbeRecord& r, double single, double run) noexcept {
+    return static_cast<double>(r.single_count()) * single + r.bulk_runs * run;
   }
   // exact_for() of an instruction that makes `builtin_calls` builtin calls
   // per execution on average (an mcall of a builtin; 0 for everything else).

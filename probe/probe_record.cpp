@@ -1,5 +1,6 @@
 #include "probe_record.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dis::vm {
@@ -12,6 +13,9 @@ void ProbeRecord::merge(const ProbeRecord& o) noexcept {
   if (o.min < min) min = o.min;
   if (o.max > max) max = o.max;
   hist.merge(o.hist);
+  bulk_count += o.bulk_count;
+  bulk_ticks += o.bulk_ticks;
+  bulk_runs += o.bulk_runs;
 }
 
 void ProbeRecord::add_n(std::uint64_t ticks, std::uint64_t n) noexcept {
@@ -43,6 +47,9 @@ ProbeRecord ProbeRecord::rebased(std::uint64_t base) const noexcept {
   ProbeRecord r;
   r.count = count;
   r.timed = timed;
+  r.bulk_count = bulk_count;
+  r.bulk_ticks = bulk_ticks;
+  r.bulk_runs = bulk_runs;
   if (timed == 0 || base == 0) {
     r = *this;
     return r;
@@ -95,7 +102,15 @@ ProbeRecord ProbeRecord::rebased_exact(double base) const noexcept {
   return r;
 }
 
+ProbeRecord ProbeRecord::rebased_exact(double base, double run_base) const noexcept {
+  ProbeRecord r = rebased_exact(base);
+  if (run_base > 0) r.bulk_ticks = std::max(0.0, bulk_ticks - run_base * bulk_runs);
+  return r;
+}
+
 double ProbeRecord::mean() const noexcept {
+  if (bulk_count > 0)
+    return (static_cast<double>(sum) + bulk_ticks) / static_cast<double>(timed + bulk_count);
   return timed ? static_cast<double>(sum) / static_cast<double>(timed) : 0.0;
 }
 
@@ -153,15 +168,18 @@ double ProbeRecord::excess_over_percentile(double p) const noexcept {
     if (mid > static_cast<double>(max)) mid = static_cast<double>(max);
     if (mid > pv) excess += static_cast<double>(above) * (mid - pv);
   }
-  if (timed != count && count != 0)
-    excess *= static_cast<double>(count) / static_cast<double>(timed);
+  const std::uint64_t singles = single_count();
+  if (timed != singles && singles != 0)
+    excess *= static_cast<double>(singles) / static_cast<double>(timed);
   return excess;
 }
 
 double ProbeRecord::total_estimate() const noexcept {
-  if (timed == 0) return 0.0;
-  if (timed == count || count == 0) return static_cast<double>(sum);
-  return static_cast<double>(sum) * static_cast<double>(count) / static_cast<double>(timed);
+  const std::uint64_t singles = single_count();
+  if (timed == 0) return bulk_ticks;
+  if (timed == singles || singles == 0) return static_cast<double>(sum) + bulk_ticks;
+  return static_cast<double>(sum) * static_cast<double>(singles) / static_cast<double>(timed) +
+         bulk_ticks;
 }
 
 }  // namespace dis::vm

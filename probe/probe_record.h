@@ -10,7 +10,12 @@
 // Counts and timings are separate: `count` is every execution (always
 // exact), `timed` the executions that carried a time. With sampled timing
 // (cost --sample N) timed < count and the timing statistics rest on
-// `timed` samples; sampled() says so.
+// `timed` samples; sampled() says so. The timed view runs an array fill or
+// scan loop as the plain run does, one handler for the whole loop, and
+// times it as one interval: its executions are in `count` and
+// `bulk_count`, never in `timed`, and the interval's ticks and its one
+// probe step are shared among the loop's pcs by executions (bulk_ticks,
+// bulk_runs); total_estimate() adds them.
 //
 // The histogram is log-linear: values 0..7 have a bucket each, and every
 // power of two [2^e, 2^(e+1)) from e = 3 is split into 8 equal sub-buckets,
@@ -84,6 +89,20 @@ struct ProbeRecord {
   static constexpr std::size_t kTally = 128;
   std::array<std::uint16_t, kTally> tally{};
   LogHistogram hist;
+  std::uint64_t bulk_count = 0;  // executions inside fused loops' intervals
+  double bulk_ticks = 0;         // this pc's share of those intervals' ticks
+  double bulk_runs = 0;          // its share of the intervals (probe steps)
+
+  // `n` executions inside a fused loop's interval, with their share of its
+  // ticks and of the interval itself.
+  void add_bulk(double ticks, double runs, std::uint64_t n) noexcept {
+    count += n;
+    bulk_count += n;
+    bulk_ticks += ticks;
+    bulk_runs += runs;
+  }
+  // Executions timed one by one, or counted to be (all but the bulk ones).
+  std::uint64_t single_count() const noexcept { return count - bulk_count; }
 
   // One execution, counted only.
   void add_count() noexcept { ++count; }
@@ -129,14 +148,20 @@ struct ProbeRecord {
   // tick), max and the histogram its whole ticks only, min the base rounded
   // up (so it never passes the mean).
   ProbeRecord rebased_exact(double base) const noexcept;
+  // rebased_exact(base) with `run_base` taken from the fused loops' ticks
+  // per interval (clamped at zero as a whole).
+  ProbeRecord rebased_exact(double base, double run_base) const noexcept;
 
   // The union of both records' observations: for --repeat, and to aggregate
   // pcs into lines, functions and opcodes.
   void merge(const ProbeRecord& o) noexcept;
 
   bool has_time() const noexcept { return timed > 0; }
-  bool sampled() const noexcept { return timed < count; }
-  // Statistics over the timed observations, in ticks; 0 when there are none.
+  // Timed alone or inside a fused loop's interval: mean() means something.
+  bool has_estimate() const noexcept { return timed > 0 || bulk_count > 0; }
+  bool sampled() const noexcept { return timed < single_count(); }
+  // Ticks per execution: over the timed observations and, when there are
+  // any, the fused loops' executions with their share; 0 when neither.
   double mean() const noexcept;
   // Sample standard deviation (n - 1), from the exact sums; 0 when timed < 2.
   double stddev() const noexcept;
@@ -149,8 +174,8 @@ struct ProbeRecord {
   // (the outliers' share of the sum), from the histogram's bucket middles;
   // scaled like total_estimate() when sampled.
   double excess_over_percentile(double p) const noexcept;
-  // Estimated total ticks of all executions: sum scaled by count / timed
-  // (exactly sum when nothing was sampled).
+  // Estimated total ticks of all executions: sum scaled by single_count() /
+  // timed (exactly sum when nothing was sampled), plus bulk_ticks.
   double total_estimate() const noexcept;
 };
 

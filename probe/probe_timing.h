@@ -297,6 +297,23 @@ class ChainedTimer : public OpenInterval<Clock, 256, true> {
     this->flush();
     return now;
   }
+  // Ends the open interval without recording it and returns its ticks
+  // (the caller records them: a fused loop's run, shared among its pcs);
+  // they count as recorded. Nothing is open after it: the next begin()
+  // starts afresh, the time between being no instruction's.
+  std::uint64_t end_bulk() noexcept {
+    const std::uint64_t now = Clock::now();
+    std::uint64_t t = 0;
+    if (open_) {
+      if (now >= start_)
+        t = now - start_;
+      else
+        skipped_ += now - start_;  // a clock that went back: nothing recorded
+      start_ = now;
+    }
+    open_ = nullptr;
+    return t;
+  }
   // Sum of the (raw) ticks recorded so far, queued included.
   std::uint64_t attributed() const noexcept { return start_ - skipped_; }
 

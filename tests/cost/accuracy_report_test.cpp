@@ -279,22 +279,38 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
   EXPECT_DOUBLE_EQ(p.base_ns, 2050.0 / 110 / 2);
   const std::string t = accuracy_text(a);
   EXPECT_NE(t.find("\n  stream        9 ns    2.05 us  1.025 "), std::string::npos) << t;
-  // The addw run fused in a fill: its class base plus the fill's (-15), 5
-  // ticks; with -30 the sum clamps at zero. 5000 - 100 x 5 + 100 + 1000 =
-  // 5600 ticks; 5000 + 100 + 1000 = 6100.
+  // The addw of a fill loop, timed alone (the loop stopped short), runs as
+  // the plain pair: its class base plus the pair's (-15), 5 ticks; with -30
+  // the sum clamps at zero. 5000 - 100 x 5 + 100 + 1000 = 5600 ticks;
+  // 5000 + 100 + 1000 = 6100.
   CostData fused = d;
   fused.modules[0].fusion = {Fusion::Fill, Fusion::None};
-  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -15;
-  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = 1000;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = -15;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = 1000;
   EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 2800);
   EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].clipped_ns, 0);
-  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = -30;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = -30;
   EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 3050);
+  // 80 of its 100 executions ran inside the loop's runs, timed whole, and
+  // carry 2.5 runs' share of a run's base (50): 20 x 20 + 2.5 x 50 = 525
+  // ticks. 5000 - 525 + 150 - 50 + 1000 = 5575 ticks.
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = 0;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Fill)] = 50;
+  fused.modules[0].pcs[0].bulk_count = 80;
+  fused.modules[0].pcs[0].bulk_runs = 2.5;
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[3].attributed_ns, 5575.0 / 2);
+  // The other policies take one base per run too: the median's 30 from 20
+  // executions and 2.5 runs, 675 ticks; the call's 300 clamps at its 150.
+  // 5000 - 675 + 0 + 1000 = 5325 ticks.
+  EXPECT_DOUBLE_EQ(accuracy_of(fused, {2000}, {1000}).policies[1].attributed_ns, 5325.0 / 2);
   // The call as part of a pair: 10 x 1005 ticks of base over its 150 raw,
   // clamped at zero; 9900 ticks added back, 4950 ns.
-  fused.modules[0].fusion = {Fusion::Fill, Fusion::Pair};
+  fused.modules[0].pcs[0].bulk_count = 0;
+  fused.modules[0].pcs[0].bulk_runs = 0;
+  fused.base.stream_fusion_ticks[static_cast<std::size_t>(Fusion::Pair)] = 1000;
+  fused.modules[0].fusion = {Fusion::None, Fusion::Pair};
   const PolicyAccuracy over = accuracy_of(fused, {2000}, {1000}).policies[3];
-  EXPECT_DOUBLE_EQ(over.attributed_ns, 3000);
+  EXPECT_DOUBLE_EQ(over.attributed_ns, 2000);
   EXPECT_DOUBLE_EQ(over.clipped_ns, 4950);
   nlohmann::json j = accuracy_json(a);
   EXPECT_EQ(j["policies"][3]["base"], "stream");

@@ -72,7 +72,7 @@ Traced run_traced(const std::string& name, std::uint64_t limit) {
 
 struct Costed {
   Counts counts;
-  std::uint64_t total = 0, timed = 0, vm_instructions = 0;
+  std::uint64_t total = 0, timed = 0, bulk = 0, vm_instructions = 0;
   std::string out;
   int status = 0;
   // (module, function entry pc) -> activations.
@@ -97,7 +97,10 @@ Costed run_costed(const std::string& name, ProbeMode mode, std::uint64_t limit, 
     const std::size_t n = mode == ProbeMode::Count ? pr.counts.size() : pr.records.size();
     for (std::size_t pc = 0; pc < n; ++pc) {
       const std::uint64_t k = mode == ProbeMode::Count ? pr.counts[pc] : pr.records[pc].count;
-      if (mode != ProbeMode::Count) c.timed += pr.records[pc].timed;
+      if (mode != ProbeMode::Count) {
+        c.timed += pr.records[pc].timed;
+        c.bulk += pr.records[pc].bulk_count;
+      }
       if (k) c.counts[{mod, static_cast<std::int32_t>(pc)}] += k;
     }
   }
@@ -106,7 +109,9 @@ Costed run_costed(const std::string& name, ProbeMode mode, std::uint64_t limit, 
   return c;
 }
 
-void expect_exact(const std::string& name, std::uint64_t limit = 0) {
+// Time mode runs array loops fused (each run one interval, its executions
+// in bulk_count); `fused_loops` says the program has some that run.
+void expect_exact(const std::string& name, std::uint64_t limit = 0, bool fused_loops = false) {
   SCOPED_TRACE(name);
   const Traced t = run_traced(name, limit);
   ASSERT_GT(t.total, 40u);
@@ -119,9 +124,14 @@ void expect_exact(const std::string& name, std::uint64_t limit = 0) {
     EXPECT_EQ(c.total, t.total);
     EXPECT_EQ(c.vm_instructions, t.total);
     EXPECT_EQ(c.counts, t.counts);
-    // Every execution timed (Time), or about one in 7 (Sampled).
+    // Every execution timed, alone or in its loop's run (Time), or about
+    // one in 7 (Sampled).
     if (mode == ProbeMode::Time) {
-      EXPECT_EQ(c.timed, t.total);
+      EXPECT_EQ(c.timed + c.bulk, t.total);
+      if (fused_loops)
+        EXPECT_GT(c.bulk, 0u);
+      else
+        EXPECT_EQ(c.bulk, 0u);
     }
     if (mode == ProbeMode::Sampled) {
       EXPECT_GT(c.timed, t.total / 14);
@@ -178,20 +188,20 @@ TEST(ProbeCounts, ExactThroughFusedLoopBacks) {
 // budget, an instruction limit) go on as plain pairs.
 TEST(ProbeCounts, ExactThroughArrayFillLoops) {
   DIS_NEEDS_SHARED();
-  expect_exact("tests/cost/fixtures/fills.b");
+  expect_exact("tests/cost/fixtures/fills.b", 0, true);
   for (std::uint64_t limit : {3500u, 4095u, 4096u, 4097u, 4098u, 6001u, 9000u, 12400u})
-    expect_exact("tests/cost/fixtures/fills.b", limit);
+    expect_exact("tests/cost/fixtures/fills.b", limit, true);
 }
 
 // Array scans the same way: iterations that go on to the increment, and
 // the one that falls into the loop's body, counted after the loop.
 TEST(ProbeCounts, ExactThroughArrayScanLoops) {
   DIS_NEEDS_SHARED();
-  expect_exact("tests/cost/fixtures/scans.b");
+  expect_exact("tests/cost/fixtures/scans.b", 0, true);
   // Each limit stops after the first call returned (the activations are
   // counted at returns), about 5700 instructions in.
   for (std::uint64_t limit : {6000u, 6143u, 6144u, 6145u, 8191u, 8193u, 12289u, 15000u, 22800u})
-    expect_exact("tests/cost/fixtures/scans.b", limit);
+    expect_exact("tests/cost/fixtures/scans.b", limit, true);
 }
 
 // The same loops over byte arrays (indb with movb, beqb and bneb): whole
@@ -199,12 +209,12 @@ TEST(ProbeCounts, ExactThroughArrayScanLoops) {
 // returned (a bytescans round runs about 12,000 instructions).
 TEST(ProbeCounts, ExactThroughByteArrayFillAndScanLoops) {
   DIS_NEEDS_SHARED();
-  expect_exact("tests/cost/fixtures/bytefills.b");
+  expect_exact("tests/cost/fixtures/bytefills.b", 0, true);
   for (std::uint64_t limit : {6000u, 6143u, 6144u, 6145u, 8193u, 12289u, 16000u})
-    expect_exact("tests/cost/fixtures/bytefills.b", limit);
-  expect_exact("tests/cost/fixtures/bytescans.b");
+    expect_exact("tests/cost/fixtures/bytefills.b", limit, true);
+  expect_exact("tests/cost/fixtures/bytescans.b", 0, true);
   for (std::uint64_t limit : {12400u, 12799u, 12800u, 12801u, 16385u, 24577u, 40000u})
-    expect_exact("tests/cost/fixtures/bytescans.b", limit);
+    expect_exact("tests/cost/fixtures/bytescans.b", limit, true);
 }
 
 // The sampled view times about one execution in N wherever it runs: its

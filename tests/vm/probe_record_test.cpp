@@ -176,6 +176,54 @@ TEST(ProbeRecord, SampledTimingKeepsCountsExact) {
   EXPECT_DOUBLE_EQ(counted.total_estimate(), 0.0);
 }
 
+// A fused loop's executions are counted, never timed one by one: their
+// share of the loop's intervals adds to the total, and a base per interval
+// comes off that share (clamped at zero apart from the single executions').
+TEST(ProbeRecord, FusedLoopsSharesAddToTheTotalAndTakeOneBasePerRun) {
+  ProbeRecord r;
+  r.add(40);
+  r.add(60);
+  r.add_bulk(900.0, 0.5, 300);
+  r.add_bulk(100.0, 0.25, 100);
+  EXPECT_EQ(r.count, 402u);
+  EXPECT_EQ(r.timed, 2u);
+  EXPECT_EQ(r.single_count(), 2u);
+  EXPECT_FALSE(r.sampled());
+  EXPECT_TRUE(r.has_estimate());
+  EXPECT_DOUBLE_EQ(r.total_estimate(), 1100.0);
+  EXPECT_DOUBLE_EQ(r.mean(), 1100.0 / 402);
+  // min, max and deviation are of the two timed alone.
+  EXPECT_EQ(r.min, 40u);
+  EXPECT_EQ(r.max, 60u);
+  // Base 30 per single execution, 200 per run: 100 - 60 + 1000 - 150.
+  const ProbeRecord b = r.rebased_exact(30, 200);
+  EXPECT_NEAR(b.total_estimate(), 890.0, 0.01);
+  EXPECT_DOUBLE_EQ(b.bulk_runs, 0.75);
+  EXPECT_EQ(b.bulk_count, 400u);
+  // A run base past the loops' ticks clamps their share alone.
+  EXPECT_NEAR(r.rebased_exact(30, 2000).total_estimate(), 40.0, 0.01);
+  // Merged (lines, --repeat): the shares add.
+  ProbeRecord m;
+  m.merge(r);
+  m.merge(r);
+  EXPECT_EQ(m.bulk_count, 800u);
+  EXPECT_DOUBLE_EQ(m.total_estimate(), 2200.0);
+  // Only bulk: no single timing, yet an estimate.
+  ProbeRecord only;
+  only.add_bulk(50.0, 1.0, 10);
+  EXPECT_FALSE(only.has_time());
+  EXPECT_TRUE(only.has_estimate());
+  EXPECT_FALSE(only.sampled());
+  EXPECT_DOUBLE_EQ(only.total_estimate(), 50.0);
+  // Sampled singles beside bulk ones: the singles alone are scaled.
+  ProbeRecord s;
+  for (int i = 0; i < 10; ++i) s.add_count();
+  s.observe(20);
+  s.add_bulk(70.0, 1.0, 5);
+  EXPECT_TRUE(s.sampled());
+  EXPECT_DOUBLE_EQ(s.total_estimate(), 20.0 * 10 + 70.0);
+}
+
 }  // namespace
 }  // namespace dis::vm
 

@@ -206,9 +206,10 @@ int derived_followers(const Program& p, std::size_t pc, std::int32_t (&out)[2]);
 // (plain_fusion below): alone; inside a fused pair or loop-back triple (one
 // dispatch runs two or three instructions); or inside an array fill's or an
 // array scan's loop (whole iterations in one handler). The timed view runs
-// each of them alone, so for a fused instruction the probe's cost looks
-// larger by what fusion saves the plain run: the stream base calibrates that
-// per kind (a scan's loop saves more per instruction than a fill's).
+// a pair's instructions alone, so for those the probe's cost looks larger
+// by what fusion saves the plain run; it runs an array loop fused, timed as
+// one interval, which carries one probe step. The stream base calibrates
+// both (cost/stream_base.cpp).
 enum class Fusion : std::uint8_t { None, Pair, Fill, Scan };
 inline constexpr std::size_t kNumFusions = 4;
 constexpr std::string_view fusion_name(Fusion f) {

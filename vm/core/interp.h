@@ -80,6 +80,22 @@ concept BulkProbe = requires(const DInst* in, std::uint64_t n) {
   P::bulk(in, n);
 };
 
+// The executions of one pc inside a fused array loop's run.
+struct BulkPart {
+  const DInst* in;
+  std::uint64_t n;
+};
+
+// An inlined policy that times an array loop's whole run as one interval
+// (the one its step at the loop's head opened): bulk_timed ends it and
+// shares it among the run's executions.
+template <class P>
+concept TimedBulkProbe = InlinedProbe<P> &&
+    requires(P& probe, const DInst* code, typename P::Slots slots, const BulkPart* parts,
+             std::size_t n) {
+  probe.bulk_timed(code, slots, parts, n);
+};
+
 template <class P>
 concept ProbePolicy = CallbackProbe<P> || InlinedProbe<P>;
 
