@@ -35,6 +35,7 @@ python3 perf/run.py --suite awfy --size tiny --rounds 1 --warmup 0 --peers lua5.
 # (The timed view is left out: on Havlak's tiny size alone it takes 10 s.)
 python3 perf/run.py --suite awfy --probes --views count,sample100 --size tiny --rounds 1 --warmup 0
 python3 perf/accuracy.py --size tiny --repeats 1
+python3 perf/reliability.py --size tiny --runs 2
 
 echo "== tests (switch dispatch)"
 cmake -S . -B build-switch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIS_DISPATCH=switch >/dev/null
