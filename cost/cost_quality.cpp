@@ -23,10 +23,9 @@ BaseSummary base_summary(const CostData& d, vm::BasePolicy policy) {
   BaseSummary s;
   for (const ModuleCost& mc : d.modules) {
     const std::vector<double> bases = pc_bases(d, mc, policy);
-    const std::vector<double> totals = pc_base_totals(d, mc, policy);
     for (std::size_t pc = 0; pc < pc_count(mc); ++pc) {
       if (mc.pcs[pc].count == 0) continue;
-      s.ticks += totals[pc];
+      s.ticks += vm::Base::total(mc.pcs[pc], bases[pc], d.base.run_for(policy, fusion_at(mc, pc)));
       s.min = s.any ? std::min(s.min, bases[pc]) : bases[pc];
       s.max = s.any ? std::max(s.max, bases[pc]) : bases[pc];
       s.any = true;
