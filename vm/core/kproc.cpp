@@ -40,8 +40,25 @@ struct Kprocs::Kproc {
   // The interpreter was handed to this kproc. Written under m_; also read
   // without it while spinning (spin_until).
   std::atomic<bool> granted{false};
-  std::thread thread;  // not joinable for the main kproc
+  std::thread thread;            // not joinable for the main kproc
+  Kproc* queued_next = nullptr;  // after this one in the acquire queue
 };
+
+void Kprocs::enqueue_locked(Kproc* k) {
+  k->queued_next = nullptr;
+  (vmq_tail_ ? vmq_tail_->queued_next : vmq_head_) = k;
+  vmq_tail_ = k;
+  queued_.store(++vmq_size_, std::memory_order_release);
+}
+
+Kprocs::Kproc* Kprocs::dequeue_locked() {
+  Kproc* k = vmq_head_;
+  if (!k) return nullptr;
+  vmq_head_ = k->queued_next;
+  if (!vmq_head_) vmq_tail_ = nullptr;
+  queued_.store(--vmq_size_, std::memory_order_release);
+  return k;
+}
 
 Kprocs::Kprocs(Runtime& vm) : vm_(vm), main_(std::make_unique<Kproc>()) {}
 
@@ -171,11 +188,9 @@ void Kprocs::vmachine_step(Kproc& self, int& cycles, bool& over, std::int64_t& m
     cycles = 0;
     mark = kNoMark;
     auto lk = lock();
-    if (vmq_.empty()) return;
-    Kproc* k = vmq_.front();
-    vmq_.pop_front();
-    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
-    pool_.push_back(&self);
+    Kproc* k = dequeue_locked();
+    if (!k) return;
+    pool_.push_back(&self);  // within its reserved capacity
     grant_locked(k);
     over = park_locked(lk, self);
     return;
@@ -249,7 +264,7 @@ void Kprocs::idle(Kproc& self) {
   bool awaited = false;
   {
     auto lk = lock();
-    if (!first && released_ == 0 && vmq_.empty()) {
+    if (!first && released_ == 0 && !vmq_head_) {
       finish_locked(self);
       return;
     }
@@ -272,7 +287,7 @@ void Kprocs::idle(Kproc& self) {
   });
   {
     auto lk = lock();
-    auto wanted = [&] { return !vmq_.empty(); };
+    auto wanted = [&] { return vmq_head_ != nullptr; };
     if (first)
       self.cv.wait_until(lk, first->wake, wanted);
     else
@@ -288,21 +303,20 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
   if (vm_.slice_runner) vm_.slice_runner->suspend_slice(vm_, p);
   auto lk = lock();
   Kproc* self = holder_;
-  Kproc* next = nullptr;
-  if (!vmq_.empty()) {
-    next = vmq_.front();
-    vmq_.pop_front();
-    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
-  } else if (!pool_.empty()) {
+  Kproc* next = dequeue_locked();
+  if (!next && !pool_.empty()) {
     next = pool_.back();
     pool_.pop_back();
-  } else {
+  }
+  if (!next) {
     // Everything that can fail comes before the thread starts: a started
     // thread whose record then failed to be kept would end the process
     // (std::thread destroyed joinable), as a host allocation failing at
     // the push did in the fault sweep (Inferno's cat, host 959).
     try {
       if (threads_.size() == threads_.capacity()) threads_.reserve(2 * threads_.size() + 4);
+      // Room to park every kproc, the main one and this one included.
+      if (pool_.capacity() < threads_.size() + 2) pool_.reserve(threads_.capacity() + 1);
       auto k = std::make_unique<Kproc>();
       k->thread = std::thread(&Kprocs::thread_main, this, k.get());
       next = k.get();
@@ -323,12 +337,11 @@ Kprocs::Kproc* Kprocs::release(Prog& p) {
   return self;
 }
 
-void Kprocs::acquire(Kproc* self, Prog& p) {
+void Kprocs::acquire(Kproc* self, Prog& p) noexcept {
   {
     auto lk = lock();
     --released_;
-    vmq_.push_back(self);
-    queued_.store(static_cast<int>(vmq_.size()), std::memory_order_release);
+    enqueue_locked(self);
     if (holder_) holder_->cv.notify_one();  // it may be idle, waiting for us
     lk.unlock();
     if (spin_until([&] { return self->granted.load(std::memory_order_acquire); })) {

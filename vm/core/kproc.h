@@ -39,7 +39,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -69,8 +68,10 @@ class Kprocs {
   // passes the interpreter on. nullptr when it could not (no host thread
   // could be started): the caller then blocks holding it.
   Kproc* release(Prog& p);
-  // Takes the interpreter back for `self` (release()'s result).
-  void acquire(Kproc* self, Prog& p);
+  // Takes the interpreter back for `self` (release()'s result). Allocates
+  // nothing, so it cannot fail: it runs as a released builtin ends, however
+  // it ends, host allocation failure included.
+  void acquire(Kproc* self, Prog& p) noexcept;
   // Dis threads currently released.
   int released();
 
@@ -103,10 +104,18 @@ class Kprocs {
   std::mutex m_;
   std::unique_ptr<Kproc> main_;
   Kproc* holder_ = nullptr;
-  std::deque<Kproc*> vmq_;    // waiting to acquire, in order
-  std::vector<Kproc*> pool_;  // parked interpreters
+  // Waiting to acquire, in order: a list through the Kproc records, since a
+  // queue that allocated could fail in acquire().
+  Kproc* vmq_head_ = nullptr;
+  Kproc* vmq_tail_ = nullptr;
+  int vmq_size_ = 0;
+  void enqueue_locked(Kproc* k);
+  Kproc* dequeue_locked();  // nullptr when none waits
+  // Parked interpreters. Its capacity covers every kproc (release() reserves
+  // before it starts one), so parking never allocates.
+  std::vector<Kproc*> pool_;
   std::vector<std::unique_ptr<Kproc>> threads_;
-  std::atomic<int> queued_{0};  // vmq_.size(), read without the lock by the holder
+  std::atomic<int> queued_{0};  // vmq_size_, read without the lock by the holder
   int released_ = 0;
   bool finished_ = false;
   bool spin_ = false;  // more than one processor to run on (run())

@@ -109,6 +109,8 @@ void program_starts() {
   }
 }
 
+std::uint64_t host_allocations() { return host_count.load(); }
+
 bool cage_alloc_fails() {
   if (!armed.load(std::memory_order_relaxed)) return false;
   return cage_count.fetch_add(1, std::memory_order_relaxed) + 1 == cage_fail;

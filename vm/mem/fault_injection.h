@@ -33,6 +33,8 @@ void arm(std::uint64_t cage_fail, std::uint64_t host_fail, const std::string& re
 void program_starts();
 // Counts a cage allocation; true when it is the one to fail.
 bool cage_alloc_fails();
+// Host allocations counted since the last arm() from zero.
+std::uint64_t host_allocations();
 #else
 inline constexpr bool kEnabled = false;
 inline void arm() {}
