@@ -100,15 +100,20 @@ init()
 	}
 }
 )"},
+    // Two statements each: a function whose body is one return is
+    // inlined at its calls (as Inferno's compiler does), and this stream
+    // then had no call in it at all.
     {"call", R"(implement StreamCall;
 StreamCall: module { init: fn(); };
 one(x: int): int
 {
-	return x + 1;
+	x++;
+	return x;
 }
 two(a, b: int): int
 {
-	return one(a) ^ b;
+	x := one(a);
+	return x ^ b;
 }
 init()
 {
@@ -118,12 +123,14 @@ init()
 }
 )"},
     // The shapes the decoder fuses (decode.cpp kFusedPairs, kLoopBacks),
-    // each with a bound in a frame word, as the loop-back triple needs.
+    // each with a bound in a frame word, as the loop-back triple needs;
+    // inc is called (lea, call), not inlined (see the call stream).
     {"pair", R"(implement StreamPair;
 StreamPair: module { init: fn(); };
 inc(x: int): int
 {
-	return x + 1;
+	x++;
+	return x;
 }
 init()
 {
@@ -492,6 +499,20 @@ double StreamCalibration::run_plain_ticks() const {
   const std::size_t from = plain_.size() > kMinRunRounds ? plain_.size() - kMinRunRounds : 0;
   return median(
       std::vector<double>(plain_.begin() + static_cast<std::ptrdiff_t>(from), plain_.end()));
+}
+
+std::vector<StreamCalibration::Mix> StreamCalibration::mixes() const {
+  std::vector<Mix> out;
+  for (std::size_t i = 0; i < std::size(kStreams); ++i) {
+    Mix m;
+    m.name = kStreams[i].name;
+    std::copy_n(mix_[i].begin(), kNumCostClasses, m.classes.begin());
+    for (std::size_t f = 1; f < vm::kNumFusions; ++f)
+      m.fusions[f] = mix_[i][fusion_unknown(static_cast<Fusion>(f))];
+    m.builtins = mix_[i][kBuiltinUnknown];
+    out.push_back(m);
+  }
+  return out;
 }
 
 double StreamCalibration::weighed_instructions() const {

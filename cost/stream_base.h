@@ -12,10 +12,14 @@
 // Nothing about the program being costed enters it.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
+#include "cost_class.h"
 #include "cost_probe.h"
+#include "decode.h"
 #include "module.h"
 
 namespace dis::cost {
@@ -92,6 +96,17 @@ class StreamCalibration {
   // round ran during a run, the median of the last kMinRunRounds rounds
   // (those just before it). 0 before the first round.
   double run_plain_ticks() const;
+  // One stream's work in a timed run (after the first kept round): its
+  // executions timed alone per cost class and per fused kind (Pair), its
+  // array loops' runs (Fill, Scan), its builtin calls. Says each stream
+  // does what the fit takes it for.
+  struct Mix {
+    std::string_view name;
+    std::array<double, kNumCostClasses> classes{};
+    std::array<double, vm::kNumFusions> fusions{};
+    double builtins = 0;
+  };
+  std::vector<Mix> mixes() const;
   // The shortest kept round, ms (0 before the first).
   double round_ms() const { return round_ms_; }
   // Sets base.stream_*: the per-class shape from the median over the run's
