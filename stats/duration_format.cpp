@@ -8,6 +8,9 @@ namespace dis::cost {
 
 std::string format_duration_ns(double ns) {
   if (!(ns > 0)) return "0 ns";  // also NaN
+  // A mean over many executions is finer than the timer's step: a sub-10 ns
+  // mean printed as an integer read "0 ns" for a share of a fused loop.
+  if (std::round(ns * 10) < 100) return fmt::format("{:.1f} ns", ns);
   if (std::round(ns) < 1000) return fmt::format("{:.0f} ns", ns);
   double us = ns / 1e3;
   if (std::round(us * 100) < 100000) return fmt::format("{:.2f} us", us);

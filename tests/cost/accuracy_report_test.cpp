@@ -121,7 +121,7 @@ TEST(AccuracyReport, TextNamesEveryPolicyAndMarksTheReportedOne) {
                    "instructions per run\n"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("\n  min           5 ns    2.52 us  1.262 "), std::string::npos) << t;
+  EXPECT_NE(t.find("\n  min         5.0 ns    2.52 us  1.262 "), std::string::npos) << t;
   EXPECT_NE(t.find("\n  median*      15 ns    1.50 us "), std::string::npos) << t;
   EXPECT_NE(t.find("\n  mean         10 ns    2.00 us  1.000 "), std::string::npos) << t;
 }
@@ -225,7 +225,7 @@ TEST(AccuracyReport, CpuRatioIsNotApplicableWhenPreemptionExceedsTheAttributedTi
   CostData d = make_data();
   d.preempted_ns = 5000;  // about 4558 ns of it inside instructions
   const std::string t = accuracy_text(accuracy_of(d, {2000}, {1000}));
-  EXPECT_NE(t.find("\n  min           5 ns    2.52 us  1.262    4.77    n/a "), std::string::npos)
+  EXPECT_NE(t.find("\n  min         5.0 ns    2.52 us  1.262    4.77    n/a "), std::string::npos)
       << t;
 }
 
@@ -278,7 +278,7 @@ TEST(AccuracyReport, StreamPolicySubtractsEachInstructionsClassBase) {
   EXPECT_DOUBLE_EQ(p.attributed_ns, 2050);
   EXPECT_DOUBLE_EQ(p.base_ns, 2050.0 / 110 / 2);
   const std::string t = accuracy_text(a);
-  EXPECT_NE(t.find("\n  stream        9 ns    2.05 us  1.025 "), std::string::npos) << t;
+  EXPECT_NE(t.find("\n  stream      9.3 ns    2.05 us  1.025 "), std::string::npos) << t;
   // The addw of a fill loop, timed alone (the loop stopped short), runs as
   // the plain pair: its class base plus the pair's (-15), 5 ticks; with -30
   // the sum clamps at zero. 5000 - 100 x 5 + 100 + 1000 = 5600 ticks;

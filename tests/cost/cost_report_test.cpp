@@ -38,6 +38,11 @@ ReportOptions opts(View v, Format f = Format::Text, bool counts = false) {
 TEST(CostReport, UnitsChosenPerValue) {
   EXPECT_EQ(format_duration_ns(0), "0 ns");
   EXPECT_EQ(format_duration_ns(-3), "0 ns");
+  EXPECT_EQ(format_duration_ns(0.3), "0.3 ns");  // a mean finer than the timer's step
+  EXPECT_EQ(format_duration_ns(0.04), "0.0 ns");
+  EXPECT_EQ(format_duration_ns(7), "7.0 ns");
+  EXPECT_EQ(format_duration_ns(9.94), "9.9 ns");
+  EXPECT_EQ(format_duration_ns(9.96), "10 ns");
   EXPECT_EQ(format_duration_ns(807), "807 ns");
   EXPECT_EQ(format_duration_ns(999.4), "999 ns");
   EXPECT_EQ(format_duration_ns(999.6), "1.00 us");
